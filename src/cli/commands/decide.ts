@@ -1,0 +1,63 @@
+// `roz decide`: the reviewer records COMPLETE or ISSUES. The decision counts
+// only inside the reviewer's own run (see core/review/decide.ts).
+import { recordDecision, type DecisionOutcome } from '../../core/review/decide.js';
+import type { DecisionKind } from '../../core/review/state.js';
+import { cliContext, requireSessionId, UsageError } from '../context.js';
+
+export interface DecideOptions {
+  message?: string;
+  opinions?: string;
+}
+
+const KINDS: Record<string, DecisionKind> = { COMPLETE: 'complete', ISSUES: 'issues' };
+
+export async function decideCommand(args: string[], opts: DecideOptions): Promise<number> {
+  let sessionArg: string | undefined;
+  let rest = args;
+  if (args.length > 0 && !(args[0]!.toUpperCase() in KINDS)) {
+    sessionArg = args[0];
+    rest = args.slice(1);
+  }
+  const [kindArg, summary, ...extra] = rest;
+  if (!kindArg) throw new UsageError('missing decision: COMPLETE or ISSUES');
+  const kind = KINDS[kindArg.toUpperCase()];
+  if (!kind) throw new UsageError(`invalid decision ${JSON.stringify(kindArg)}: use COMPLETE or ISSUES`);
+  if (!summary || !summary.trim()) throw new UsageError('missing summary: say what you verified, in quotes');
+  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')} (quote the summary)`);
+  if (kind === 'issues' && !opts.message?.trim()) {
+    throw new UsageError('ISSUES needs --message "what the agent must fix"');
+  }
+  const sid = requireSessionId(sessionArg);
+  const ctx = cliContext();
+  if (!ctx.store.read(sid)) throw new UsageError(`unknown session ${sid} (no state in ${ctx.config.storage.path})`, 3);
+  const opinions = opts.opinions?.split(',').map((s) => s.trim()).filter(Boolean);
+  const now = new Date();
+  const out = await ctx.store.update<DecisionOutcome>(sid, now, (state) => {
+    const outcome = recordDecision(
+      state,
+      { kind, summary, ...(opts.message ? { message: opts.message } : {}), ...(opinions ? { opinions } : {}) },
+      now,
+    );
+    return {
+      value: outcome,
+      trace: [
+        {
+          ts: now.toISOString(),
+          event: 'roz:Decision',
+          session_id: sid,
+          kind,
+          valid: outcome.ok,
+          summary,
+          ...(opts.message ? { message: opts.message } : {}),
+          ...(outcome.ok ? { agent_id: outcome.decision.agent_id } : { invalid_reason: outcome.reason }),
+        },
+      ],
+    };
+  });
+  if (!out.ok) {
+    process.stderr.write(`roz: decision NOT counted for session ${sid}: ${out.reason}\n`);
+    return 4;
+  }
+  process.stdout.write(`roz: decision recorded: ${kind.toUpperCase()} for session ${sid}\n`);
+  return 0;
+}

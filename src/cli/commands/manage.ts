@@ -1,0 +1,110 @@
+// Store-wide commands: `roz clean`, `roz stats`, `roz config`.
+import { computeStats } from '../../core/stats.js';
+import type { SessionState } from '../../core/review/state.js';
+import { c, cliContext, parseDuration, printJson, table, UsageError } from '../context.js';
+
+function reviewPending(s: SessionState): boolean {
+  return s.review.enabled && (s.review.status === 'pending' || s.review.status === 'blocked' || s.review.status === 'issues');
+}
+
+export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: boolean }): number {
+  if (opts.before && opts.all) throw new UsageError('use either --before or --all, not both');
+  const ctx = cliContext();
+  const maxAge = opts.all ? 0 : opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
+  const cutoff = Date.now() - maxAge;
+  let removed = 0;
+  const kept: string[] = [];
+  for (const summary of ctx.store.list()) {
+    if (!opts.all && Date.parse(summary.updated_at) >= cutoff) continue;
+    let state: SessionState | null = null;
+    try {
+      state = ctx.store.read(summary.session_id);
+    } catch {
+      /* corrupt: removable */
+    }
+    if (state && reviewPending(state)) {
+      kept.push(summary.session_id);
+      continue;
+    }
+    if (!opts.dryRun) ctx.store.remove(summary.session_id);
+    removed += 1;
+  }
+  process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${removed} session${removed === 1 ? '' : 's'}`);
+  process.stdout.write(kept.length ? `; kept ${kept.length} with a pending review (${kept.join(', ')})\n` : '\n');
+  return 0;
+}
+
+function* loadAll(ctx: ReturnType<typeof cliContext>): Generator<SessionState> {
+  for (const s of ctx.store.list()) {
+    try {
+      const state = ctx.store.read(s.session_id);
+      if (state) yield state;
+    } catch (err) {
+      process.stderr.write(`roz: skipped session ${s.session_id}: ${(err as Error).message}\n`);
+    }
+  }
+}
+
+const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
+
+export function statsCommand(opts: { days?: string; json?: boolean }): number {
+  const days = opts.days === undefined ? 30 : Number(opts.days);
+  if (!Number.isInteger(days) || days <= 0) throw new UsageError(`--days must be a positive whole number, got ${JSON.stringify(opts.days)}`);
+  const ctx = cliContext();
+  const report = computeStats(loadAll(ctx), new Date(Date.now() - days * 86_400_000));
+  if (opts.json) {
+    printJson(report);
+    return 0;
+  }
+  const out = [`${c.bold('Template performance')} (last ${days} days: ${report.sessions} sessions, ${report.reviewed_sessions} reviewed)`, ''];
+  if (report.templates.length === 0) out.push('  no review blocks recorded');
+  else
+    out.push(
+      table([
+        ['template', 'blocks', 'spawned', 'COMPLETE', 'ISSUES', 'no decision', 'not spawned', 'trips', 'avg blocks', 'success'],
+        ...report.templates.map((t) => [
+          t.template_id,
+          String(t.blocks),
+          String(t.reviews_spawned),
+          String(t.complete),
+          String(t.issues),
+          String(t.no_decision),
+          String(t.not_spawned),
+          String(t.breaker_trips),
+          t.avg_blocks_to_decision === null ? '-' : t.avg_blocks_to_decision.toFixed(1),
+          pct(t.success_rate),
+        ]),
+      ]),
+    );
+  const f = report.failures;
+  const total = f.not_spawned + f.no_decision + f.bad_session_id + f.self_approval_denied;
+  const share = (n: number) => (total ? ` (${Math.round((n / total) * 100)}%)` : '');
+  out.push(
+    '',
+    c.bold('Failure breakdown'),
+    `  NotSpawned:          ${f.not_spawned}${share(f.not_spawned)}`,
+    `  NoDecision:          ${f.no_decision}${share(f.no_decision)}`,
+    `  BadSessionId:        ${f.bad_session_id}${share(f.bad_session_id)}`,
+    `  SelfApprovalDenied:  ${f.self_approval_denied}${share(f.self_approval_denied)}`,
+    `  Breaker trips:       ${f.breaker_trips}`,
+  );
+  process.stdout.write(out.join('\n') + '\n');
+  return 0;
+}
+
+export function configCommand(opts: { json?: boolean }): number {
+  const ctx = cliContext();
+  if (opts.json) {
+    printJson({ path: ctx.configPath, config: ctx.config, sources: ctx.sources, problems: ctx.problems });
+    return 0;
+  }
+  const rows = [['key', 'value', 'source']];
+  for (const [section, values] of Object.entries(ctx.config)) {
+    for (const [k, v] of Object.entries(values as Record<string, unknown>)) {
+      rows.push([`${section}.${k}`, JSON.stringify(v), ctx.sources[`${section}.${k}`] ?? 'default']);
+    }
+  }
+  process.stdout.write(`config file: ${ctx.configPath}\n\n${table(rows)}\n`);
+  if (ctx.problems.length) process.stdout.write(`\n${c.yellow('problems:')}\n${ctx.problems.map((p) => `  ${p}`).join('\n')}\n`);
+  return ctx.problems.length ? 1 : 0;
+}

@@ -1,0 +1,107 @@
+// The roz command line. Each command lives in commands/; this file only wires
+// arguments to them and turns errors into exit codes.
+import { Command, CommanderError } from 'commander';
+import { decideCommand } from './commands/decide.js';
+import { contextCommand, debugCommand, traceCommand } from './commands/inspect.js';
+import { cleanCommand, configCommand, statsCommand } from './commands/manage.js';
+import { UsageError } from './context.js';
+
+declare const ROZ_VERSION: string;
+const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
+
+type Action = (...args: never[]) => number | Promise<number>;
+const run =
+  (fn: Action) =>
+  async (...args: unknown[]) => {
+    process.exitCode = await (fn as (...a: unknown[]) => number | Promise<number>)(...args);
+  };
+
+export function buildProgram(): Command {
+  const program = new Command('roz')
+    .description('Keeps AI coding agents honest: a review gate and governance for Claude Code.')
+    .version(version)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride();
+
+  program
+    .command('hook <event>')
+    .description('run a Claude Code hook: JSON event on stdin, verdict on stdout (used by the plugin)')
+    .addHelpText('after', '\nEvents: session-start, user-prompt, pre-tool-use, post-tool-use, post-tool-use-failure, stop, subagent-start, subagent-stop, session-end');
+
+  program
+    .command('decide')
+    .description('record a review decision (run by the roz:roz reviewer during its run)')
+    .argument('[args...]', '[SESSION] COMPLETE|ISSUES "summary"')
+    .option('-m, --message <text>', 'what the agent must fix (required for ISSUES)')
+    .option('--opinions <list>', 'second opinions obtained, e.g. codex,gemini')
+    .addHelpText('after', '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 not counted (not inside a reviewer run).')
+    .action(run((args: string[], opts: { message?: string; opinions?: string }) => decideCommand(args, opts)));
+
+  program
+    .command('debug')
+    .description('show everything roz knows about a session')
+    .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option('--json', 'print the raw state document')
+    .action(run((sid: string | undefined, opts: { json?: boolean }) => debugCommand(sid, opts)));
+
+  program
+    .command('trace')
+    .description("show a session's trace of hook events and roz decisions")
+    .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option('-v, --verbose', 'include payloads')
+    .option('-f, --follow', 'keep printing new events until interrupted')
+    .option('--json', 'print JSON (an array, or one object per line with --follow)')
+    .action(run((sid: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean }) => traceCommand(sid, opts)));
+
+  program
+    .command('context')
+    .description("show a session's user prompts and review history (what the reviewer checks against)")
+    .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option('--json', 'print JSON')
+    .action(run((sid: string | undefined, opts: { json?: boolean }) => contextCommand(sid, opts)));
+
+  program
+    .command('clean')
+    .description('remove old sessions (never one with a pending review)')
+    .option('--before <age>', 'remove sessions idle longer than this (e.g. 30d, 12h); default: cleanup.retention_days')
+    .option('--all', 'remove every session without a pending review')
+    .option('--dry-run', 'only say what would be removed')
+    .action(run((opts: { before?: string; all?: boolean; dryRun?: boolean }) => cleanCommand(opts)));
+
+  program
+    .command('stats')
+    .description('compare block templates: blocks, reviews spawned, decisions, breaker trips')
+    .option('--days <n>', 'look back this many days', '30')
+    .option('--json', 'print JSON')
+    .action(run((opts: { days?: string; json?: boolean }) => statsCommand(opts)));
+
+  program
+    .command('config')
+    .description('show the effective configuration and where each value came from')
+    .option('--json', 'print JSON')
+    .action(run((opts: { json?: boolean }) => configCommand(opts)));
+
+  return program;
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // Help and version are not errors; commander already printed them.
+      process.exitCode = err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help' ? 0 : 2;
+      return;
+    }
+    if (err instanceof UsageError) {
+      process.stderr.write(`roz: ${err.message}\n`);
+      process.exitCode = err.exitCode;
+      return;
+    }
+    process.stderr.write(`roz: ${(err as Error).stack ?? String(err)}\n`);
+    process.exitCode = 1;
+  }
+}
+
+await main(process.argv);

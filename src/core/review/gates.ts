@@ -1,0 +1,88 @@
+// Tool gates: patterns such as `Bash:gh issue close*` that start a review
+// before the tool may run, and the approval scopes that decide how long a
+// reviewer's COMPLETE keeps a gate open.
+import type { SessionState } from './state.js';
+
+export interface GatePattern {
+  source: string;
+  tool: string;
+  /** Glob over the normalised command (Bash) — absent means any call of the tool. */
+  arg: string | null;
+}
+
+export function parseGate(source: string): GatePattern {
+  const idx = source.indexOf(':');
+  // `mcp__server__tool` names contain no colon; `Bash:cmd` does.
+  if (idx <= 0) return { source, tool: source.trim(), arg: null };
+  return { source, tool: source.slice(0, idx).trim(), arg: source.slice(idx + 1).trim() };
+}
+
+const matcherCache = new Map<string, (s: string) => boolean>();
+/**
+ * Command globs are not paths (picomatch's `*` stops at `/`), so they get their
+ * own tiny translation: `*` is any text, `?` one character, the rest literal.
+ */
+export function commandGlob(glob: string): (s: string) => boolean {
+  let m = matcherCache.get(glob);
+  if (!m) {
+    const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const re = new RegExp(`^${body}$`, 's');
+    m = (s: string) => re.test(s);
+    matcherCache.set(glob, m);
+  }
+  return m;
+}
+
+export interface GateMatch {
+  pattern: string;
+  command?: string;
+}
+
+/**
+ * Which gate (if any) a tool call hits. `commands` are the normalised simple
+ * commands of a Bash call (see core/shell), each matched on its own.
+ */
+export function matchGate(
+  gates: string[],
+  toolName: string,
+  commands: () => string[],
+): GateMatch | null {
+  for (const source of gates) {
+    const gate = parseGate(source);
+    if (!commandGlob(gate.tool)(toolName)) continue;
+    if (gate.arg === null) return { pattern: source };
+    if (toolName !== 'Bash') continue;
+    const hit = commands().find((c) => commandGlob(gate.arg!)(c));
+    if (hit !== undefined) return { pattern: source, command: hit };
+  }
+  return null;
+}
+
+export interface ApprovalPolicy {
+  approval_scope: 'session' | 'prompt' | 'tool';
+  approval_ttl_seconds: number;
+}
+
+/** Does a reviewer's earlier COMPLETE still open the gate? */
+export function isGateApproved(state: SessionState, policy: ApprovalPolicy, now: Date): boolean {
+  const review = state.review;
+  const decision = review.decision;
+  if (!decision || !decision.valid || decision.kind !== 'complete') return false;
+  if (review.gate_approved_at === null) return false;
+  const approvedAt = Date.parse(review.gate_approved_at);
+  if (policy.approval_ttl_seconds > 0 && now.getTime() - approvedAt > policy.approval_ttl_seconds * 1000) return false;
+  switch (policy.approval_scope) {
+    case 'session':
+      return true;
+    case 'prompt':
+      return review.last_prompt_at === null || approvedAt >= Date.parse(review.last_prompt_at);
+    case 'tool':
+      // Consumed by the first gated call after the approval (see consumeApproval).
+      return true;
+  }
+}
+
+/** With scope `tool`, each approval opens the gate exactly once. */
+export function consumeApproval(state: SessionState, policy: ApprovalPolicy): void {
+  if (policy.approval_scope === 'tool') state.review.gate_approved_at = null;
+}

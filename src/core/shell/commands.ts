@@ -1,0 +1,470 @@
+// Parses a command line once and flattens it into every simple command that could run, wrappers peeled.
+import { forEachChild, parse } from 'unbash';
+import type {
+  AndOr,
+  Command,
+  CommandNode,
+  CompoundList,
+  ParsedScript,
+  PipelineNode,
+  Redirection,
+  Statement,
+  SyntaxNode,
+} from 'unbash';
+import type {
+  NestingFrame,
+  NestingKind,
+  ShellAnalysis,
+  ShellAssignment,
+  ShellParseError,
+  ShellRedirect,
+  ShellWord,
+  SimpleCommand,
+} from './types.js';
+import { basename, cookWord, literalWord } from './words.js';
+import { WRAPPERS, peelWrapper } from './wrappers.js';
+
+export type * from './types.js';
+
+/** How many times a string may be re-parsed (`bash -c "eval '...'"`) before we give up and fail closed. */
+export const MAX_REPARSE_DEPTH = 6;
+
+/** Shells whose `-c STRING` (or here-doc on stdin) is itself a script we should look into. */
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
+
+/** find actions that run a command up to `;` or `{} +`. */
+const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
+
+/** Kinds whose commands run in a child process, so `cd` inside does not leak out. */
+const ISOLATED: ReadonlySet<NestingKind> = new Set<NestingKind>([
+  'pipeline',
+  'background',
+  'subshell',
+  'substitution',
+  'process-substitution',
+  'coproc',
+  'shell-c',
+  'find-exec',
+  'function',
+]);
+
+/** What an enclosing wrapper passes down to the commands of a body it runs (`sudo bash -c '...'`). */
+interface Inherited {
+  sudo: boolean;
+  argsFromStdin: boolean;
+  wrappers: readonly string[];
+}
+
+/** Per-command data gathered before wrappers are peeled. */
+interface Base {
+  assignments: ShellAssignment[];
+  redirects: ShellRedirect[];
+  text: string;
+  /** Script fed on stdin by a here-doc/here-string, for `bash <<EOF`. */
+  stdinScript: string | undefined;
+}
+
+const ROOT: Inherited = { sudo: false, argsFromStdin: false, wrappers: [] };
+const NO_FRAMES: readonly NestingFrame[] = [];
+
+class Walker {
+  readonly commands: SimpleCommand[] = [];
+  readonly errors: ShellParseError[] = [];
+  complete = true;
+  private nextId = 0;
+
+  frame(kind: NestingKind, extra?: Partial<NestingFrame>): NestingFrame {
+    return { kind, id: this.nextId++, isolated: ISOLATED.has(kind), ...extra };
+  }
+
+  /** Parse a string found inside the command (bash -c body, eval argument) and walk it. */
+  reparse(source: string, frames: readonly NestingFrame[], depth: number, inherited: Inherited, text: string): void {
+    if (depth > MAX_REPARSE_DEPTH) {
+      this.opaque([literalWord(source)], emptyBase(text), frames, depth, inherited, 'nested too deeply to analyse');
+      return;
+    }
+    this.script(parse(source), source, frames, depth, inherited);
+  }
+
+  script(script: ParsedScript, src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    if (script.errors !== undefined && script.errors.length > 0) {
+      this.complete = false;
+      for (const e of script.errors) this.errors.push({ message: e.message, pos: e.pos, depth });
+    }
+    // Escaped-backtick scripts carry their own decoded source; positions index it.
+    this.statements(script.commands, script.source ?? src, frames, depth, inh);
+  }
+
+  list(list: CompoundList, src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    this.statements(list.commands, src, frames, depth, inh);
+  }
+
+  statements(statements: readonly Statement[], src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    for (const statement of statements) {
+      const inner = statement.background ? [...frames, this.frame('background')] : frames;
+      this.node(statement.command, src, inner, depth, inh);
+    }
+  }
+
+  node(node: PipelineNode | AndOr | CompoundList, src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    switch (node.type) {
+      case 'CompoundList':
+        this.list(node, src, frames, depth, inh);
+        return;
+      case 'AndOr': {
+        const id = this.nextId++;
+        node.commands.forEach((child, index) => {
+          const operator = index === 0 ? undefined : node.operators[index - 1];
+          const frame: NestingFrame = { kind: 'and-or', id, index, isolated: false };
+          if (operator !== undefined) frame.operator = operator;
+          this.node(child, src, [...frames, frame], depth, inh);
+        });
+        return;
+      }
+      case 'Pipeline': {
+        if (node.commands.length === 1) {
+          this.node(node.commands[0]!, src, frames, depth, inh);
+          return;
+        }
+        const id = this.nextId++;
+        node.commands.forEach((child, index) => {
+          this.node(child, src, [...frames, { kind: 'pipeline', id, index, isolated: true }], depth, inh);
+        });
+        return;
+      }
+      default:
+        this.commandNode(node, src, frames, depth, inh);
+    }
+  }
+
+  commandNode(node: CommandNode, src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    switch (node.type) {
+      case 'Command':
+        this.simple(node, src, frames, depth, inh);
+        return;
+      case 'Subshell':
+        this.list(node.body, src, [...frames, this.frame('subshell')], depth, inh);
+        return;
+      case 'BraceGroup':
+        this.list(node.body, src, [...frames, this.frame('group')], depth, inh);
+        return;
+      case 'If': {
+        const inner = [...frames, this.frame('if')];
+        this.list(node.clause, src, inner, depth, inh);
+        this.list(node.then, src, inner, depth, inh);
+        for (const elif of node.elif) {
+          this.list(elif.clause, src, inner, depth, inh);
+          this.list(elif.then, src, inner, depth, inh);
+        }
+        if (node.else !== undefined) this.list(node.else, src, inner, depth, inh);
+        return;
+      }
+      case 'While': {
+        const inner = [...frames, this.frame(node.kind)];
+        this.list(node.clause, src, inner, depth, inh);
+        this.list(node.body, src, inner, depth, inh);
+        return;
+      }
+      case 'For':
+      case 'Select': {
+        const inner = [...frames, this.frame(node.type === 'For' ? 'for' : 'select')];
+        for (const word of node.wordlist ?? []) this.substitutions(word, src, frames, depth, inh);
+        this.list(node.body, src, inner, depth, inh);
+        return;
+      }
+      case 'ArithmeticFor': {
+        for (const e of [node.initialize, node.test, node.update]) if (e !== undefined) this.substitutions(e, src, frames, depth, inh);
+        this.list(node.body, src, [...frames, this.frame('for')], depth, inh);
+        return;
+      }
+      case 'Case': {
+        this.substitutions(node.word, src, frames, depth, inh);
+        const inner = [...frames, this.frame('case')];
+        for (const item of node.items) {
+          for (const pattern of item.pattern) this.substitutions(pattern, src, frames, depth, inh);
+          this.list(item.body, src, inner, depth, inh);
+        }
+        return;
+      }
+      case 'TestCommand':
+      case 'ArithmeticCommand':
+        this.substitutions(node, src, frames, depth, inh);
+        return;
+      case 'Redirected': {
+        // Redirections of a compound command are opened before its body runs: carry them first.
+        for (const r of node.redirects) this.substitutions(r, src, frames, depth, inh);
+        const base = emptyBase(src.slice(node.pos, node.end));
+        base.redirects = node.redirects.map(cookRedirect);
+        this.push([], base, [...frames, this.frame('redirected')], depth, inh, undefined);
+        this.commandNode(node.command, src, frames, depth, inh);
+        return;
+      }
+      case 'Function': {
+        const inner = [...frames, this.frame('function', { name: node.name.value })];
+        const body = node.body;
+        if (body.type === 'CompoundList') this.list(body, src, inner, depth, inh);
+        else this.commandNode(body, src, inner, depth, inh);
+        return;
+      }
+      case 'Coproc': {
+        const inner = [...frames, this.frame('coproc')];
+        const body = node.body;
+        if (body.type === 'CompoundList') this.list(body, src, inner, depth, inh);
+        else this.commandNode(body, src, inner, depth, inh);
+        return;
+      }
+    }
+  }
+
+  /** Walk command/process substitutions anywhere below a node (words, tests, arithmetic, here-docs). */
+  substitutions(node: SyntaxNode, src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    if (node.type === 'Word' && node.parts === undefined) return; // plain literal: nothing inside
+    forEachChild(node, (child) => {
+      if (child.type === 'CommandExpansion' || child.type === 'ArithmeticCommandExpansion') {
+        if (child.script !== undefined) this.script(child.script, src, [...frames, this.frame('substitution')], depth, inh);
+      } else if (child.type === 'ProcessSubstitution') {
+        if (child.script !== undefined) this.script(child.script, src, [...frames, this.frame('process-substitution')], depth, inh);
+      } else {
+        this.substitutions(child, src, frames, depth, inh);
+      }
+    });
+  }
+
+  simple(cmd: Command, src: string, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    // Expansions run before the command itself.
+    if (cmd.name !== undefined) this.substitutions(cmd.name, src, frames, depth, inh);
+    for (const item of cmd.prefix) this.substitutions(item, src, frames, depth, inh);
+    for (const item of cmd.suffix) this.substitutions(item, src, frames, depth, inh);
+
+    const words: ShellWord[] = [];
+    if (cmd.name !== undefined) words.push(cookWord(cmd.name));
+    for (const arg of cmd.args) {
+      if (arg.type === 'Word') words.push(cookWord(arg));
+      else words.push(cookAssignmentWord(arg));
+    }
+    const base: Base = {
+      assignments: [],
+      redirects: [],
+      text: src.slice(cmd.pos, cmd.end),
+      stdinScript: undefined,
+    };
+    for (const item of cmd.prefix) if (item.type === 'Assignment') base.assignments.push(cookAssignment(item));
+    for (const r of cmd.redirects) {
+      base.redirects.push(cookRedirect(r));
+      if (r.type === 'HereDoc') base.stdinScript = r.body.text;
+      else if (r.type === 'HereString' && r.target !== undefined) base.stdinScript = r.target.value;
+    }
+    this.effective(words, 0, base, frames, depth, inh);
+  }
+
+  /** Peel wrappers off words[start..] and record what finally runs, descending into nested scripts. */
+  effective(words: ShellWord[], start: number, base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    let wrappers = inh.wrappers;
+    let sudo = inh.sudo;
+    let argsFromStdin = inh.argsFromStdin;
+    let assignments = base.assignments;
+    while (start < words.length) {
+      const head = words[start]!;
+      if (head.dynamic) break;
+      const wrapperName = basename(head.value);
+      const spec = WRAPPERS[wrapperName];
+      if (spec === undefined) break;
+      const peeled = peelWrapper(spec, wrapperName, words, start);
+      if (peeled === undefined) break;
+      wrappers = [...wrappers, wrapperName];
+      sudo ||= spec.sudo === true;
+      argsFromStdin ||= spec.argsFromStdin === true;
+      if (peeled.assignments.length > 0) assignments = [...assignments, ...peeled.assignments];
+      if (peeled.opaque !== undefined) {
+        this.opaque(words.slice(start), { ...base, assignments }, frames, depth, { sudo, argsFromStdin, wrappers }, peeled.opaque);
+        return;
+      }
+      start = peeled.start;
+    }
+    const argv = start === 0 ? words : words.slice(start);
+    const here: Inherited = { sudo, argsFromStdin, wrappers };
+    const b: Base = assignments === base.assignments ? base : { ...base, assignments };
+    const head = argv[0];
+    const name = head === undefined || head.dynamic ? '' : basename(head.value);
+
+    if (SHELLS.has(name) || name === 'su') {
+      const body = name === 'su' ? suBody(argv) : shellBody(argv, b.stdinScript);
+      if (body !== undefined) {
+        if (body.dynamic) {
+          this.opaque(argv, b, frames, depth, here, `${name} runs a script whose text is not known statically`);
+          return;
+        }
+        this.carrier(b, frames, depth, here);
+        const inner: Inherited = { sudo: sudo || name === 'su', argsFromStdin, wrappers: [...wrappers, name] };
+        this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, b.text);
+        return;
+      }
+    } else if (name === 'eval' && argv.length > 1) {
+      const args = argv.slice(1);
+      if (args.some((w) => w.dynamic)) {
+        this.opaque(argv, b, frames, depth, here, 'eval of a string that is not known statically');
+        return;
+      }
+      this.carrier(b, frames, depth, here);
+      this.reparse(args.map((w) => w.value).join(' '), [...frames, this.frame('eval')], depth + 1, here, b.text);
+      return;
+    } else if (name === 'find') {
+      this.find(argv, b, frames, depth, here);
+      return;
+    }
+    this.push(argv, b, frames, depth, here, undefined);
+  }
+
+  /** `find`: the find itself, then each -exec body as its own command. */
+  find(argv: ShellWord[], base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    const bodies: ShellWord[][] = [];
+    let findDelete = false;
+    for (let i = 1; i < argv.length; i++) {
+      const v = argv[i]!.value;
+      if (v === '-delete') findDelete = true;
+      if (!FIND_EXEC.has(v)) continue;
+      const body: ShellWord[] = [];
+      let j = i + 1;
+      for (; j < argv.length; j++) {
+        const w = argv[j]!;
+        if (w.value === ';' || (w.value === '+' && argv[j - 1]?.value === '{}')) break;
+        // `{}` is replaced by each found path: unknown statically.
+        body.push(w.value.includes('{}') ? { value: w.value, dynamic: true, glob: w.glob } : w);
+      }
+      if (body.length > 0) bodies.push(body);
+      i = j;
+    }
+    const cmd = this.push(argv, base, frames, depth, inh, undefined);
+    cmd.findDelete = findDelete;
+    for (const body of bodies) {
+      this.effective(body, 0, emptyBase(base.text), [...frames, this.frame('find-exec')], depth, inh);
+    }
+  }
+
+  /** Keep redirections/assignments of a command that was replaced by the script it runs. */
+  carrier(base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
+    if (base.redirects.length === 0) return;
+    this.push([], { ...base, assignments: [] }, [...frames, this.frame('redirected')], depth, inh, undefined);
+  }
+
+  opaque(argv: ShellWord[], base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited, why: string): void {
+    this.complete = false;
+    this.push(argv, base, frames, depth, inh, why);
+  }
+
+  push(argv: readonly ShellWord[], base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited, opaque: string | undefined): SimpleCommand {
+    const head = argv[0];
+    const cmd: SimpleCommand = {
+      argv: argv.map((w) => w.value),
+      dynamic: argv.map((w) => w.dynamic),
+      glob: argv.map((w) => w.glob),
+      name: head === undefined ? '' : basename(head.value),
+      assignments: base.assignments,
+      redirects: base.redirects,
+      wrappers: [...inh.wrappers],
+      sudo: inh.sudo,
+      argsFromStdin: inh.argsFromStdin,
+      findDelete: false,
+      nesting: frames,
+      text: base.text,
+      depth,
+    };
+    if (opaque !== undefined) cmd.opaque = opaque;
+    if (base.stdinScript !== undefined) cmd.stdin = base.stdinScript;
+    this.commands.push(cmd);
+    return cmd;
+  }
+}
+
+function emptyBase(text: string): Base {
+  return { assignments: [], redirects: [], text, stdinScript: undefined };
+}
+
+/**
+ * The script a shell invocation runs: the word after `-c` (options may cluster, `-lc`), or the
+ * here-doc on stdin when no script file is named. Undefined for `bash script.sh` / plain `bash`.
+ */
+function shellBody(argv: readonly ShellWord[], stdinScript: string | undefined): ShellWord | undefined {
+  let sawC = false;
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    const v = w.value;
+    if (v === '--' || v === '-') {
+      return sawC ? argv[i + 1] : undefined;
+    }
+    if ((v.startsWith('-') || v.startsWith('+')) && v.length > 1 && !w.dynamic) {
+      if (v.startsWith('--')) {
+        if (v === '--rcfile' || v === '--init-file') i++;
+        continue;
+      }
+      if (v.slice(1).includes('c')) sawC = true;
+      if (/[oO]/.test(v.slice(1))) i++; // `-o pipefail`: the option name is the next word
+      continue;
+    }
+    return sawC ? w : undefined; // first operand: the -c string, or a script file
+  }
+  if (!sawC && stdinScript !== undefined) return literalWord(stdinScript);
+  return undefined;
+}
+
+/** `su [-] [user] -c CMD` / `--command=CMD`. */
+function suBody(argv: readonly ShellWord[]): ShellWord | undefined {
+  for (let i = 1; i < argv.length; i++) {
+    const w = argv[i]!;
+    if (w.value === '-c' || w.value === '--command') return argv[i + 1];
+    if (w.value.startsWith('--command=')) return { ...w, value: w.value.slice('--command='.length) };
+  }
+  return undefined;
+}
+
+function cookAssignment(a: import('unbash').Assignment): ShellAssignment {
+  if (a.value.type === 'Word') {
+    const w = cookWord(a.value);
+    return { name: a.name, value: w.value, dynamic: w.dynamic };
+  }
+  const elements = a.value.elements.map(cookWord);
+  return { name: a.name, value: `(${elements.map((e) => e.value).join(' ')})`, dynamic: elements.some((e) => e.dynamic) };
+}
+
+/** `export A=1` style arguments become the single word `A=1`. */
+function cookAssignmentWord(a: import('unbash').Assignment): ShellWord {
+  const cooked = cookAssignment(a);
+  return { value: `${cooked.name}${a.append === true ? '+=' : '='}${cooked.value}`, dynamic: cooked.dynamic, glob: false };
+}
+
+function cookRedirect(r: Redirection): ShellRedirect {
+  let target: ShellWord;
+  if (r.type === 'HereDoc') target = literalWord(r.delimiter?.value ?? '');
+  else target = r.target === undefined ? literalWord('') : cookWord(r.target);
+  const out: ShellRedirect = { op: r.operator, target: target.value, dynamic: target.dynamic, glob: target.glob };
+  if (r.descriptor?.type === 'FileDescriptor') out.fd = r.descriptor.value;
+  return out;
+}
+
+/** Parse `source` once and list every simple command that could run, in execution order. */
+export function analyzeCommand(source: string): ShellAnalysis {
+  const walker = new Walker();
+  walker.script(parse(source), source, NO_FRAMES, 0, ROOT);
+  return { commands: walker.commands, errors: walker.errors, complete: walker.complete };
+}
+
+/**
+ * One normalized string per effective simple command (`argv.join(' ')` after unwrapping), for
+ * glob-style gate patterns such as `gh issue close*`. When argv[0] is a path (`/usr/bin/gh`) the
+ * basename form is listed too, so a path cannot dodge a pattern. Duplicates are dropped.
+ */
+export function commandsForMatching(source: string): string[] {
+  return matchingStrings(analyzeCommand(source));
+}
+
+/** commandsForMatching for an analysis the caller already has. */
+export function matchingStrings(analysis: ShellAnalysis): string[] {
+  const out = new Set<string>();
+  for (const cmd of analysis.commands) {
+    if (cmd.argv.length === 0) continue;
+    const joined = cmd.argv.join(' ');
+    out.add(joined);
+    if (cmd.name !== cmd.argv[0]) out.add(cmd.name + joined.slice(cmd.argv[0]!.length));
+  }
+  return [...out];
+}

@@ -1,0 +1,50 @@
+// What a policy answers for one hook event, before it is turned into the
+// client's JSON. Policies compose: the strictest answer wins.
+
+/** Denial codes shared by every policy; each reason tells the agent what to do next. */
+export type DenialCode =
+  | 'REVIEW_REQUIRED'
+  | 'SELF_APPROVAL'
+  | 'BAD_SESSION_ID'
+  | 'STORE_PROTECTED'
+  | 'INTENT_REQUIRED'
+  | 'SCOPE_VIOLATION'
+  | 'STALE_FILE'
+  | 'DESTRUCTIVE_BLOCKED'
+  | 'HUMAN_GATE'
+  | 'HOOK_ERROR';
+
+export type Verdict =
+  | { kind: 'none' }
+  | { kind: 'allow'; reason?: string }
+  | { kind: 'ask'; code: DenialCode; reason: string }
+  | { kind: 'deny'; code: DenialCode; reason: string }
+  | { kind: 'block'; reason: string }
+  | { kind: 'context'; text: string };
+
+export const none: Verdict = { kind: 'none' };
+
+const rank: Record<Verdict['kind'], number> = { none: 0, context: 1, allow: 2, ask: 3, deny: 4, block: 4 };
+
+/** The strictest of two verdicts; context from both is kept when neither decides. */
+export function combine(a: Verdict, b: Verdict): Verdict {
+  if (a.kind === 'context' && b.kind === 'context') return { kind: 'context', text: `${a.text}\n\n${b.text}` };
+  return rank[b.kind] > rank[a.kind] ? b : a;
+}
+
+/** A roz event worth keeping in the session trace next to the client's events. */
+export interface TraceNote {
+  type: string;
+  [key: string]: unknown;
+}
+
+export interface PolicyResult {
+  verdict: Verdict;
+  /** Shown to the human (the client's systemMessage): warnings, breaker trips. */
+  warnings: string[];
+  notes: TraceNote[];
+}
+
+export function result(verdict: Verdict = none, notes: TraceNote[] = [], warnings: string[] = []): PolicyResult {
+  return { verdict, notes, warnings };
+}

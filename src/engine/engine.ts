@@ -1,0 +1,182 @@
+// The hook engine: one hook event in, the client's JSON out. Load config ->
+// lock the session -> run the policies -> persist state and trace -> render.
+// Both the standalone hook process and the supervisor call runHook. It never
+// throws: an infrastructure failure fails open with a visible warning.
+import { accessSync, appendFileSync, constants, readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
+import type { RozConfig } from '../core/config.js';
+import * as review from '../core/review/policy.js';
+import type { SessionState } from '../core/review/state.js';
+import { truncateValue } from '../core/truncate.js';
+import { none, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { FileSessionStore } from '../store/file-store.js';
+import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
+import { loadConfig } from './config-loader.js';
+import { renderOutput } from './output.js';
+import { shellView } from './shell-view.js';
+import { writesStore } from './store-guard.js';
+import { pluginRoot, templateLoader } from './templates-loader.js';
+
+export interface HookRun {
+  stdout: string;
+  stderr: string;
+  verdict: Verdict;
+}
+
+export interface EngineDeps {
+  env: Record<string, string | undefined>;
+  now?: () => Date;
+  rng?: () => number;
+  /** Override the store (tests); defaults to the file store at the configured path. */
+  store?: (config: RozConfig, warn: (m: string) => void) => SessionStore;
+}
+
+const INPUT_TRACE_LIMIT = 10_000;
+const RESPONSE_TRACE_LIMIT = 2_000;
+
+export async function runHook(event: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
+  const stderr: string[] = [];
+  const warnings: string[] = [];
+  const warn = (m: string): void => {
+    stderr.push(m);
+    warnings.push(m);
+  };
+  const failOpen = (why: string): HookRun => {
+    warn(`roz: ${event} hook failed open: ${why}`);
+    return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none };
+  };
+
+  try {
+    const parsed = parseHookInput(event, raw);
+    if (!parsed.ok) return failOpen(parsed.error);
+    const input = parsed.input;
+    if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
+
+    const resolved = loadConfig(deps.env);
+    for (const p of resolved.problems) warn(`roz: config: ${p}`);
+    const config = resolved.config;
+    const now = (deps.now ?? (() => new Date()))();
+    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn);
+    const home = deps.env.HOME || homedir();
+
+    if (event === 'SessionStart') exportRozOnPath(deps.env, warn);
+
+    let policy: PolicyResult;
+    try {
+      policy = await store.update(input.session_id, now, (state) => {
+        state.counters[event] = (state.counters[event] ?? 0) + 1;
+        if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
+        const ctx: review.ReviewContext = {
+          now,
+          config,
+          rng: deps.rng ?? Math.random,
+          loadTemplate: templateLoader(config.storage.path, deps.env),
+          shell: shellView,
+          writesStore: () =>
+            event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
+        };
+        const out = dispatch(event, state, input, ctx);
+        if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
+          state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
+        }
+        const ts = now.toISOString();
+        const trace: TraceRecord[] = [
+          eventRecord(event, input, out.verdict, ts),
+          ...out.notes.map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+        ];
+        return { value: out, trace };
+      });
+    } catch (err) {
+      if (err instanceof StoreError) return failOpen(`store unavailable: ${err.message}`);
+      throw err;
+    }
+    for (const w of policy.warnings) warn(w);
+    return {
+      stdout: renderOutput(event, policy.verdict, warnings),
+      stderr: stderr.length ? stderr.join('\n') + '\n' : '',
+      verdict: policy.verdict,
+    };
+  } catch (err) {
+    return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
+  }
+}
+
+function dispatch(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
+  switch (event) {
+    case 'SessionStart':
+      return review.onSessionStart(state, input as HookInput<'SessionStart'>);
+    case 'UserPromptSubmit':
+      return review.onUserPrompt(state, input as HookInput<'UserPromptSubmit'>, ctx);
+    case 'PreToolUse':
+      return review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx);
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>);
+    case 'Stop':
+      return review.onStop(state, input as HookInput<'Stop'>, ctx);
+    case 'SubagentStart':
+      return review.onSubagentStart(state, input as HookInput<'SubagentStart'>, ctx);
+    case 'SubagentStop':
+      return review.onSubagentStop(state, input as HookInput<'SubagentStop'>, ctx);
+    case 'SessionEnd':
+      return review.onSessionEnd(state, input as HookInput<'SessionEnd'>, ctx);
+  }
+}
+
+function eventRecord(event: HookEventName, input: HookInput, verdict: Verdict, ts: string): TraceRecord {
+  const i = input as Record<string, unknown>;
+  const rec: TraceRecord = { ts, event, session_id: input.session_id };
+  for (const key of ['agent_id', 'agent_type', 'tool_name', 'tool_use_id', 'source', 'reason', 'duration_ms', 'is_interrupt', 'stop_hook_active']) {
+    if (i[key] !== undefined) rec[key] = i[key];
+  }
+  if (i.prompt !== undefined) rec.prompt = truncateValue(i.prompt, INPUT_TRACE_LIMIT);
+  if (i.tool_input !== undefined) rec.tool_input = truncateValue(i.tool_input, INPUT_TRACE_LIMIT);
+  if (i.tool_response !== undefined) rec.tool_response = truncateValue(i.tool_response, RESPONSE_TRACE_LIMIT);
+  if (i.error !== undefined) rec.error = truncateValue(i.error, RESPONSE_TRACE_LIMIT);
+  if (i.last_assistant_message !== undefined) rec.last_assistant_message = truncateValue(i.last_assistant_message, RESPONSE_TRACE_LIMIT);
+  if (verdict.kind !== 'none') rec.verdict = verdict;
+  return rec;
+}
+
+/**
+ * Put roz on the PATH of every later Bash command of the session (the
+ * reviewer runs `roz decide`), through the client's CLAUDE_ENV_FILE.
+ */
+function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: string) => void): void {
+  const file = env.CLAUDE_ENV_FILE;
+  if (!file) return;
+  const bin = join(pluginRoot(env), 'bin');
+  const line = `export PATH=${JSON.stringify(bin)}:"$PATH"\n`;
+  try {
+    let existing = '';
+    try {
+      existing = readFileSync(file, 'utf8');
+    } catch {
+      /* new file */
+    }
+    if (!existing.includes(line)) appendFileSync(file, line);
+  } catch (err) {
+    warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
+  }
+}
+
+function onPath(cmd: string, env: Record<string, string | undefined>): boolean {
+  if (!cmd) return false;
+  if (cmd.includes('/')) return canExec(cmd);
+  return (env.PATH ?? '').split(delimiter).some((dir) => dir && canExec(join(dir, cmd)));
+}
+
+function canExec(p: string): boolean {
+  try {
+    accessSync(p, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean } {
+  return { codex: onPath(config.external_models.codex, env), gemini: onPath(config.external_models.gemini, env) };
+}

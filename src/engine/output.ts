@@ -1,0 +1,40 @@
+// The one boundary where a verdict becomes what the client reads on stdout
+// (shapes observed on the real client; see shared/reference).
+import type { HookEventName } from '../core/hook-input.js';
+import type { Verdict } from '../core/verdict.js';
+
+export function renderOutput(event: HookEventName, verdict: Verdict, warnings: string[]): string {
+  const out: Record<string, unknown> = {};
+  switch (verdict.kind) {
+    case 'allow':
+    case 'ask':
+    case 'deny':
+      if (event === 'PreToolUse') {
+        out.hookSpecificOutput = {
+          hookEventName: 'PreToolUse',
+          permissionDecision: verdict.kind,
+          ...(verdict.kind === 'allow'
+            ? verdict.reason
+              ? { permissionDecisionReason: verdict.reason }
+              : {}
+            : { permissionDecisionReason: verdict.reason }),
+        };
+      }
+      break;
+    case 'block':
+      if (event === 'Stop' || event === 'SubagentStop') {
+        out.decision = 'block';
+        out.reason = verdict.reason;
+      }
+      break;
+    case 'context':
+      if (event === 'SessionStart' || event === 'UserPromptSubmit' || event === 'PostToolUse' || event === 'PostToolUseFailure') {
+        out.hookSpecificOutput = { hookEventName: event, additionalContext: verdict.text };
+      }
+      break;
+    case 'none':
+      break;
+  }
+  if (warnings.length > 0) out.systemMessage = warnings.join('\n');
+  return Object.keys(out).length === 0 ? '' : `${JSON.stringify(out)}\n`;
+}

@@ -1,0 +1,167 @@
+// The file backend: one JSON document and one JSONL trace per session under
+// the store root. Updates run under a per-session lock (proper-lockfile: a
+// mkdir lock with stale detection, safe across processes) and land with an
+// atomic rename (write-file-atomic), so a crash never leaves half a document.
+import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import lockfile from 'proper-lockfile';
+import writeFileAtomic from 'write-file-atomic';
+import { newSession, type SessionState } from '../core/review/state.js';
+import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
+import { reviveSession } from './session-shape.js';
+import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
+
+const LOCK_OPTIONS = {
+  realpath: false,
+  // Many hooks of one session may queue; each holds the lock for milliseconds.
+  retries: { retries: 2000, factor: 1.1, minTimeout: 2, maxTimeout: 40, randomize: true },
+  // A hook killed while holding the lock must not wedge the session for long.
+  stale: 5_000,
+  update: 1_000,
+};
+
+export class FileSessionStore implements SessionStore {
+  constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
+
+  async update<T>(
+    sessionId: string,
+    now: Date,
+    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+  ): Promise<T> {
+    const dir = sessionDir(this.root, sessionId);
+    try {
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+    } catch (err) {
+      throw new StoreError(`cannot create ${dir}: ${(err as Error).message}`, err);
+    }
+    const file = statePath(this.root, sessionId);
+    let release: () => Promise<void>;
+    try {
+      release = await lockfile.lock(file, LOCK_OPTIONS);
+    } catch (err) {
+      throw new StoreError(`cannot lock session ${sessionId}: ${(err as Error).message}`, err);
+    }
+    try {
+      const state = this.load(sessionId, now) ?? newSession(sessionId, now);
+      const out = fn(state);
+      if (out.persist !== false) {
+        state.updated_at = now.toISOString();
+        try {
+          writeFileAtomic.sync(file, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+        } catch (err) {
+          throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
+        }
+      }
+      this.appendTrace(sessionId, out.trace);
+      return out.value;
+    } finally {
+      await release().catch(() => {});
+    }
+  }
+
+  /** Load a session; a corrupt document is moved aside (kept) and reported. */
+  private load(sessionId: string, now: Date): SessionState | null {
+    const file = statePath(this.root, sessionId);
+    let raw: string;
+    try {
+      raw = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
+    }
+    const revived = reviveSession(sessionId, raw, now);
+    if (!('corrupt' in revived)) return revived;
+    const kept = this.quarantine(file, sessionId, now);
+    this.warn(`roz: session file ${file} is corrupt (${revived.corrupt}); moved it to ${kept} and started a fresh state`);
+    return null;
+  }
+
+  private quarantine(file: string, sessionId: string, now: Date): string {
+    const dir = quarantineDir(this.root);
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const target = join(dir, `${sessionId}.${now.toISOString().replace(/[:.]/g, '-')}.${process.pid}.state.json`);
+    try {
+      renameSync(file, target);
+    } catch (err) {
+      throw new StoreError(`cannot move corrupt ${file} aside: ${(err as Error).message}`, err);
+    }
+    return target;
+  }
+
+  read(sessionId: string): SessionState | null {
+    const file = statePath(this.root, sessionId);
+    let raw: string;
+    try {
+      raw = readFileSync(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+      throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
+    }
+    const revived = reviveSession(sessionId, raw, new Date());
+    if ('corrupt' in revived) throw new StoreError(`session file ${file} is corrupt: ${revived.corrupt}`);
+    return revived;
+  }
+
+  appendTrace(sessionId: string, records: TraceRecord[]): void {
+    if (records.length === 0) return;
+    const file = tracePath(this.root, sessionId);
+    // One write per batch with O_APPEND: lines from concurrent writers never interleave.
+    const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+    try {
+      mkdirSync(sessionDir(this.root, sessionId), { recursive: true, mode: 0o700 });
+      appendFileSync(file, text, { mode: 0o600 });
+    } catch (err) {
+      throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
+    }
+  }
+
+  readTrace(sessionId: string): TraceRecord[] {
+    let raw: string;
+    try {
+      raw = readFileSync(tracePath(this.root, sessionId), 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new StoreError(`cannot read trace of ${sessionId}: ${(err as Error).message}`, err);
+    }
+    const out: TraceRecord[] = [];
+    for (const line of raw.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        out.push(JSON.parse(line) as TraceRecord);
+      } catch {
+        // A torn last line (crash mid-append) is skipped, not fatal.
+        this.warn(`roz: skipped an unreadable trace line in session ${sessionId}`);
+      }
+    }
+    return out;
+  }
+
+  list(): SessionSummary[] {
+    let names: string[];
+    try {
+      names = readdirSync(sessionsDir(this.root));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new StoreError(`cannot list sessions: ${(err as Error).message}`, err);
+    }
+    const out: SessionSummary[] = [];
+    for (const id of names) {
+      try {
+        const doc = JSON.parse(readFileSync(statePath(this.root, id), 'utf8')) as SessionState;
+        out.push({ session_id: id, created_at: doc.created_at, updated_at: doc.updated_at });
+      } catch {
+        try {
+          const st = statSync(sessionDir(this.root, id));
+          out.push({ session_id: id, created_at: st.birthtime.toISOString(), updated_at: st.mtime.toISOString() });
+        } catch {
+          /* vanished while listing */
+        }
+      }
+    }
+    return out.sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  remove(sessionId: string): void {
+    rmSync(sessionDir(this.root, sessionId), { recursive: true, force: true });
+  }
+}

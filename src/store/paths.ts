@@ -1,0 +1,8 @@
+// Where roz keeps things on disk, in one place.
+import { join } from 'node:path';
+
+export const sessionsDir = (root: string): string => join(root, 'sessions');
+export const sessionDir = (root: string, id: string): string => join(root, 'sessions', id);
+export const statePath = (root: string, id: string): string => join(root, 'sessions', id, 'state.json');
+export const tracePath = (root: string, id: string): string => join(root, 'sessions', id, 'trace.jsonl');
+export const quarantineDir = (root: string): string => join(root, 'quarantine');

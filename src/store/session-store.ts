@@ -1,0 +1,46 @@
+// The storage interface the engine and the CLI use; files in production,
+// memory in tests.
+import type { SessionState } from '../core/review/state.js';
+
+export interface TraceRecord {
+  ts: string;
+  event: string;
+  session_id: string;
+  [key: string]: unknown;
+}
+
+export interface SessionSummary {
+  session_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Reports problems the store recovered from (a corrupt file moved aside, ...). */
+export type Warn = (message: string) => void;
+
+export interface SessionStore {
+  readonly root: string;
+  /**
+   * Run `fn` on the session's state under the session lock and persist what it
+   * leaves, together with any trace records it returns: concurrent hooks of one
+   * session never lose an update or a trace line.
+   */
+  update<T>(
+    sessionId: string,
+    now: Date,
+    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+  ): Promise<T>;
+  read(sessionId: string): SessionState | null;
+  readTrace(sessionId: string): TraceRecord[];
+  /** Append trace records without touching state (used when state is unavailable). */
+  appendTrace(sessionId: string, records: TraceRecord[]): void;
+  list(): SessionSummary[];
+  remove(sessionId: string): void;
+}
+
+export class StoreError extends Error {
+  constructor(message: string, override readonly cause?: unknown) {
+    super(message);
+    this.name = 'StoreError';
+  }
+}
