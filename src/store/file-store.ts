@@ -13,12 +13,32 @@ import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, t
 
 const LOCK_OPTIONS = {
   realpath: false,
-  // Many hooks of one session may queue; each holds the lock for milliseconds.
-  retries: { retries: 2000, factor: 1.1, minTimeout: 2, maxTimeout: 40, randomize: true },
+  retries: 0,
   // A hook killed while holding the lock must not wedge the session for long.
   stale: 5_000,
   update: 1_000,
 };
+/** How long a hook waits for a busy session before giving up (and failing open). */
+const LOCK_WAIT_MS = 15_000;
+
+/**
+ * Many hooks of one session may queue; each holds the lock for milliseconds.
+ * Only contention is retried: proper-lockfile's own retry loop would also
+ * retry a read-only or full disk until the client's hook timeout.
+ */
+async function acquire(file: string): Promise<() => Promise<void>> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  let delay = 2;
+  for (;;) {
+    try {
+      return await lockfile.lock(file, LOCK_OPTIONS);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw err;
+      await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
+      delay = Math.min(delay * 1.5, 40);
+    }
+  }
+}
 
 export class FileSessionStore implements SessionStore {
   constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
@@ -37,7 +57,7 @@ export class FileSessionStore implements SessionStore {
     const file = statePath(this.root, sessionId);
     let release: () => Promise<void>;
     try {
-      release = await lockfile.lock(file, LOCK_OPTIONS);
+      release = await acquire(file);
     } catch (err) {
       throw new StoreError(`cannot lock session ${sessionId}: ${(err as Error).message}`, err);
     }

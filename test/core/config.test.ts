@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { resolveConfig } from '../../src/core/config.js';
+
+describe('config resolution', () => {
+  it('defaults, then file, then env, with the source of each value', () => {
+    const r = resolveConfig({
+      home: '/h',
+      file: { path: '/h/.roz/config.toml', data: { circuit_breaker: { max_blocks: 5 }, templates: { active: 'v2' } } },
+      env: { ROZ_MAX_BLOCKS: '7', ROZ_STORAGE_PATH: '~/store' },
+    });
+    expect(r.problems).toEqual([]);
+    expect(r.config.circuit_breaker).toEqual({ max_blocks: 7, cooldown_seconds: 300 });
+    expect(r.config.templates.active).toBe('v2');
+    expect(r.config.storage.path).toBe('/h/store');
+    expect(r.sources['circuit_breaker.max_blocks']).toBe('env:ROZ_MAX_BLOCKS');
+    expect(r.sources['templates.active']).toBe('file:/h/.roz/config.toml');
+    expect(r.sources['review.mode']).toBe('default');
+  });
+
+  it('an invalid file is reported by file, key and reason, and defaults apply', () => {
+    const r = resolveConfig({
+      home: '/h',
+      file: { path: '/h/.roz/config.toml', data: { review: { mode: 'sometimes' }, circuit_breaker: { max_blocks: 9 } } },
+      env: {},
+    });
+    expect(r.problems.join('\n')).toMatch(/\/h\/\.roz\/config\.toml: review\.mode: .*using defaults/);
+    expect(r.config.review.mode).toBe('prompt');
+    expect(r.config.circuit_breaker.max_blocks).toBe(3);
+  });
+
+  it('unknown keys and bad env values are reported, not silently used', () => {
+    const r = resolveConfig({ home: '/h', file: { path: 'c.toml', data: { review: { mood: 'x' } } }, env: { ROZ_MAX_BLOCKS: 'lots' } });
+    expect(r.problems.some((p) => p.includes('mood'))).toBe(true);
+    expect(r.problems.some((p) => p.startsWith('environment ROZ_MAX_BLOCKS'))).toBe(true);
+    expect(r.config.circuit_breaker.max_blocks).toBe(3);
+  });
+
+  it('template weights and gates come from the environment too', () => {
+    const r = resolveConfig({ home: '/h', env: { ROZ_TEMPLATE_WEIGHTS: 'v1=10,v2=90', ROZ_GATES: 'Bash:git push*, mcp__x__close' } });
+    expect(r.config.templates.weights).toEqual({ v1: 10, v2: 90 });
+    expect(r.config.review.gates).toEqual(['Bash:git push*', 'mcp__x__close']);
+  });
+});

@@ -1,0 +1,84 @@
+// The engine in-process on the memory store: state-machine transitions that
+// need a clock (breaker cooldown, tool-scope approvals).
+import { describe, expect, it } from 'vitest';
+import { runHook } from '../../../src/engine/engine.js';
+import { MemorySessionStore } from '../../../src/store/memory-store.js';
+import { recordDecision } from '../../../src/core/review/decide.js';
+
+function harness(env: Record<string, string> = {}) {
+  const store = new MemorySessionStore();
+  let now = new Date('2026-03-01T10:00:00Z');
+  const deps = { env: { HOME: '/nonexistent-home', ROZ_STORAGE_PATH: '/nonexistent-store', ...env }, now: () => now, rng: () => 0.1, store: () => store };
+  const base = { session_id: 's1', cwd: '/p' };
+  return {
+    store,
+    tick: (seconds: number) => (now = new Date(now.getTime() + seconds * 1000)),
+    hook: (event: Parameters<typeof runHook>[0], extra: Record<string, unknown>) =>
+      runHook(event, JSON.stringify({ ...base, hook_event_name: event, ...extra }), deps),
+  };
+}
+
+describe('review state machine (engine + memory store)', () => {
+  it('Idle -> Pending -> Blocked -> Approved', async () => {
+    const h = harness();
+    await h.hook('UserPromptSubmit', { prompt: '#roz fix it' });
+    expect(h.store.read('s1')!.review.status).toBe('pending');
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('block');
+    expect(h.store.read('s1')!.review.status).toBe('blocked');
+    await h.hook('SubagentStart', { agent_id: 'r', agent_type: 'roz:roz' });
+    await h.hook('PreToolUse', { agent_id: 'r', agent_type: 'roz:roz', tool_name: 'Bash', tool_use_id: 't1', tool_input: { command: 'roz decide s1 COMPLETE ok' } });
+    await h.store.update('s1', new Date(), (s) => ({ value: recordDecision(s, { kind: 'complete', summary: 'ok' }, new Date()), trace: [] }));
+    expect(h.store.read('s1')!.review.status).toBe('approved');
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('none');
+  });
+
+  it('the breaker stays open for the cooldown for automatic reviews, and closes after it', async () => {
+    const h = harness({ ROZ_REVIEW_MODE: 'always', ROZ_MAX_BLOCKS: '1', ROZ_COOLDOWN_SECONDS: '60' });
+    await h.hook('UserPromptSubmit', { prompt: 'task one' });
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('block');
+    const tripped = await h.hook('Stop', {});
+    expect(tripped.verdict.kind).toBe('none');
+    expect(tripped.stdout).toMatch(/circuit breaker/);
+    h.tick(30);
+    await h.hook('UserPromptSubmit', { prompt: 'task two' });
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('none');
+    h.tick(31);
+    await h.hook('UserPromptSubmit', { prompt: 'task three' });
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('block');
+  });
+
+  it('a prompt typed during a review does not cancel it (prompt isolation)', async () => {
+    const h = harness();
+    await h.hook('UserPromptSubmit', { prompt: '#roz task' });
+    await h.hook('Stop', {});
+    await h.hook('UserPromptSubmit', { prompt: 'hurry up' });
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('block');
+  });
+
+  it('approval scope tool: each approval opens the gate once', async () => {
+    const h = harness({ ROZ_APPROVAL_SCOPE: 'tool' });
+    const gh = { tool_name: 'Bash', tool_input: { command: 'gh pr merge 3' } };
+    expect((await h.hook('PreToolUse', gh)).verdict.kind).toBe('deny');
+    await h.hook('SubagentStart', { agent_id: 'r', agent_type: 'roz:roz' });
+    await h.hook('PreToolUse', { agent_id: 'r', agent_type: 'roz:roz', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: 'roz decide COMPLETE ok' } });
+    await h.store.update('s1', new Date(), (s) => ({ value: recordDecision(s, { kind: 'complete', summary: 'ok' }, new Date()), trace: [] }));
+    expect((await h.hook('PreToolUse', gh)).verdict.kind).toBe('none');
+    expect((await h.hook('PreToolUse', gh)).verdict.kind).toBe('deny');
+  });
+
+  it('mode never ignores #roz', async () => {
+    const h = harness({ ROZ_REVIEW_MODE: 'never' });
+    await h.hook('UserPromptSubmit', { prompt: '#roz task' });
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('none');
+  });
+
+  it('the agent cannot write into the roz store', async () => {
+    const h = harness({ ROZ_STORAGE_PATH: '/tmp/roz-store-guard-test' });
+    const w = await h.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/tmp/roz-store-guard-test/sessions/s1/state.json', content: '{}' } });
+    expect(w.verdict).toMatchObject({ kind: 'deny', code: 'STORE_PROTECTED' });
+    const b = await h.hook('PreToolUse', { tool_name: 'Bash', tool_input: { command: 'echo {} > /tmp/roz-store-guard-test/sessions/s1/state.json' } });
+    expect(b.verdict).toMatchObject({ kind: 'deny', code: 'STORE_PROTECTED' });
+    const ok = await h.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/p/hello.txt', content: 'x' } });
+    expect(ok.verdict.kind).toBe('none');
+  });
+});
