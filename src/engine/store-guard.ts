@@ -3,8 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
-// TODO(shell/writes): switch to writeTargets once core/shell/writes.ts lands.
-const writeTargets = (_cmd: string): { targets: Array<{ path: string }>; unknown: unknown[]; writes: boolean } => ({ targets: [], unknown: [], writes: true });
+import { writeTargets } from '../core/shell/writes.js';
 
 const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 

@@ -1,0 +1,66 @@
+// Classifies a command line as destructive by running every effective command through the rule table.
+import { gitSubcommandIndex, parseArgs } from './args.js';
+import { analyzeCommand } from './commands.js';
+import { DESTRUCTIVE_RULES, type DestructiveRule } from './destructive-rules.js';
+import type { ShellAnalysis, SimpleCommand } from './types.js';
+
+/** One rule that fired, on which effective command. */
+export interface DestructiveFinding {
+  rule: string;
+  /** The effective command (wrappers peeled), or its source text when it has no argv. */
+  command: string;
+  why: string;
+}
+
+export interface DestructiveVerdict {
+  destructive: boolean;
+  findings: DestructiveFinding[];
+}
+
+/** Rules indexed by command name once, so each command only meets the rules that can apply. */
+const BY_NAME = new Map<string, DestructiveRule[]>();
+const ANY: DestructiveRule[] = [];
+for (const rule of DESTRUCTIVE_RULES) {
+  if (rule.names === 'any') ANY.push(rule);
+  else for (const name of rule.names) BY_NAME.set(name, [...(BY_NAME.get(name) ?? []), rule]);
+}
+
+/** Is anything in this command line on the destructive list? Sees through wrappers and nesting. */
+export function classifyDestructive(source: string): DestructiveVerdict {
+  return classifyAnalysis(analyzeCommand(source));
+}
+
+/** classifyDestructive for an analysis the caller already has. */
+export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
+  const findings: DestructiveFinding[] = [];
+  for (const cmd of analysis.commands) {
+    const rules = BY_NAME.get(ruleName(cmd));
+    if (rules !== undefined) for (const rule of rules) check(rule, cmd, analysis, findings);
+    for (const rule of ANY) check(rule, cmd, analysis, findings);
+  }
+  return { destructive: findings.length > 0, findings };
+}
+
+/** `mkfs.ext4` and friends share one name family; everything else matches by basename. */
+function ruleName(cmd: SimpleCommand): string {
+  return cmd.name.startsWith('mkfs.') && !BY_NAME.has(cmd.name) ? 'mkfs' : cmd.name;
+}
+
+function check(rule: DestructiveRule, cmd: SimpleCommand, analysis: ShellAnalysis, findings: DestructiveFinding[]): void {
+  const from = cmd.name === 'git' ? gitSubcommandIndex(cmd.argv) : 1;
+  if (from < 0) return;
+  const args = parseArgs(cmd.argv, from, rule.shape);
+  let rest = args.operands;
+  if (rule.sub !== undefined) {
+    const path = rule.sub.find((p) => p.every((word, i) => args.operands[i] === word));
+    if (path === undefined) return;
+    rest = args.operands.slice(path.length);
+  }
+  if (rule.when !== undefined && !rule.when({ cmd, args, rest, all: analysis.commands })) return;
+  if (findings.some((f) => f.rule === rule.id && f.command === describe(cmd))) return;
+  findings.push({ rule: rule.id, command: describe(cmd), why: rule.description });
+}
+
+function describe(cmd: SimpleCommand): string {
+  return cmd.argv.length > 0 ? cmd.argv.join(' ') : cmd.text;
+}

@@ -1,0 +1,50 @@
+// Runs the whole destructive corpus and reports every mismatch at once.
+import { describe, expect, it } from 'vitest';
+import { classifyDestructive } from '../../../src/core/shell/destructive.js';
+import { DESTRUCTIVE_RULES } from '../../../src/core/shell/destructive-rules.js';
+import { DESTRUCTIVE_CORPUS } from './destructive-corpus.js';
+
+describe('classifyDestructive corpus', () => {
+  it('has at least 150 entries, with plenty of negatives', () => {
+    expect(DESTRUCTIVE_CORPUS.length).toBeGreaterThanOrEqual(150);
+    expect(DESTRUCTIVE_CORPUS.filter(([, rule]) => rule === null).length).toBeGreaterThanOrEqual(50);
+  });
+
+  it('classifies every corpus command as expected', () => {
+    const mismatches: string[] = [];
+    for (const [command, rule] of DESTRUCTIVE_CORPUS) {
+      const verdict = classifyDestructive(command);
+      const fired = verdict.findings.map((f) => f.rule);
+      if (rule === null && verdict.destructive) mismatches.push(`${JSON.stringify(command)}: expected safe, got ${fired.join(', ')}`);
+      if (rule !== null && !fired.includes(rule))
+        mismatches.push(`${JSON.stringify(command)}: expected ${rule}, got ${fired.length > 0 ? fired.join(', ') : 'safe'}`);
+    }
+    expect(mismatches).toEqual([]);
+  });
+
+  it('only references rules that exist, and every rule is exercised', () => {
+    const ids = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
+    const used = new Set(DESTRUCTIVE_CORPUS.map(([, rule]) => rule).filter((r): r is string => r !== null));
+    expect([...used].filter((id) => !ids.has(id))).toEqual([]);
+    expect([...ids].filter((id) => !used.has(id))).toEqual([]);
+  });
+});
+
+describe('classifyDestructive findings', () => {
+  it('names the effective command and explains why', () => {
+    const verdict = classifyDestructive('sudo env X=1 rm -rf /tmp/x');
+    expect(verdict.destructive).toBe(true);
+    expect(verdict.findings).toEqual([
+      { rule: 'rm-recursive-force', command: 'rm -rf /tmp/x', why: expect.stringContaining('rm -rf') },
+    ]);
+  });
+
+  it('reports each destructive command of a list', () => {
+    const rules = classifyDestructive('git reset --hard && git clean -fdx').findings.map((f) => f.rule);
+    expect(rules).toEqual(['git-reset-hard', 'git-clean-force']);
+  });
+
+  it('is not fooled by quoting the whole command as data', () => {
+    expect(classifyDestructive("echo 'sudo rm -rf / && git push -f'").destructive).toBe(false);
+  });
+});
