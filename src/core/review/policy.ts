@@ -36,6 +36,10 @@ export interface ReviewContext {
 const PROMPT_LIMIT = 10_000;
 const ROZ_PREFIX = /^\s*#roz(\s|$)/i;
 
+export function isClientNotification(prompt: string): boolean {
+  return /^\s*<task-notification>/.test(prompt);
+}
+
 export function isRozPrompt(prompt: string): boolean {
   return ROZ_PREFIX.test(prompt);
 }
@@ -82,6 +86,9 @@ export function onUserPrompt(state: SessionState, input: HookInput<'UserPromptSu
   const review = state.review;
   const at = ctx.now.toISOString();
   const text = input.prompt;
+  // The client re-engages the agent with a <task-notification> "prompt" when a
+  // background subagent finishes; that is not the human speaking.
+  if (isClientNotification(text)) return result(undefined, [{ type: 'ClientNotification' }]);
   review.user_prompts.push(
     text.length > PROMPT_LIMIT ? { text: text.slice(0, PROMPT_LIMIT), at, truncated: true } : { text, at },
   );
@@ -293,6 +300,15 @@ export function onStop(state: SessionState, _input: HookInput<'Stop'>, ctx: Revi
   const review = state.review;
   if (!review.enabled || review.status === 'approved' || review.status === 'idle') return result();
   const cfg = ctx.config.circuit_breaker;
+
+  // Current clients run subagents in the background: the agent's turn may end
+  // while its reviewer is still working, and the client wakes the agent when
+  // the reviewer finishes. Blocking here would only burn turns (and trip the
+  // breaker); the next stop after the reviewer finishes is gated as usual.
+  const running = Object.entries(review.reviewers).filter(([, r]) => r.stopped_at === null);
+  if (running.length > 0) {
+    return result(undefined, [{ type: 'StopWhileReviewing', agent_ids: running.map(([id]) => id) }]);
+  }
 
   if (shouldTrip(state, cfg)) {
     closeAttempt(state, ctx.now);

@@ -81,4 +81,23 @@ describe('review state machine (engine + memory store)', () => {
     const ok = await h.hook('PreToolUse', { tool_name: 'Write', tool_input: { file_path: '/p/hello.txt', content: 'x' } });
     expect(ok.verdict.kind).toBe('none');
   });
+
+  it('a stop while the reviewer runs in the background is let through uncounted; the next one is gated', async () => {
+    const h = harness({ ROZ_MAX_BLOCKS: '1' });
+    await h.hook('UserPromptSubmit', { prompt: '#roz task' });
+    expect((await h.hook('Stop', {})).verdict.kind).toBe('block');
+    await h.hook('SubagentStart', { agent_id: 'bg', agent_type: 'roz:roz' });
+    for (let i = 0; i < 3; i++) expect((await h.hook('Stop', { stop_hook_active: true })).verdict.kind).toBe('none');
+    expect(h.store.read('s1')!.review.breaker.trips).toHaveLength(0);
+    // The client's <task-notification> is not the human: it neither records a prompt nor ends the review.
+    await h.hook('UserPromptSubmit', { prompt: '<task-notification>\n<task-id>bg</task-id>' });
+    const s = h.store.read('s1')!;
+    expect(s.review.user_prompts.map((p) => p.text)).toEqual(['#roz task']);
+    expect(s.review.enabled).toBe(true);
+    await h.hook('SubagentStop', { agent_id: 'bg', agent_type: 'roz:roz', stop_hook_active: true });
+    // No decision was recorded: the breaker (max 1) now lets the stop through and records the trip.
+    const after = await h.hook('Stop', {});
+    expect(after.stdout).toMatch(/circuit breaker/);
+  });
 });
+
