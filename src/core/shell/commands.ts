@@ -22,7 +22,7 @@ import type {
   SimpleCommand,
 } from './types.js';
 import { basename, cookWord, literalWord } from './words.js';
-import { WRAPPERS, peelWrapper } from './wrappers.js';
+import { WATCH, WRAPPERS, peelWrapper } from './wrappers.js';
 
 export type * from './types.js';
 
@@ -308,10 +308,26 @@ class Walker {
       this.carrier(b, frames, depth, here);
       this.reparse(args.map((w) => w.value).join(' '), [...frames, this.frame('eval')], depth + 1, here, b.text);
       return;
+    } else if (name === 'watch') {
+      // watch joins its operands and runs them with `sh -c`, repeatedly.
+      const peeled = peelWrapper(WATCH, 'watch', argv, 0);
+      if (peeled !== undefined) {
+        const rest = argv.slice(peeled.start);
+        if (rest.some((w) => w.dynamic)) {
+          this.opaque(argv, b, frames, depth, here, 'watch runs a command that is not known statically');
+          return;
+        }
+        this.carrier(b, frames, depth, here);
+        const inner: Inherited = { sudo, argsFromStdin, wrappers: [...wrappers, 'watch'] };
+        this.reparse(rest.map((w) => w.value).join(' '), [...frames, this.frame('shell-c')], depth + 1, inner, b.text);
+        return;
+      }
     } else if (name === 'find') {
       this.find(argv, b, frames, depth, here);
       return;
     }
+    // A command whose name is only known at run time could be anything: callers should fail closed.
+    if (head !== undefined && head.dynamic) this.complete = false;
     this.push(argv, b, frames, depth, here, undefined);
   }
 

@@ -15,6 +15,8 @@ export interface DestructiveFinding {
 export interface DestructiveVerdict {
   destructive: boolean;
   findings: DestructiveFinding[];
+  /** False when part of the command could not be analysed (see ShellAnalysis.complete): fail closed. */
+  complete: boolean;
 }
 
 /** Rules indexed by command name once, so each command only meets the rules that can apply. */
@@ -38,7 +40,7 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
     if (rules !== undefined) for (const rule of rules) check(rule, cmd, analysis, findings);
     for (const rule of ANY) check(rule, cmd, analysis, findings);
   }
-  return { destructive: findings.length > 0, findings };
+  return { destructive: findings.length > 0, findings, complete: analysis.complete };
 }
 
 /** `mkfs.ext4` and friends share one name family; everything else matches by basename. */

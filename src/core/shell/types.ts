@@ -28,8 +28,8 @@ export type NestingKind =
   | 'function' // body of a function definition (runs only when called); `name` is set
   | 'coproc'
   | 'redirected' // synthetic carrier for redirections of a compound command or an unwrapped shell
-  | 'shell-c' // body of `bash|sh|zsh|dash|ksh -c '...'` or `su -c '...'`
-  | 'eval' // body of `eval '...'` or `watch '...'`
+  | 'shell-c' // body of `bash|sh|zsh|dash|ksh -c '...'`, `su -c '...'`, a here-doc fed to a shell, or `watch ...`
+  | 'eval' // body of `eval '...'`
   | 'find-exec'; // body of `find ... -exec|-execdir|-ok|-okdir ... ;`
 
 /** One level of nesting. Frames are shared between the commands they contain. */
@@ -107,6 +107,9 @@ export interface ShellParseError {
 export interface ShellAnalysis {
   commands: SimpleCommand[];
   errors: ShellParseError[];
-  /** False when anything could not be parsed or analysed; callers that gate should fail closed. */
+  /**
+   * False when anything could not be parsed or analysed (parse errors, dynamic `bash -c`/`eval`
+   * bodies, runaway nesting, a command name only known at run time); gates should fail closed.
+   */
   complete: boolean;
 }

@@ -57,6 +57,9 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   },
 };
 
+/** `watch [opts] cmd...`: not a plain wrapper (it re-joins its operands for `sh -c`), but its options peel alike. */
+export const WATCH: WrapperSpec = { shortWithValue: 'nq', longWithValue: ['--interval', '--equexit'] };
+
 /** What peeling one wrapper found. */
 export interface Peeled {
   /** Index in the word list where the wrapped command starts. */

@@ -57,6 +57,10 @@ const NORMALIZATION: ReadonlyArray<readonly [string, string]> = [
   ["su -c 'gh issue close 1' bob", 'gh issue close 1'],
   ['busybox rm -rf x', 'rm -rf x'],
   ['diff <(gh issue list) b', 'gh issue list'],
+  ['watch -n 60 gh issue close 1', 'gh issue close 1'],
+  ['stdbuf -oL gh issue close 1', 'gh issue close 1'],
+  ['ionice -c3 gh issue close 1', 'gh issue close 1'],
+  ['setsid gh issue close 1', 'gh issue close 1'],
   ['[[ -n $(gh issue close 1) ]]', 'gh issue close 1'],
   ['echo ${x:-$(gh issue close 1)}', 'gh issue close 1'],
   ['cat <<EOF\n$(gh issue close 1)\nEOF', 'gh issue close 1'],
@@ -196,6 +200,21 @@ describe('analyzeCommand', () => {
     for (let i = 0; i < 10; i++) source = `eval ${JSON.stringify(source)}`;
     const a = analyzeCommand(source);
     expect(a.complete).toBe(false);
+    expect(a.errors).toEqual([]);
+    expect(a.commands.map((c) => c.opaque)).toEqual(['nested too deeply to analyse']);
+  });
+
+  it('fails closed on a command name known only at run time', () => {
+    const a = analyzeCommand('"$(echo rm)" -rf /');
+    expect(a.complete).toBe(false);
+    expect(a.commands.map((c) => c.argv[0])).toEqual(['echo', '$(echo rm)']);
+    expect(a.commands[1]?.dynamic[0]).toBe(true);
+  });
+
+  it('looks into watch, which runs its operands through sh -c', () => {
+    const cmds = analyzeCommand("watch -n 5 'rm -rf x; ls'").commands;
+    expect(cmds.map((c) => c.argv.join(' '))).toEqual(['rm -rf x', 'ls']);
+    expect(cmds[0]?.wrappers).toEqual(['watch']);
   });
 
   it('is complete for ordinary commands', () => {

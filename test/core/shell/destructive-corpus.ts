@@ -67,6 +67,9 @@ export const DESTRUCTIVE_CORPUS: readonly CorpusEntry[] = [
   ['echo ${X:-$(rm -rf x)}', 'rm-recursive-force'],
   ['bash <<EOF\nrm -rf x\nEOF', 'rm-recursive-force'],
   ['busybox rm -rf x', 'rm-recursive-force'],
+  ['watch -n 1 rm -rf x', 'rm-recursive-force'],
+  ['stdbuf -oL rm -rf x', 'rm-recursive-force'],
+  ['git -C /tmp/x clean -fdx', 'git-clean-force'],
   // xargs / find
   ['find . -name "*.tmp" | xargs rm -rf', 'rm-recursive-force'],
   ['ls | xargs rm', 'xargs-rm'],

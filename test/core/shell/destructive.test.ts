@@ -44,6 +44,11 @@ describe('classifyDestructive findings', () => {
     expect(rules).toEqual(['git-reset-hard', 'git-clean-force']);
   });
 
+  it('says when it could not see everything, so callers can fail closed', () => {
+    expect(classifyDestructive('bash -c "$CMD"')).toMatchObject({ destructive: false, complete: false });
+    expect(classifyDestructive('ls').complete).toBe(true);
+  });
+
   it('is not fooled by quoting the whole command as data', () => {
     expect(classifyDestructive("echo 'sudo rm -rf / && git push -f'").destructive).toBe(false);
   });
