@@ -5,6 +5,8 @@ import { decideCommand } from './commands/decide.js';
 import { contextCommand, debugCommand, traceCommand } from './commands/inspect.js';
 import { cleanCommand, configCommand, statsCommand } from './commands/manage.js';
 import { UsageError } from './context.js';
+import { intentCommand, type IntentOptions } from './commands/intent.js';
+import { blameCommand } from './commands/blame.js';
 
 declare const ROZ_VERSION: string;
 const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
@@ -80,6 +82,32 @@ export function buildProgram(): Command {
     .description('show the effective configuration and where each value came from')
     .option('--json', 'print JSON')
     .action(run((opts: { json?: boolean }) => configCommand(opts)));
+
+  program
+    .command('intent')
+    .description('intent governance: list, show, select or check the intents in .orchestration/active_intents.yaml')
+    .argument('<action>', 'list | show ID | select ID | status')
+    .argument('[id]', 'intent id (for show and select)')
+    .option('--project <dir>', 'the governed project (default: $CLAUDE_PROJECT_DIR or the current directory)')
+    .option('--session <id>', 'the session to bind a selection to (default: $CLAUDE_CODE_SESSION_ID)')
+    .option('--json', 'print JSON')
+    .action(run((action: string, id: string | undefined, opts: IntentOptions) => intentCommand(action, id, opts)));
+
+  program
+    .command('blame')
+    .description('which intent, session and model last wrote these lines, and whether they still match their hash')
+    .argument('<target>', 'FILE or FILE:LINE')
+    .option('--project <dir>', 'the governed project (default: the current directory)')
+    .option('--json', 'print JSON')
+    .action(run((target: string, opts: IntentOptions) => blameCommand(target, opts)));
+
+  program
+    .command('mcp')
+    .description('serve the select_active_intent MCP tool over stdio (started by Claude Code from the plugin)')
+    .action(async () => {
+      const { startMcpServer } = await import('../mcp/server.js');
+      await startMcpServer();
+    });
 
   return program;
 }

@@ -10,7 +10,9 @@ import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/review/state.js';
 import { truncateValue } from '../core/truncate.js';
-import { none, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { combine, none, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { newSession } from '../core/review/state.js';
+import { governancePostToolUse, governancePreToolUse, governanceSessionStart, type GovernanceDeps } from './governance.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
 import { loadConfig } from './config-loader.js';
@@ -77,7 +79,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           writesStore: () =>
             event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
         };
-        const out = dispatch(event, state, input, ctx);
+        const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
+        const out = dispatch(event, state, input, ctx, gov);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -89,8 +92,29 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         return { value: out, trace };
       });
     } catch (err) {
-      if (err instanceof StoreError) return failOpen(`store unavailable: ${err.message}`);
-      throw err;
+      if (!(err instanceof StoreError)) throw err;
+      if (event === 'PreToolUse') {
+        // The review gate fails open, governance fails closed: without the store
+        // the selected intent is unknown, so a governed change is refused.
+        const probe = governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, {
+          env: deps.env,
+          now,
+          storeRoot: config.storage.path,
+          home,
+        });
+        if (probe.verdict.kind === 'deny' || probe.verdict.kind === 'ask') {
+          warn(`roz: store unavailable: ${err.message}`);
+          const verdict: Verdict = {
+            kind: 'deny',
+            code: 'HOOK_ERROR',
+            reason:
+              `roz: intent governance cannot read its session state (${err.message}), so file changes are refused until that is fixed. ` +
+              'Tell the human; read-only work can continue.',
+          };
+          return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict };
+        }
+      }
+      return failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
     return {
@@ -103,17 +127,27 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   }
 }
 
-function dispatch(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
+function merge(a: PolicyResult, b: PolicyResult): PolicyResult {
+  return { verdict: combine(a.verdict, b.verdict), notes: [...a.notes, ...b.notes], warnings: [...a.warnings, ...b.warnings] };
+}
+
+/** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
+function dispatch(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext, gov: GovernanceDeps): PolicyResult {
   switch (event) {
     case 'SessionStart':
-      return review.onSessionStart(state, input as HookInput<'SessionStart'>);
+      return merge(review.onSessionStart(state, input as HookInput<'SessionStart'>), governanceSessionStart(state, input as HookInput<'SessionStart'>, gov));
     case 'UserPromptSubmit':
       return review.onUserPrompt(state, input as HookInput<'UserPromptSubmit'>, ctx);
-    case 'PreToolUse':
-      return review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx);
+    case 'PreToolUse': {
+      const r = review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx);
+      // A denial by the review gate already stops the call; governance still
+      // judges everything else (a reviewer's `allow` must not bypass it).
+      if (r.verdict.kind === 'deny') return r;
+      return merge(r, governancePreToolUse(state, input as HookInput<'PreToolUse'>, gov));
+    }
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>);
+      return merge(review.onPostToolUse(state, input as HookInput<'PostToolUse'>), governancePostToolUse(state, input as HookInput<'PostToolUse'>, gov));
     case 'Stop':
       return review.onStop(state, input as HookInput<'Stop'>, ctx);
     case 'SubagentStart':

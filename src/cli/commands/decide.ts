@@ -3,6 +3,7 @@
 import { recordDecision, type DecisionOutcome } from '../../core/review/decide.js';
 import type { DecisionKind } from '../../core/review/state.js';
 import { cliContext, requireSessionId, UsageError } from '../context.js';
+import { governanceOnReviewIssues } from '../../engine/governance.js';
 
 export interface DecideOptions {
   message?: string;
@@ -38,6 +39,12 @@ export async function decideCommand(args: string[], opts: DecideOptions): Promis
       { kind, summary, ...(opts.message ? { message: opts.message } : {}), ...(opinions ? { opinions } : {}) },
       now,
     );
+    // A review that ends ISSUES is a lesson for the project (intent governance).
+    const lesson =
+      outcome.ok && kind === 'issues'
+        ? governanceOnReviewIssues(state, { summary, ...(opts.message ? { message: opts.message } : {}) }, { env: process.env, now, storeRoot: ctx.config.storage.path })
+        : null;
+    for (const w of lesson?.warnings ?? []) process.stderr.write(`${w}\n`);
     return {
       value: outcome,
       trace: [

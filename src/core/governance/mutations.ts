@@ -1,0 +1,51 @@
+// Which tool calls change files, and which files: file tools name their
+// target; Bash commands go through the shell write analysis.
+import type { ToolHookInput } from '../hook-input.js';
+
+export const FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+export interface WriteTarget {
+  path: string;
+  via: string;
+}
+export interface UnknownWrite {
+  command: string;
+  why: string;
+}
+/** The shape of core/shell/writes.ts `writeTargets`. */
+export interface WriteAnalysis {
+  targets: WriteTarget[];
+  unknown: UnknownWrite[];
+  writes: boolean;
+}
+export type WriteAnalyzer = (command: string) => WriteAnalysis;
+
+export interface Mutation {
+  tool: string;
+  /** The Bash command, for Bash mutations. */
+  command: string | null;
+  targets: WriteTarget[];
+  unknown: UnknownWrite[];
+}
+
+/** The mutation a tool call would make, or null when it changes nothing on disk. */
+export function mutationOf(input: ToolHookInput, writes: WriteAnalyzer): Mutation | null {
+  const tool = input.tool_name;
+  if (FILE_TOOLS.has(tool)) {
+    const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
+    if (typeof p === 'string' && p.length > 0) return { tool, command: null, targets: [{ path: p, via: tool }], unknown: [] };
+    return { tool, command: null, targets: [], unknown: [{ command: tool, why: 'the call names no file_path' }] };
+  }
+  if (tool === 'Bash') {
+    const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';
+    const w = writes(command);
+    if (!w.writes && w.targets.length === 0 && w.unknown.length === 0) return null;
+    return { tool, command, targets: w.targets, unknown: w.unknown };
+  }
+  return null;
+}
+
+/** The MCP tool as the client names it: `mcp__<server>__select_active_intent` (plugin servers get a prefixed name). */
+export function isSelectIntentTool(toolName: string): boolean {
+  return /^mcp__.+__select_active_intent$/.test(toolName);
+}

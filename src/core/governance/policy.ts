@@ -1,0 +1,168 @@
+// Intent governance at PreToolUse as one pure policy: a mutation needs a
+// selected IN_PROGRESS intent, must stay inside its owned_scope, must not be
+// based on a stale read, and a destructive command goes to the human.
+import type { HookInput } from '../hook-input.js';
+import { result, type PolicyResult, type TraceNote } from '../verdict.js';
+import { formatProblems, type Intent, type IntentsParse } from './intents.js';
+import { FILE_TOOLS, mutationOf, type Mutation, type WriteAnalyzer } from './mutations.js';
+import { intentLine, selectHint, SELECT_HOW } from './render.js';
+import { isInside, resolvePath, scopeMatcher, type PathContext, type ResolvedPath } from './scope.js';
+import type { GovernanceState } from './state.js';
+
+/** What roz knows about the project the hook runs in. */
+export interface ProjectView {
+  /** Real path of the project root. */
+  root: string;
+  /** Real path of `<root>/.orchestration`. */
+  orchestration: string;
+  /** How the intents file is shown in messages. */
+  intentsFile: string;
+  intents: IntentsParse;
+  /** Paths listed in `.orchestration/.intentignore`. */
+  ignored: (p: ResolvedPath) => boolean;
+}
+
+export interface GovernanceContext {
+  project: ProjectView;
+  paths: PathContext;
+  /** Real path of roz's own store. */
+  storeRoot: string;
+  writes: WriteAnalyzer;
+  destructive: (command: string) => { destructive: boolean; findings: Array<{ rule: string; command: string; why: string }> };
+  /** sha256 of a file's content now, null when it does not exist. */
+  hashFile: (realPath: string) => string | null;
+}
+
+const deny = (code: 'INTENT_REQUIRED' | 'SCOPE_VIOLATION' | 'STALE_FILE' | 'HOOK_ERROR' | 'STORE_PROTECTED', reason: string, notes: TraceNote[] = []): PolicyResult =>
+  result({ kind: 'deny', code, reason: `roz: ${reason}` }, notes);
+
+function describeCall(m: Mutation): string {
+  return m.command !== null ? `\`${clip(m.command, 200)}\`` : `${m.tool} ${m.targets[0]?.path ?? ''}`.trim();
+}
+
+function clip(s: string, n: number): string {
+  return s.length > n ? `${s.slice(0, n)}…` : s;
+}
+
+export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreToolUse'>, ctx: GovernanceContext): PolicyResult {
+  const command = input.tool_name === 'Bash' && typeof input.tool_input.command === 'string' ? input.tool_input.command : null;
+  // Destructive commands go to the human even when they write no file we can name (`git push --force`).
+  const destructive = command !== null ? ctx.destructive(command) : { destructive: false, findings: [] };
+  const mutation = mutationOf(input, ctx.writes);
+  if (!mutation) return command !== null ? askIfDestructive(destructive, `\`${clip(command, 200)}\``) : result();
+  const what = describeCall(mutation);
+  const { project } = ctx;
+
+  if (!project.intents.ok) {
+    return deny(
+      'HOOK_ERROR',
+      `${what} is a file change, and intent governance cannot decide it because ${project.intentsFile} is invalid:\n` +
+        `${formatProblems(project.intentsFile, project.intents.problems.slice(0, 5))}\n` +
+        'Until it is fixed every change is refused. The file belongs to the human: tell them what is wrong, do not edit it.',
+      [{ type: 'GovernanceInvalidIntents', problems: project.intents.problems.length }],
+    );
+  }
+  const intents = project.intents.intents;
+  const resolved = mutation.targets.map((t) => ({ target: t, path: resolvePath(t.path, ctx.paths) }));
+
+  // roz's own records are never the agent's to write, whatever the intent.
+  for (const { path } of resolved) {
+    if (isInside(path.real, project.orchestration)) {
+      return deny(
+        'SCOPE_VIOLATION',
+        `${what} would write ${path.given} inside .orchestration/, which holds the intents, the trace ledger and lessons. ` +
+          'Those are maintained by the human and by roz; no intent can own them. Leave them alone and carry on with the task ' +
+          '(to change an intent, ask the human).',
+        [{ type: 'ScopeViolation', path: path.real, why: 'orchestration' }],
+      );
+    }
+    if (isInside(path.real, ctx.storeRoot)) {
+      return deny(
+        'STORE_PROTECTED',
+        `${what} would write ${path.given} inside roz's own store (${ctx.storeRoot}); that is recorded only by roz. Leave it alone.`,
+        [{ type: 'ScopeViolation', path: path.real, why: 'store' }],
+      );
+    }
+  }
+
+  const governed = resolved.filter(({ path }) => !project.ignored(path));
+  // Everything the call writes is listed in .intentignore: outside governance.
+  if (governed.length === 0 && mutation.unknown.length === 0 && resolved.length > 0) return askIfDestructive(destructive, what);
+
+  const intent = gov.intent_id ? intents.find((i) => i.id === gov.intent_id) : undefined;
+  if (!gov.intent_id) {
+    return deny('INTENT_REQUIRED', `${what} changes files, and no intent is selected for this session. ${selectHint(intents)}`, [
+      { type: 'IntentRequired' },
+    ]);
+  }
+  if (!intent || intent.status !== 'IN_PROGRESS') {
+    const why = intent ? `is now ${intent.status}` : `is no longer in ${project.intentsFile}`;
+    return deny('INTENT_REQUIRED', `${what} changes files, but the selected intent ${gov.intent_id} ${why}. ${selectHint(intents)}`, [
+      { type: 'IntentRequired', stale_intent: gov.intent_id },
+    ]);
+  }
+
+  if (mutation.unknown.length > 0) {
+    const u = mutation.unknown[0]!;
+    return deny(
+      'SCOPE_VIOLATION',
+      `${what}: roz cannot tell which files \`${clip(u.command, 120)}\` writes (${u.why}), so it counts as outside the scope of ${intentLine(intent)}. ` +
+        'Make the change with the Write/Edit tools, or with a command whose targets are plain paths (e.g. `cmd > src/file`).',
+      [{ type: 'ScopeViolation', unknown: u.command, why: u.why }],
+    );
+  }
+
+  const inScope = scopeMatcher(intent.owned_scope);
+  for (const { target, path } of governed) {
+    if (path.rel === null || !inScope(path.rel)) {
+      const where = path.rel === null ? `${path.real}, outside the project (${project.root})` : path.rel;
+      const via = path.real !== pathOfGiven(target.path, ctx.paths) ? ` (resolved through symlinks or \`..\` from ${target.path})` : '';
+      return deny(
+        'SCOPE_VIOLATION',
+        `${what} would write ${where}${via}, which is not in the owned_scope of intent ${intent.id} (${intent.owned_scope.join(', ') || 'empty'}). ` +
+          `Change only files matching that scope. If this file really must change, ${SELECT_HOW.replace('select one', 'select an intent that owns it')}, or ask the human to widen the scope.`,
+        [{ type: 'ScopeViolation', path: path.real, intent_id: intent.id }],
+      );
+    }
+  }
+
+  if (FILE_TOOLS.has(mutation.tool)) {
+    for (const { path } of governed) {
+      const known = gov.files[path.real];
+      if (!known) continue;
+      const now = ctx.hashFile(path.real);
+      if (now !== known.sha256) {
+        return deny(
+          'STALE_FILE',
+          `${path.rel ?? path.real} changed on disk since you last ${known.via === 'read' ? 'read' : 'wrote'} it (${known.at}); ` +
+            'someone else (another session or the human) edited it. Re-read it with the Read tool, then make your change on the current content.',
+          [{ type: 'StaleFile', path: path.real }],
+        );
+      }
+    }
+  }
+
+  return askIfDestructive(destructive, what);
+}
+
+function pathOfGiven(given: string, ctx: PathContext): string {
+  // The unresolved absolute form, to tell the agent when a symlink or `..` moved the target.
+  return resolvePath(given, { ...ctx, realish: (p) => p }).real;
+}
+
+function askIfDestructive(d: { destructive: boolean; findings: Array<{ rule: string; command: string; why: string }> }, what: string): PolicyResult {
+  if (!d.destructive) return result();
+  const f = d.findings[0]!;
+  return result(
+    {
+      kind: 'ask',
+      code: 'DESTRUCTIVE_BLOCKED',
+      reason:
+        `roz: ${what} is destructive (${f.why}: \`${clip(f.command, 120)}\`), so the human must approve it. ` +
+        'If it is refused, find a non-destructive way (move to a backup instead of deleting, a new commit instead of a force push) or ask the human.',
+    },
+    [{ type: 'DestructiveAsked', rules: d.findings.map((x) => x.rule) }],
+  );
+}
+
+export type { Intent };

@@ -1,0 +1,87 @@
+// Where a write really lands (cwd, `..`, `~`, symlinks) and whether that
+// place is inside an intent's owned_scope, protected, or outside governance.
+import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import picomatch from 'picomatch';
+
+export interface PathContext {
+  /** Directory relative paths start from (the hook input's cwd). */
+  cwd: string;
+  home: string;
+  /** Real path of the project root (symlinks resolved). */
+  root: string;
+  /** Resolves symlinks of the longest existing prefix; injected so policies stay pure. */
+  realish: (absolute: string) => string;
+}
+
+export interface ResolvedPath {
+  /** What the agent wrote. */
+  given: string;
+  /** Absolute path with symlinks resolved. */
+  real: string;
+  /** Project-relative POSIX path, or null when it is outside the project. */
+  rel: string | null;
+}
+
+export function expandHome(p: string, home: string): string {
+  return p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
+}
+
+export function resolvePath(given: string, ctx: PathContext): ResolvedPath {
+  const real = ctx.realish(normalize(resolve(ctx.cwd, expandHome(given, ctx.home))));
+  const r = relative(ctx.root, real);
+  const outside = r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r);
+  return { given, real, rel: outside ? null : r.split(sep).join('/') || '.' };
+}
+
+export function isInside(path: string, dir: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+}
+
+/** `src/auth/` means everything below it; `./x` is `x`. */
+function normaliseGlob(glob: string): string {
+  let g = glob.trim().replace(/^\.\//, '');
+  if (g.endsWith('/')) g += '**';
+  return g;
+}
+
+export type PathMatcher = (rel: string) => boolean;
+
+export function scopeMatcher(globs: readonly string[]): PathMatcher {
+  const list = globs.map(normaliseGlob).filter(Boolean);
+  if (list.length === 0) return () => false;
+  const m = picomatch(list, { dot: true });
+  return (rel) => m(rel);
+}
+
+/**
+ * `.orchestration/.intentignore`: one pattern a line, `#` comments. Like
+ * .gitignore, a pattern without `/` matches at any depth and a directory
+ * matches everything below it; an absolute pattern (`/tmp/**`) matches
+ * absolute paths outside the project too.
+ */
+export function parseIntentIgnore(text: string): { relative: string[]; absolute: string[] } {
+  const relativeOut: string[] = [];
+  const absoluteOut: string[] = [];
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    if (isAbsolute(line)) {
+      absoluteOut.push(line.endsWith('/') ? `${line}**` : line);
+      continue;
+    }
+    const g = normaliseGlob(line);
+    const bare = g.replace(/\/\*\*$/, '');
+    if (!bare.includes('/')) relativeOut.push(`**/${bare}`, `**/${bare}/**`);
+    else relativeOut.push(bare, `${bare}/**`);
+  }
+  return { relative: relativeOut, absolute: absoluteOut };
+}
+
+export function ignoreMatcher(text: string | null): (p: ResolvedPath) => boolean {
+  if (!text) return () => false;
+  const { relative: rel, absolute: abs } = parseIntentIgnore(text);
+  const mr = rel.length ? picomatch(rel, { dot: true }) : () => false;
+  const ma = abs.length ? picomatch(abs, { dot: true }) : () => false;
+  // Absolute patterns only reach outside the project: `/tmp/**` must not exempt a project that lives under /tmp.
+  return (p) => (p.rel !== null ? mr(p.rel) : ma(p.real));
+}

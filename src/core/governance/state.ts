@@ -1,0 +1,83 @@
+// The typed shape of `SessionState.governance`, and a reader that repairs
+// whatever an older or hand-edited document left there.
+import type { SessionState } from '../review/state.js';
+
+/** How the session came to work on its intent. */
+export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted';
+
+export interface FileFingerprint {
+  sha256: string;
+  at: string;
+  /** Why roz knows this content: the agent read it, or wrote it. */
+  via: 'read' | 'write';
+}
+
+export interface GovernanceState {
+  intent_id: string | null;
+  selected_at: string | null;
+  selected_via: SelectionSource | null;
+  /** Content hash of each file (real absolute path) as the agent last saw it. */
+  files: Record<string, FileFingerprint>;
+  /** Successful mutations recorded in the ledger. */
+  mutations: number;
+  /** Model id of the session when the client told us (SessionStart `model`). */
+  model_id: string | null;
+  /**
+   * The governed project this session works in, once seen: a later hook whose
+   * cwd drifted outside it (`cd /tmp`) is still governed by it.
+   */
+  project_root: string | null;
+}
+
+export function emptyGovernance(): GovernanceState {
+  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+
+/** The session's governance state, created or repaired in place (the engine persists it). */
+export function governanceOf(state: SessionState): GovernanceState {
+  const raw = (state.governance ?? {}) as Record<string, unknown>;
+  const files: Record<string, FileFingerprint> = {};
+  if (raw.files && typeof raw.files === 'object' && !Array.isArray(raw.files)) {
+    for (const [path, fp] of Object.entries(raw.files as Record<string, unknown>)) {
+      const f = fp as Partial<FileFingerprint> | null;
+      if (f && typeof f.sha256 === 'string' && typeof f.at === 'string') {
+        files[path] = { sha256: f.sha256, at: f.at, via: f.via === 'write' ? 'write' : 'read' };
+      }
+    }
+  }
+  const via = raw.selected_via;
+  const gov: GovernanceState = {
+    intent_id: str(raw.intent_id),
+    selected_at: str(raw.selected_at),
+    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' ? via : null,
+    files,
+    mutations: typeof raw.mutations === 'number' && raw.mutations >= 0 ? raw.mutations : 0,
+    model_id: str(raw.model_id),
+    project_root: str(raw.project_root),
+  };
+  state.governance = gov as unknown as Record<string, unknown>;
+  return gov;
+}
+
+/** Read-only view for the CLI: never writes into the state it is given. */
+export function peekGovernance(state: SessionState): GovernanceState {
+  return governanceOf(structuredClone(state));
+}
+
+export function selectIntent(gov: GovernanceState, intentId: string, via: SelectionSource, now: Date): void {
+  gov.intent_id = intentId;
+  gov.selected_at = now.toISOString();
+  gov.selected_via = via;
+}
+
+// Bounded so a long session that reads thousands of files keeps a small document.
+const MAX_FILES = 2000;
+
+export function rememberFile(gov: GovernanceState, path: string, sha256: string, via: FileFingerprint['via'], now: Date): void {
+  delete gov.files[path];
+  gov.files[path] = { sha256, at: now.toISOString(), via };
+  const keys = Object.keys(gov.files);
+  for (let i = 0; i < keys.length - MAX_FILES; i++) delete gov.files[keys[i]!];
+}

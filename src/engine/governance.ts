@@ -1,0 +1,422 @@
+// Intent governance as the engine calls it, inside the session lock: finds
+// the governed project, does the I/O (intents, hashes, ledger, map, lessons)
+// around the pure policies in core/governance. PreToolUse fails closed;
+// everything after the fact fails safe (a warning, never a denial).
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { homedir } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import type { HookEventName, HookInput } from '../core/hook-input.js';
+import type { SessionState } from '../core/review/state.js';
+import { combine, result, type PolicyResult, type TraceNote } from '../core/verdict.js';
+import { classifyFileChange, classifyRecord } from '../core/governance/classify.js';
+import { formatProblems, type Intent } from '../core/governance/intents.js';
+import { renderIntentMap } from '../core/governance/intent-map.js';
+import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../core/governance/lessons.js';
+import { FILE_TOOLS, isSelectIntentTool, mutationOf, type WriteAnalyzer } from '../core/governance/mutations.js';
+import { governPreToolUse, type GovernanceContext, type ProjectView } from '../core/governance/policy.js';
+import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance/ranges.js';
+import { intentContext, sessionSummary } from '../core/governance/render.js';
+import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
+import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
+import { symbolsTouched } from '../core/governance/symbols.js';
+import {
+  AGENT_TRACE_VERSION,
+  intentUrn,
+  normaliseModelId,
+  ROZ_NAMESPACE,
+  type MutationClass,
+  type TraceRecord,
+} from '../core/governance/trace-record.js';
+import { analyzeCommand } from '../core/shell/commands.js';
+import { classifyDestructive } from '../core/shell/destructive.js';
+import { writeTargets } from '../core/shell/writes.js';
+import { gitHead } from '../store/git-head.js';
+import { appendLedger, readLedger } from '../store/ledger.js';
+import { appendLesson, findProjectRoot, loadProject, orchestrationPaths, readLessonsFile, writeIntentMap } from '../store/orchestration.js';
+import { resolveReal } from '../store/realpath.js';
+import { putPendingSelection, takePendingSelection } from '../store/selections.js';
+import type { SessionStore } from '../store/session-store.js';
+
+declare const ROZ_VERSION: string;
+export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
+
+export interface GovernanceDeps {
+  env: Record<string, string | undefined>;
+  now: Date;
+  /** roz's store root (config.storage.path). */
+  storeRoot: string;
+  home?: string;
+  /** Overrides for tests; default to core/shell. */
+  writeTargets?: WriteAnalyzer;
+  classifyDestructive?: GovernanceContext['destructive'];
+}
+
+const LESSONS_FED_BACK = 5;
+
+function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): string | null {
+  const root = findProjectRoot(cwd, { remembered: gov.project_root, projectDir: deps.env.CLAUDE_PROJECT_DIR });
+  if (root) gov.project_root = root;
+  return root;
+}
+
+function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
+  return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
+}
+
+function hashFile(realPath: string): string | null {
+  try {
+    return sha256(readFileSync(realPath));
+  } catch {
+    return null;
+  }
+}
+
+function readText(realPath: string): string | null {
+  try {
+    return readFileSync(realPath, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+/** A selection made by the MCP server or CLI without a session id: the first hook of this project adopts it. */
+function adoptPending(gov: GovernanceState, root: string, sessionId: string, deps: GovernanceDeps, intents: readonly Intent[] | null): TraceNote[] {
+  const sel = takePendingSelection(deps.storeRoot, root, sessionId, deps.now);
+  if (!sel) return [];
+  const intent = intents?.find((i) => i.id === sel.intent_id);
+  if (!intent || intent.status !== 'IN_PROGRESS') return [{ type: 'IntentAdoptionSkipped', intent_id: sel.intent_id }];
+  selectIntent(gov, sel.intent_id, 'adopted', deps.now);
+  return [{ type: 'IntentSelected', intent_id: sel.intent_id, via: 'adopted', from: sel.via }];
+}
+
+// ---------------------------------------------------------------- PreToolUse
+
+/** Gate a tool call. Any internal error on a call that may change files denies it (HOOK_ERROR). */
+export function governancePreToolUse(state: SessionState, input: HookInput<'PreToolUse'>, deps: GovernanceDeps): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const root = projectFor(gov, input.cwd, deps);
+    if (!root) return result();
+    const project = loadProject(root);
+    const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
+    const ctx: GovernanceContext = {
+      project,
+      paths: pathContext(project, input.cwd, deps),
+      storeRoot: resolveReal(deps.storeRoot),
+      writes: deps.writeTargets ?? writeTargets,
+      destructive: deps.classifyDestructive ?? classifyDestructive,
+      hashFile,
+    };
+    const out = governPreToolUse(gov, input, ctx);
+    return { ...out, notes: [...adopted, ...out.notes] };
+  } catch (err) {
+    const mayWrite = FILE_TOOLS.has(input.tool_name) || input.tool_name === 'Bash';
+    const why = (err as Error).message ?? String(err);
+    if (!mayWrite) return result(undefined, [{ type: 'GovernanceError', error: why }], [`roz: governance error (tool allowed, it changes no files): ${why}`]);
+    return result(
+      {
+        kind: 'deny',
+        code: 'HOOK_ERROR',
+        reason:
+          `roz: intent governance failed while checking this ${input.tool_name} call (${clip(why, 300)}), and file changes are refused when it cannot decide. ` +
+          'Try again; if it keeps failing, tell the human (roz debug shows the session).',
+      },
+      [{ type: 'GovernanceError', error: why }],
+    );
+  }
+}
+
+// --------------------------------------------------------------- PostToolUse
+
+/**
+ * After a tool ran: bind an intent chosen through the MCP tool, remember what
+ * the agent read, record a successful mutation in the ledger and the map, and
+ * turn a failed test run into a lesson. Never denies.
+ */
+export function governancePostToolUse(
+  state: SessionState,
+  input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>,
+  deps: GovernanceDeps,
+): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const root = projectFor(gov, input.cwd, deps);
+    if (!root) return result();
+    if (input.hook_event_name === 'PostToolUseFailure' || 'error' in input) return onFailure(gov, state, input as HookInput<'PostToolUseFailure'>, root, deps);
+    const post = input as HookInput<'PostToolUse'>;
+    if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
+    const project = loadProject(root);
+    const paths = pathContext(project, post.cwd, deps);
+    if (post.tool_name === 'Read') {
+      const p = post.tool_input.file_path;
+      if (typeof p !== 'string') return result();
+      const real = resolvePath(p, paths).real;
+      const h = hashFile(real);
+      if (h) rememberFile(gov, real, h, 'read', deps.now);
+      return result();
+    }
+    return recordMutation(gov, state, post, project, paths, root, deps);
+  } catch (err) {
+    return result(undefined, [{ type: 'GovernanceError', error: (err as Error).message }], [
+      `roz: could not record this change in .orchestration (${(err as Error).message}); the change itself went through.`,
+    ]);
+  }
+}
+
+function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, root: string, deps: GovernanceDeps): PolicyResult {
+  const id = input.tool_input.intent_id;
+  if (typeof id !== 'string') return result();
+  const project = loadProject(root);
+  const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === id) : undefined;
+  if (!intent || intent.status !== 'IN_PROGRESS') return result(undefined, [{ type: 'IntentSelectionRejected', intent_id: id }]);
+  selectIntent(gov, id, 'hook', deps.now);
+  return result(undefined, [{ type: 'IntentSelected', intent_id: id, via: 'hook' }]);
+}
+
+function onFailure(gov: GovernanceState, state: SessionState, input: HookInput<'PostToolUseFailure'>, root: string, deps: GovernanceDeps): PolicyResult {
+  if (input.tool_name !== 'Bash' || input.is_interrupt) return result();
+  const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';
+  const isTest = analyzeCommand(command).commands.some((c) => isTestArgv(c.argv));
+  if (!isTest) return result();
+  appendLesson(root, testFailureLesson(deps.now, gov.intent_id, command, input.error ?? '', state.session_id));
+  return result(undefined, [{ type: 'LessonRecorded', why: 'test failure' }]);
+}
+
+function modelFromTranscript(transcript: string | undefined | null): string | null {
+  if (!transcript) return null;
+  let fd: number | null = null;
+  try {
+    fd = openSync(transcript, 'r');
+    const size = fstatSync(fd).size;
+    // The tail holds the latest assistant message; 256 KiB keeps this under a millisecond.
+    const len = Math.min(size, 256 * 1024);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const all = [...buf.toString('utf8').matchAll(/"model"\s*:\s*"([^"]{1,200})"/g)];
+    return all.at(-1)?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+function recordMutation(
+  gov: GovernanceState,
+  state: SessionState,
+  input: HookInput<'PostToolUse'>,
+  project: ProjectView,
+  paths: PathContext,
+  root: string,
+  deps: GovernanceDeps,
+): PolicyResult {
+  const mutation = mutationOf(input, deps.writeTargets ?? writeTargets);
+  if (!mutation) return result();
+  const response = (input.tool_response ?? {}) as Record<string, unknown>;
+  const isFileTool = FILE_TOOLS.has(mutation.tool);
+  const files: TraceRecord['files'] = [];
+  const classes: MutationClass[] = [];
+  const symbols: Record<string, string[]> = {};
+  const fileHashes: Record<string, string> = {};
+  const modelId = normaliseModelId(gov.model_id ?? modelFromTranscript(input.transcript_path ?? state.transcript_path));
+  const conversationBase = {
+    ...(input.transcript_path || state.transcript_path ? { url: pathToFileURL((input.transcript_path ?? state.transcript_path)!).href } : {}),
+    contributor: { type: 'ai' as const, ...(modelId ? { model_id: modelId } : {}) },
+  };
+
+  for (const target of mutation.targets) {
+    const p = resolvePath(target.path, paths);
+    if (p.rel === null || project.ignored(p) || isInside(p.real, project.orchestration)) {
+      // Outside the project, or outside governance: keep the stale-file memory right, record nothing.
+      const h = hashFile(p.real);
+      if (h && gov.files[p.real]) rememberFile(gov, p.real, h, 'write', deps.now);
+      continue;
+    }
+    const after = readText(p.real);
+    const before = isFileTool && typeof response.originalFile === 'string' ? response.originalFile : null;
+    if (after !== null) {
+      const h = sha256(after);
+      // Bash writes refresh only files the agent already holds, so a later Edit is not called stale by its own write.
+      if (isFileTool || gov.files[p.real]) rememberFile(gov, p.real, h, 'write', deps.now);
+      fileHashes[p.rel] = `sha256:${h}`;
+    }
+    const patch = isFileTool ? response.structuredPatch : undefined;
+    const ranges = after === null ? [] : changedRanges(before, after, patch);
+    const lines = after === null ? [] : splitLines(after);
+    files.push({
+      path: p.rel,
+      conversations: [
+        {
+          ...conversationBase,
+          ranges: ranges.map((r) => ({ ...r, content_hash: rangeHash(lines, r.start_line, r.end_line) })),
+          ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}),
+        },
+      ],
+    });
+    classes.push(isFileTool ? classifyFileChange(p.rel, before, after) : 'INTENT_EVOLUTION');
+    const touched = after !== null ? symbolsTouched(p.rel, after, ranges) : null;
+    if (touched && touched.length) symbols[p.rel] = touched;
+  }
+
+  // Nothing governed changed (ignored paths only), or the session has no intent (governance let an ignored write through).
+  if (files.length === 0 || !gov.intent_id) return result();
+  const revision = gitHead(root);
+  const record: TraceRecord = {
+    version: AGENT_TRACE_VERSION,
+    id: randomUUID(),
+    timestamp: deps.now.toISOString(),
+    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
+    tool: { name: 'roz', version: rozVersion },
+    files,
+    metadata: {
+      [ROZ_NAMESPACE]: {
+        session_id: state.session_id,
+        intent_id: gov.intent_id,
+        mutation_class: classifyRecord(classes),
+        tool_name: mutation.tool,
+        ...(input.tool_use_id ? { tool_use_id: input.tool_use_id } : {}),
+        ...(input.agent_id ? { agent_id: input.agent_id } : {}),
+        ...(Object.keys(symbols).length ? { symbols } : {}),
+        ...(Object.keys(fileHashes).length ? { file_hashes: fileHashes } : {}),
+      },
+    },
+  };
+  const ledger = orchestrationPaths(root).ledger;
+  appendLedger(ledger, record);
+  gov.mutations += 1;
+  const warnings: string[] = [];
+  try {
+    const intents = project.intents.ok ? project.intents.intents : [];
+    writeIntentMap(root, renderIntentMap(intents, readLedger(ledger).records));
+  } catch (err) {
+    warnings.push(`roz: could not update .orchestration/intent_map.md (${(err as Error).message})`);
+  }
+  return result(undefined, [{ type: 'LedgerAppended', id: record.id, intent_id: gov.intent_id, files: files.map((f) => f.path) }], warnings);
+}
+
+// -------------------------------------------------------------- SessionStart
+
+/** The intents the agent can select and the latest lessons, as additionalContext. */
+export function governanceSessionStart(state: SessionState, input: HookInput<'SessionStart'>, deps: GovernanceDeps): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const model = (input as Record<string, unknown>).model;
+    if (typeof model === 'string' && model) gov.model_id = model;
+    const root = projectFor(gov, input.cwd, deps);
+    if (!root) return result();
+    const project = loadProject(root);
+    const lessons = latestLessons(readLessonsFile(root), LESSONS_FED_BACK);
+    if (!project.intents.ok) {
+      return result({
+        kind: 'context',
+        text:
+          `roz intent governance: ${project.intentsFile} is invalid, so every file change will be refused until the human fixes it:\n` +
+          formatProblems(project.intentsFile, project.intents.problems.slice(0, 5)),
+      });
+    }
+    return result({ kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) }, [{ type: 'GovernanceOn', root }]);
+  } catch (err) {
+    return result(undefined, [], [`roz: could not load intents (${(err as Error).message})`]);
+  }
+}
+
+// ------------------------------------------------------------- Review ISSUES
+
+/** A reviewer recorded ISSUES: keep it as a lesson for the project. Call after `roz decide ... ISSUES`. */
+export function governanceOnReviewIssues(
+  state: SessionState,
+  decision: { summary: string; message?: string },
+  deps: GovernanceDeps,
+): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const root = projectFor(gov, state.cwd ?? deps.env.CLAUDE_PROJECT_DIR ?? process.cwd(), deps);
+    if (!root) return result();
+    appendLesson(root, reviewIssuesLesson(deps.now, gov.intent_id, decision.summary, decision.message, state.session_id));
+    return result(undefined, [{ type: 'LessonRecorded', why: 'review issues' }]);
+  } catch (err) {
+    return result(undefined, [], [`roz: could not record the review lesson (${(err as Error).message})`]);
+  }
+}
+
+// ---------------------------------------------------------- selection helpers
+
+export type SelectOutcome =
+  | { ok: true; intent: Intent; context: string; root: string }
+  | { ok: false; reason: string };
+
+/** Validate an intent id for a project and build its <intent_context>. Shared by the MCP server and the CLI. */
+export function prepareSelection(root: string, intentId: string): SelectOutcome {
+  const project = loadProject(root);
+  if (!project.intents.ok) {
+    return { ok: false, reason: `${project.intentsFile} is invalid:\n${formatProblems(project.intentsFile, project.intents.problems)}` };
+  }
+  const intents = project.intents.intents;
+  const intent = intents.find((i) => i.id === intentId);
+  const open = intents.filter((i) => i.status === 'IN_PROGRESS').map((i) => i.id);
+  const choices = open.length ? `IN_PROGRESS intents: ${open.join(', ')}` : 'no intent is IN_PROGRESS; ask the human to start one';
+  if (!intent) return { ok: false, reason: `no intent ${JSON.stringify(intentId)} in ${project.intentsFile}; ${choices}` };
+  if (intent.status !== 'IN_PROGRESS') return { ok: false, reason: `intent ${intentId} is ${intent.status}; only IN_PROGRESS intents can be selected (${choices})` };
+  return { ok: true, intent, root, context: intentContext(intent, latestLessons(readLessonsFile(root), LESSONS_FED_BACK)) };
+}
+
+export type BindOutcome =
+  | { ok: true; intent: Intent; context: string; bound: { session: string } | { pending: string } }
+  | { ok: false; reason: string };
+
+/**
+ * Select an intent from outside a hook. With a session id the session's state
+ * is updated under its lock; without one the selection waits, keyed by
+ * project, for the next PreToolUse of a session there to adopt it.
+ */
+export async function bindSelection(opts: {
+  store: SessionStore;
+  storeRoot: string;
+  root: string;
+  intentId: string;
+  sessionId: string | null;
+  via: 'mcp' | 'cli';
+  now: Date;
+}): Promise<BindOutcome> {
+  const prepared = prepareSelection(opts.root, opts.intentId);
+  if (!prepared.ok) return prepared;
+  if (opts.sessionId) {
+    await opts.store.update(opts.sessionId, opts.now, (state) => {
+      const gov = governanceOf(state);
+      gov.project_root = opts.root;
+      selectIntent(gov, opts.intentId, opts.via, opts.now);
+      return {
+        value: undefined,
+        trace: [{ ts: opts.now.toISOString(), event: 'roz:IntentSelected', session_id: opts.sessionId!, intent_id: opts.intentId, via: opts.via }],
+      };
+    });
+    return { ok: true, intent: prepared.intent, context: prepared.context, bound: { session: opts.sessionId } };
+  }
+  putPendingSelection(opts.storeRoot, { intent_id: opts.intentId, project_root: opts.root, at: opts.now.toISOString(), via: opts.via });
+  return { ok: true, intent: prepared.intent, context: prepared.context, bound: { pending: opts.root } };
+}
+
+// ------------------------------------------------------------- engine entry
+
+/** Both policies' answers as one: the strictest verdict, all notes and warnings. */
+export function mergeResults(a: PolicyResult, b: PolicyResult): PolicyResult {
+  return { verdict: combine(a.verdict, b.verdict), notes: [...a.notes, ...b.notes], warnings: [...a.warnings, ...b.warnings] };
+}
+
+/** The governance answer for any hook event (events it does not handle answer nothing). Never throws. */
+export function runGovernance(event: HookEventName, state: SessionState, input: HookInput, deps: GovernanceDeps): PolicyResult {
+  switch (event) {
+    case 'SessionStart':
+      return governanceSessionStart(state, input as HookInput<'SessionStart'>, deps);
+    case 'PreToolUse':
+      return governancePreToolUse(state, input as HookInput<'PreToolUse'>, deps);
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return governancePostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
+    default:
+      return result();
+  }
+}

@@ -1,0 +1,80 @@
+// roz's MCP server over stdio (`roz mcp`, declared in the plugin's .mcp.json):
+// the select_active_intent tool binds an intent to the session and returns
+// its <intent_context>. See docs/governance.md for how the session is found.
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { z } from 'zod';
+import { isSafeSessionId } from '../core/hook-input.js';
+import { intentLine } from '../core/governance/render.js';
+import { loadConfig } from '../engine/config-loader.js';
+import { bindSelection, rozVersion } from '../engine/governance.js';
+import { FileSessionStore } from '../store/file-store.js';
+import { findProjectRoot, loadIntents } from '../store/orchestration.js';
+import type { SessionStore } from '../store/session-store.js';
+
+export interface McpOptions {
+  env?: Record<string, string | undefined>;
+  /** Where the project is looked for when CLAUDE_PROJECT_DIR is unset (the server's cwd). */
+  cwd?: string;
+  store?: SessionStore;
+  now?: () => Date;
+}
+
+const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
+
+export function createMcpServer(opts: McpOptions = {}): McpServer {
+  const env = opts.env ?? process.env;
+  const cwd = opts.cwd ?? process.cwd();
+  const config = loadConfig(env).config;
+  const store = opts.store ?? new FileSessionStore(config.storage.path);
+  const now = opts.now ?? (() => new Date());
+  const server = new McpServer({ name: 'roz', version: rozVersion });
+  const project = (): string | null => findProjectRoot(env.CLAUDE_PROJECT_DIR ?? cwd, { projectDir: env.CLAUDE_PROJECT_DIR });
+
+  server.registerTool(
+    'select_active_intent',
+    {
+      title: 'Select the active intent',
+      description:
+        'Declare which intent (from .orchestration/active_intents.yaml) your next file changes belong to. ' +
+        'Call this before changing any file; only IN_PROGRESS intents can be selected. Returns the intent\'s scope, constraints, acceptance criteria and lessons.',
+      inputSchema: { intent_id: z.string().min(1).describe('The intent id, e.g. INT-001') },
+    },
+    async ({ intent_id }) => {
+      const root = project();
+      if (!root) return text('roz: this project has no .orchestration/active_intents.yaml, so intent governance is off: there is nothing to select.', true);
+      const sid = env.CLAUDE_CODE_SESSION_ID && isSafeSessionId(env.CLAUDE_CODE_SESSION_ID) ? env.CLAUDE_CODE_SESSION_ID : null;
+      try {
+        const out = await bindSelection({ store, storeRoot: config.storage.path, root, intentId: intent_id, sessionId: sid, via: 'mcp', now: now() });
+        if (!out.ok) return text(`roz: cannot select ${intent_id}: ${out.reason}`, true);
+        return text(`Intent ${intent_id} is now active for this session.\n\n${out.context}`);
+      } catch (err) {
+        return text(`roz: could not record the selection (${(err as Error).message}); try again or run \`roz intent select ${intent_id}\` with Bash.`, true);
+      }
+    },
+  );
+
+  server.registerTool(
+    'list_active_intents',
+    {
+      title: 'List intents',
+      description: 'List the intents of this project that can be selected (IN_PROGRESS) and the others.',
+      inputSchema: {},
+    },
+    async () => {
+      const root = project();
+      if (!root) return text('roz: intent governance is off for this project (no .orchestration/active_intents.yaml).');
+      const parsed = loadIntents(root);
+      if (!parsed.ok) return text(`roz: .orchestration/active_intents.yaml is invalid: ${parsed.problems.map((p) => `${p.line}:${p.column} ${p.reason}`).join('; ')}`, true);
+      const lines = parsed.intents.map((i) => `${i.status.padEnd(11)} ${intentLine(i)}`);
+      return text(lines.join('\n') || '(no intents)');
+    },
+  );
+  return server;
+}
+
+/** Serve MCP on stdin/stdout until the client closes the pipe. */
+export async function startMcpServer(opts: McpOptions = {}): Promise<void> {
+  const server = createMcpServer(opts);
+  await server.connect(new StdioServerTransport());
+}

@@ -1,0 +1,91 @@
+// HEAD's commit, read from .git directly: this runs on every recorded
+// mutation, and spawning `git rev-parse HEAD` costs ~1-3 ms per call against
+// ~0.05 ms for two small file reads. Falls back to git for anything unusual.
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+
+/** The directory holding `.git` above `start`, or null. */
+export function gitTopLevel(start: string): string | null {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
+
+function gitDirs(top: string): { gitDir: string; commonDir: string } | null {
+  const dotGit = join(top, '.git');
+  let gitDir = dotGit;
+  try {
+    if (statSync(dotGit).isFile()) {
+      const m = /^gitdir:\s*(.+)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+      if (!m) return null;
+      gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
+    }
+  } catch {
+    return null;
+  }
+  let commonDir = gitDir;
+  try {
+    const c = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    commonDir = isAbsolute(c) ? c : resolve(gitDir, c);
+  } catch {
+    /* not a linked worktree */
+  }
+  return { gitDir, commonDir };
+}
+
+const SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
+
+export function readHeadFromFiles(top: string): string | null | undefined {
+  const dirs = gitDirs(top);
+  if (!dirs) return undefined;
+  let head: string;
+  try {
+    head = readFileSync(join(dirs.gitDir, 'HEAD'), 'utf8').trim();
+  } catch {
+    return undefined;
+  }
+  if (SHA.test(head)) return head;
+  const ref = /^ref:\s*(\S+)$/.exec(head)?.[1];
+  if (!ref) return undefined;
+  for (const base of [dirs.gitDir, dirs.commonDir]) {
+    try {
+      const sha = readFileSync(join(base, ref), 'utf8').trim();
+      if (SHA.test(sha)) return sha;
+    } catch {
+      /* maybe packed */
+    }
+  }
+  try {
+    const packed = readFileSync(join(dirs.commonDir, 'packed-refs'), 'utf8');
+    for (const line of packed.split('\n')) {
+      const [sha, name] = line.split(' ');
+      if (name === ref && sha && SHA.test(sha)) return sha;
+    }
+  } catch {
+    /* no packed refs */
+  }
+  // A branch without commits yet: there is no revision to record.
+  return null;
+}
+
+export function readHeadWithGit(top: string): string | null {
+  try {
+    const out = execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+    return SHA.test(out) ? out : null;
+  } catch {
+    return null;
+  }
+}
+
+/** HEAD's commit id for the repository containing `dir`; null outside git or before the first commit. */
+export function gitHead(dir: string): string | null {
+  const top = gitTopLevel(dir);
+  if (!top) return null;
+  const fast = readHeadFromFiles(top);
+  return fast === undefined ? readHeadWithGit(top) : fast;
+}

@@ -1,0 +1,58 @@
+// The append-only trace ledger `.orchestration/agent_trace.jsonl`. Each record
+// is validated before it is written, and written with one O_APPEND write: the
+// kernel keeps concurrent appends to a regular file from interleaving, so
+// hooks of parallel sessions never tear each other's lines.
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { traceRecordSchema, type TraceRecord } from '../core/governance/trace-record.js';
+
+export class LedgerError extends Error {
+  override name = 'LedgerError';
+}
+
+export function appendLedger(file: string, record: TraceRecord): void {
+  const checked = traceRecordSchema.safeParse(record);
+  if (!checked.success) {
+    const why = checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    throw new LedgerError(`refusing to append an invalid trace record: ${why}`);
+  }
+  const buf = Buffer.from(`${JSON.stringify(checked.data)}\n`, 'utf8');
+  mkdirSync(dirname(file), { recursive: true });
+  const fd = openSync(file, 'a', 0o644);
+  try {
+    const n = writeSync(fd, buf, 0, buf.length);
+    // A short write would leave half a line that a retry cannot complete atomically.
+    if (n !== buf.length) throw new LedgerError(`short write to ${file} (${n} of ${buf.length} bytes)`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface LedgerRead {
+  records: TraceRecord[];
+  /** 1-based line numbers that are not valid records (a torn line, a hand edit). */
+  bad: number[];
+}
+
+export function readLedger(file: string): LedgerRead {
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], bad: [] };
+    throw err;
+  }
+  const records: TraceRecord[] = [];
+  const bad: number[] = [];
+  raw.split('\n').forEach((line, i) => {
+    if (!line.trim()) return;
+    try {
+      const parsed = traceRecordSchema.safeParse(JSON.parse(line));
+      if (parsed.success) records.push(parsed.data);
+      else bad.push(i + 1);
+    } catch {
+      bad.push(i + 1);
+    }
+  });
+  return { records, bad };
+}

@@ -1,0 +1,94 @@
+// The project's `.orchestration/` folder on disk: finding the governed
+// project, loading intents and .intentignore, and writing lessons and the map.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
+import { parseActiveIntents, type IntentsParse } from '../core/governance/intents.js';
+import { newLessonsFile } from '../core/governance/lessons.js';
+import { ignoreMatcher } from '../core/governance/scope.js';
+import type { ProjectView } from '../core/governance/policy.js';
+import { gitTopLevel } from './git-head.js';
+
+export const ORCHESTRATION = '.orchestration';
+export const orchestrationPaths = (root: string) => {
+  const dir = join(root, ORCHESTRATION);
+  return {
+    dir,
+    intents: join(dir, 'active_intents.yaml'),
+    ledger: join(dir, 'agent_trace.jsonl'),
+    map: join(dir, 'intent_map.md'),
+    lessons: join(dir, 'CLAUDE.md'),
+    ignore: join(dir, '.intentignore'),
+  };
+};
+
+const governed = (dir: string): boolean => existsSync(orchestrationPaths(dir).intents);
+
+/**
+ * The governed project for a hook: the session's remembered project, the
+ * hook's cwd, its git toplevel, or CLAUDE_PROJECT_DIR — the first that has
+ * `.orchestration/active_intents.yaml`. Null means governance is off.
+ */
+export function findProjectRoot(cwd: string, opts: { remembered?: string | null; projectDir?: string | undefined } = {}): string | null {
+  const candidates = [opts.remembered, cwd, gitTopLevel(cwd), opts.projectDir].filter((c): c is string => !!c);
+  for (const c of candidates) if (governed(c)) return c;
+  return null;
+}
+
+function realOr(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+function readOptional(file: string): string | null {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw err;
+  }
+}
+
+export function loadIntents(root: string): IntentsParse {
+  const text = readOptional(orchestrationPaths(root).intents);
+  if (text === null) return { ok: false, problems: [{ line: 1, column: 1, reason: 'the file disappeared' }] };
+  return parseActiveIntents(text);
+}
+
+export function loadProject(root: string): ProjectView {
+  const paths = orchestrationPaths(root);
+  const realRoot = realOr(root);
+  return {
+    root: realRoot,
+    orchestration: join(realRoot, ORCHESTRATION),
+    intentsFile: `${ORCHESTRATION}/active_intents.yaml`,
+    intents: loadIntents(root),
+    ignored: ignoreMatcher(readOptional(paths.ignore)),
+  };
+}
+
+export function readLessonsFile(root: string): string {
+  return readOptional(orchestrationPaths(root).lessons) ?? '';
+}
+
+/** Append one lesson line; a single O_APPEND write so parallel sessions never tear lines. */
+export function appendLesson(root: string, line: string): void {
+  const paths = orchestrationPaths(root);
+  mkdirSync(paths.dir, { recursive: true });
+  if (!existsSync(paths.lessons)) {
+    try {
+      // 'wx': only the first of two racing hooks writes the header.
+      appendFileSync(paths.lessons, newLessonsFile(), { flag: 'wx' });
+    } catch {
+      /* someone else created it */
+    }
+  }
+  appendFileSync(paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
+}
+
+export function writeIntentMap(root: string, text: string): void {
+  writeFileAtomic.sync(orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`);
+}
