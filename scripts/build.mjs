@@ -15,7 +15,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  external: ['node-pty'],
+  // react-devtools-core: ink imports it only when DEV=true (its devtools
+  // bridge); left external so ink bundles without it (roz run's TUI chunk).
+  external: ['node-pty', 'react-devtools-core'],
   // Bundled CommonJS deps use require/__filename/__dirname; give every ESM chunk
   // its own under private names so they cannot clash with bundled ESM code.
   define: { ROZ_VERSION: JSON.stringify(pkg.version), __filename: '__rozFilename', __dirname: '__rozDirname' },

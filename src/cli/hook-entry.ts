@@ -2,6 +2,8 @@
 // no UI): Claude Code starts one of these for every tool call.
 import { hookCliNames } from '../core/hook-input.js';
 import { runHook } from '../engine/engine.js';
+// roz run: relay the verdict to the supervisor when ROZ_SOCKET is set (lean: no UI code).
+import { relayToSupervisor } from '../supervisor/channel-client.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
 // Stay inside the client's hook timeout (30 s in hooks.json): fail open first.
@@ -25,6 +27,7 @@ function finish(stdout: string, stderr: string): void {
 }
 
 async function main(): Promise<void> {
+  const started = Date.now();
   const name = process.argv[3] ?? '';
   const event = hookCliNames[name];
   if (!event) {
@@ -44,6 +47,14 @@ async function main(): Promise<void> {
     return;
   }
   const run = await runHook(event, raw, { env: process.env });
+  // Under `roz run` the engine has already decided and persisted; the supervisor
+  // is told, and for an `ask` a human answers in its TUI. Every wait is bounded
+  // (src/supervisor/channel-client.ts) and ends 1 s before our own deadline.
+  if (process.env.ROZ_SOCKET) {
+    const relayed = await relayToSupervisor({ event, raw, stdout: run.stdout, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + DEADLINE_MS - 1_000 });
+    finish(relayed.stdout, relayed.stderr);
+    return;
+  }
   finish(run.stdout, run.stderr);
 }
 

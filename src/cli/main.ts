@@ -23,6 +23,7 @@ export function buildProgram(): Command {
     .description('Keeps AI coding agents honest: a review gate and governance for Claude Code.')
     .version(version)
     .showHelpAfterError('(run with --help for usage)')
+    .enablePositionalOptions()
     .exitOverride();
 
   program
@@ -73,9 +74,34 @@ export function buildProgram(): Command {
   program
     .command('stats')
     .description('compare block templates: blocks, reviews spawned, decisions, breaker trips')
+    .argument('[session]', 'with --tui: the session to show (default $CLAUDE_CODE_SESSION_ID)')
     .option('--days <n>', 'look back this many days', '30')
     .option('--json', 'print JSON')
-    .action(run((opts: { days?: string; json?: boolean }) => statsCommand(opts)));
+    .option('--tui', "open one session's stats view in the terminal UI")
+    .action(
+      run(async (session: string | undefined, opts: { days?: string; json?: boolean; tui?: boolean }) => {
+        if (!opts.tui) return statsCommand(opts);
+        const { statsTuiCommand } = await import('./commands/run.js');
+        return statsTuiCommand(session);
+      }),
+    );
+
+  program
+    .command('run')
+    .description('run Claude Code under the roz supervisor: live trace, status line and human approvals')
+    .argument('[command...]', 'the agent command line (default: claude)')
+    .option('--approval-timeout <seconds>', 'how long a human gate waits before it denies', '20')
+    .option('--plugin-dir <dir>', "load roz's plugin from here (default: this roz's plugin)")
+    .option('--no-stats', 'do not show the stats view when the agent exits')
+    .passThroughOptions()
+    .allowUnknownOption()
+    .addHelpText('after', '\nExample: roz run -- claude --model opus\nIn the session, Ctrl-] switches between Claude and roz\'s views (see docs/supervisor.md).')
+    .action(
+      run(async (command: string[], opts: { approvalTimeout?: string; pluginDir?: string; stats?: boolean }) => {
+        const { runCommand } = await import('./commands/run.js');
+        return runCommand(command, opts);
+      }),
+    );
 
   program
     .command('config')
@@ -113,6 +139,11 @@ export function buildProgram(): Command {
 }
 
 export async function main(argv: string[]): Promise<void> {
+  // `roz trace ... | head` closes the pipe early: that is not an error.
+  process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (err.code === 'EPIPE') process.exit(0);
+    throw err;
+  });
   const program = buildProgram();
   try {
     await program.parseAsync(argv);

@@ -1,0 +1,72 @@
+// `roz run [options] [--] claude [args...]`: start the agent under roz's
+// supervisor (pty pane, status line, live views, human gates), then show the
+// session's stats. Also `roz stats --tui [SESSION]`. The TUI is imported
+// lazily so other commands never load ink or react.
+import { homedir } from 'node:os';
+import { loadConfig } from '../../engine/config-loader.js';
+import { pluginRoot } from '../../engine/templates-loader.js';
+import { FileSessionStore } from '../../store/file-store.js';
+import { resolveExecutable } from '../../supervisor/child-pty.js';
+import { planLaunch } from '../../supervisor/launch-args.js';
+import { sessionStats } from '../../supervisor/session-stats.js';
+import { requireSessionId, UsageError } from '../context.js';
+
+export interface RunCommandOptions {
+  /** Seconds a human gate waits before it denies (capped by the hook's own deadline). */
+  approvalTimeout?: string;
+  /** commander's `--no-stats` sets this to false. */
+  stats?: boolean;
+  /** Load roz's plugin from here (default: the plugin this roz runs from). */
+  pluginDir?: string;
+}
+
+export const DEFAULT_APPROVAL_TIMEOUT_S = 20;
+
+function parseTimeout(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_APPROVAL_TIMEOUT_S * 1000;
+  const n = Number(text);
+  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--approval-timeout must be a number of seconds between 0 and 3600, got ${JSON.stringify(text)}`);
+  return Math.round(n * 1000);
+}
+
+export async function runCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
+  const [command = 'claude', ...args] = argv;
+  const timeoutMs = parseTimeout(opts.approvalTimeout);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    process.stderr.write('roz run: needs an interactive terminal (stdin and stdout must be a TTY); run claude directly, roz hooks still apply\n');
+    return 2;
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  const file = resolveExecutable(command, env.PATH);
+  if (!file) {
+    process.stderr.write(`roz run: cannot find ${JSON.stringify(command)} on PATH${command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}\n`);
+    return 127;
+  }
+  const plan = planLaunch(command, args, { env, home: env.HOME || homedir(), pluginDir: opts.pluginDir ?? pluginRoot(env), forcePluginDir: opts.pluginDir !== undefined });
+  for (const n of plan.notes) process.stderr.write(`roz run: ${n}\n`);
+
+  const { runScreen } = await import('../../tui/run-screen.js');
+  const result = await runScreen({ file, args: plan.args, cwd: process.cwd(), env, approvalTimeoutMs: timeoutMs });
+
+  if (opts.stats !== false && result.sessions.length > 0) {
+    const { renderSessionStats } = await import('../../tui/stats-screen.js');
+    for (const sid of result.sessions) {
+      process.stdout.write(`${renderSessionStats(result.supervisor.stats(sid), process.stdout.columns || 100)}\n`);
+    }
+  }
+  if (result.code !== 0) process.stderr.write(`roz run: ${command} exited with code ${result.code}\n`);
+  return result.code;
+}
+
+/** `roz stats --tui [SESSION]`: one session's stats view (q to quit); printed once off a terminal. */
+export async function statsTuiCommand(session: string | undefined): Promise<number> {
+  const sid = requireSessionId(session);
+  const config = loadConfig(process.env).config;
+  const store = new FileSessionStore(config.storage.path, (m) => process.stderr.write(`${m}\n`));
+  const state = store.read(sid);
+  if (!state) throw new UsageError(`unknown session ${sid} (no state in ${config.storage.path})`, 3);
+  const { showSessionStats } = await import('../../tui/stats-screen.js');
+  await showSessionStats(sessionStats(state, store.readTrace(sid)));
+  return 0;
+}

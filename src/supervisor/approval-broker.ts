@@ -1,0 +1,169 @@
+// Holds `ask` verdicts until a human answers from the TUI keyboard. The only
+// way to approve is answer(), which only the TUI calls: a frame can create a
+// pending approval, never resolve one. A timeout denies.
+import type { TraceRecord } from '../store/session-store.js';
+import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
+import type { HookConnection } from './channel-server.js';
+
+export const HEARTBEAT_MS = 1_000;
+/** Deny a little before the hook's own deadline so the hook prints our answer, not its fallback. */
+const DEADLINE_MARGIN_MS = 750;
+
+export interface PendingApproval {
+  id: string;
+  session_id: string;
+  event: string;
+  tool_name: string;
+  tool_use_id?: string;
+  /** The full tool input as the hook sent it. */
+  tool_input: Record<string, unknown>;
+  code: string;
+  reason: string;
+  received_at: number;
+  deadline_at: number;
+}
+
+export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string };
+
+export interface BrokerOptions {
+  timeoutMs: number;
+  now?: () => number;
+  /** Persist a decision in the session trace (FileSessionStore.appendTrace). */
+  record: (sessionId: string, rec: TraceRecord) => void;
+  onChange: () => void;
+}
+
+interface Waiting {
+  approval: PendingApproval;
+  conn: HookConnection;
+  timeout: NodeJS.Timeout;
+  heartbeat: NodeJS.Timeout;
+}
+
+/** What "approve for this session" remembers: the same tool doing the same thing. */
+export function sessionRuleKey(sessionId: string, toolName: string, code: string, input: Record<string, unknown>): string {
+  const what = input.command ?? input.file_path ?? input.url ?? JSON.stringify(input);
+  return `${sessionId}\u0000${toolName}\u0000${code}\u0000${String(what)}`;
+}
+
+export class ApprovalBroker {
+  private readonly waiting = new Map<string, Waiting>();
+  private readonly sessionRules = new Set<string>();
+  private readonly now: () => number;
+
+  constructor(private readonly opts: BrokerOptions) {
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Queue an `ask` frame for a human, or answer it from a rule the human made earlier. */
+  request(frame: HookFrame, conn: HookConnection): void {
+    if (frame.verdict.kind !== 'ask') throw new Error('only ask verdicts wait for a human');
+    const input = frame.input;
+    const toolInput = (input.tool_input && typeof input.tool_input === 'object' ? input.tool_input : {}) as Record<string, unknown>;
+    const received = this.now();
+    const approval: PendingApproval = {
+      id: frame.id,
+      session_id: typeof input.session_id === 'string' ? input.session_id : '',
+      event: frame.event,
+      tool_name: typeof input.tool_name === 'string' ? input.tool_name : '?',
+      tool_input: toolInput,
+      code: frame.verdict.code,
+      reason: frame.verdict.reason,
+      received_at: received,
+      deadline_at: Math.min(received + this.opts.timeoutMs, (frame.deadline ?? Infinity) - DEADLINE_MARGIN_MS),
+    };
+    if (typeof input.tool_use_id === 'string') approval.tool_use_id = input.tool_use_id;
+
+    if (this.sessionRules.has(sessionRuleKey(approval.session_id, approval.tool_name, approval.code, toolInput))) {
+      this.settle(approval, conn, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
+      return;
+    }
+    const waitMs = Math.max(0, approval.deadline_at - received);
+    conn.reply({ v: PROTOCOL_VERSION, id: approval.id, type: 'pending', timeout_ms: waitMs });
+    const waiting: Waiting = {
+      approval,
+      conn,
+      timeout: setTimeout(() => this.expire(approval.id), waitMs),
+      heartbeat: setInterval(() => conn.reply({ v: PROTOCOL_VERSION, id: approval.id, type: 'heartbeat' }), HEARTBEAT_MS),
+    };
+    this.waiting.set(approval.id, waiting);
+    // The hook gave up (fell back to the client's dialog): nothing to answer any more.
+    conn.onClose(() => {
+      if (!this.waiting.has(approval.id)) return;
+      this.drop(approval.id);
+      this.trace(approval, { decided_by: 'nobody', decision: 'abandoned', scope: 'once', reason: 'the hook stopped waiting' });
+      this.opts.onChange();
+    });
+    this.opts.onChange();
+  }
+
+  pending(): PendingApproval[] {
+    return [...this.waiting.values()].map((w) => w.approval).sort((a, b) => a.received_at - b.received_at);
+  }
+
+  /** The human's answer from the TUI keyboard. False when it is no longer pending. */
+  answer(id: string, answer: HumanAnswer): boolean {
+    const w = this.waiting.get(id);
+    if (!w) return false;
+    this.drop(id);
+    const a = w.approval;
+    if (answer.action === 'block') {
+      const why = answer.reason.trim() || 'no reason given';
+      this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why);
+    } else {
+      const scope = answer.action === 'approve-session' ? 'session' : 'once';
+      if (scope === 'session') this.sessionRules.add(sessionRuleKey(a.session_id, a.tool_name, a.code, a.tool_input));
+      this.settle(a, w.conn, 'allow', scope === 'session' ? 'roz: approved by the human for this session' : 'roz: approved by the human', 'human', scope);
+    }
+    return true;
+  }
+
+  private expire(id: string): void {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    this.drop(id);
+    const secs = Math.round((this.now() - w.approval.received_at) / 1000);
+    this.settle(
+      w.approval,
+      w.conn,
+      'deny',
+      `roz: no human answered within ${secs} s, so this was denied (${w.approval.code}). Ask the user to approve it in the roz run window, then retry.`,
+      'timeout',
+      'once',
+    );
+  }
+
+  private drop(id: string): void {
+    const w = this.waiting.get(id);
+    if (!w) return;
+    clearTimeout(w.timeout);
+    clearInterval(w.heartbeat);
+    this.waiting.delete(id);
+  }
+
+  private settle(a: PendingApproval, conn: HookConnection, decision: 'allow' | 'deny', reason: string, by: string, scope: string, humanReason?: string): void {
+    conn.reply({ v: PROTOCOL_VERSION, id: a.id, type: 'answer', decision, reason });
+    this.trace(a, { decided_by: by, decision, scope, reason: humanReason ?? reason });
+    this.opts.onChange();
+  }
+
+  private trace(a: PendingApproval, fields: { decided_by: string; decision: string; scope: string; reason: string }): void {
+    const rec: TraceRecord = {
+      ts: new Date(this.now()).toISOString(),
+      event: 'roz:HumanDecision',
+      session_id: a.session_id,
+      type: 'HumanDecision',
+      ...fields,
+      wait_ms: this.now() - a.received_at,
+      tool_name: a.tool_name,
+      code: a.code,
+    };
+    if (a.tool_use_id) rec.tool_use_id = a.tool_use_id;
+    this.opts.record(a.session_id, rec);
+  }
+
+  /** Stop timers; hooks still waiting see the socket close and fall back. */
+  dispose(): void {
+    for (const id of [...this.waiting.keys()]) this.drop(id);
+  }
+}

@@ -1,0 +1,81 @@
+// The supervisor channel's wire format: newline-delimited JSON frames, one
+// zod schema per direction. Hook -> supervisor frames carry events and
+// verdicts only; no field of them can approve anything.
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+/** Frames past this size are refused: the hook truncates tool inputs to fit. */
+export const MAX_FRAME_BYTES = 1024 * 1024;
+/** Budget for the tool input inside a frame, leaving room for the rest. */
+export const INPUT_BUDGET_BYTES = 512 * 1024;
+
+const verdictSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('none') }),
+  z.object({ kind: z.literal('allow'), reason: z.string().optional() }),
+  z.object({ kind: z.literal('ask'), code: z.string(), reason: z.string() }),
+  z.object({ kind: z.literal('deny'), code: z.string(), reason: z.string() }),
+  z.object({ kind: z.literal('block'), reason: z.string() }),
+  z.object({ kind: z.literal('context'), text: z.string() }),
+]);
+export type WireVerdict = z.infer<typeof verdictSchema>;
+
+/** What a hook process sends after the engine has decided. */
+export const hookFrameSchema = z
+  .object({
+    v: z.literal(PROTOCOL_VERSION),
+    id: z.string().min(1).max(64),
+    token: z.string().min(1).max(256),
+    event: z.string().min(1).max(64),
+    /** The hook's stdin as the client sent it (tool input possibly truncated). */
+    input: z.record(z.string(), z.unknown()),
+    verdict: verdictSchema,
+    /** Epoch ms after which the hook stops waiting (it must answer the client in time). */
+    deadline: z.number().int().positive().optional(),
+  })
+  .strict();
+export type HookFrame = z.infer<typeof hookFrameSchema>;
+
+/** Supervisor -> hook. `answer` exists only on this side of the wire. */
+export const replyFrameSchema = z.discriminatedUnion('type', [
+  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('ack') }),
+  /** An `ask` reached a human; heartbeats follow until the answer. */
+  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('pending'), timeout_ms: z.number() }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('heartbeat') }),
+  z.object({
+    v: z.literal(PROTOCOL_VERSION),
+    id: z.string(),
+    type: z.literal('answer'),
+    decision: z.enum(['allow', 'deny']),
+    reason: z.string(),
+  }),
+  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('error'), code: z.string(), message: z.string() }),
+]);
+export type ReplyFrame = z.infer<typeof replyFrameSchema>;
+
+export type FrameProblem = 'TOO_LARGE' | 'BAD_JSON' | 'BAD_VERSION' | 'BAD_FRAME' | 'BAD_TOKEN';
+
+export type ParsedFrame = { ok: true; frame: HookFrame } | { ok: false; code: FrameProblem; id: string | null; message: string };
+
+/** Validate one line from a hook; never throws. The token is compared in constant time by the caller. */
+export function parseHookFrame(line: string): ParsedFrame {
+  if (Buffer.byteLength(line) > MAX_FRAME_BYTES) return { ok: false, code: 'TOO_LARGE', id: null, message: `frame over ${MAX_FRAME_BYTES} bytes` };
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch (err) {
+    return { ok: false, code: 'BAD_JSON', id: null, message: (err as Error).message };
+  }
+  const obj = json && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : null;
+  const id = typeof obj?.id === 'string' ? obj.id.slice(0, 64) : null;
+  if (obj && obj.v !== PROTOCOL_VERSION) return { ok: false, code: 'BAD_VERSION', id, message: `unsupported protocol version ${JSON.stringify(obj.v)}` };
+  const parsed = hookFrameSchema.safeParse(json);
+  if (!parsed.success) {
+    const why = parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+    return { ok: false, code: 'BAD_FRAME', id, message: why };
+  }
+  return { ok: true, frame: parsed.data };
+}
+
+export function encodeFrame(frame: unknown): string {
+  return `${JSON.stringify(frame)}\n`;
+}

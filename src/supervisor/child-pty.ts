@@ -1,0 +1,75 @@
+// The supervised child (claude) in a pseudo-terminal: spawn, resize, signals,
+// and its exit code (128+N when a signal ended it, as a shell reports it).
+import { accessSync, constants } from 'node:fs';
+import { delimiter, join } from 'node:path';
+
+export interface ChildPty {
+  readonly pid: number;
+  write(data: string): void;
+  resize(cols: number, rows: number): void;
+  onData(fn: (data: string) => void): void;
+  kill(signal?: NodeJS.Signals): void;
+  /** Resolves with the exit code once the child is gone. */
+  readonly exited: Promise<number>;
+}
+
+export interface SpawnOptions {
+  cols: number;
+  rows: number;
+  cwd: string;
+  env: Record<string, string>;
+}
+
+/** The executable `cmd` resolves to on PATH, or null: a clear error beats a pty that dies at once. */
+export function resolveExecutable(cmd: string, path: string | undefined): string | null {
+  const ok = (p: string): boolean => {
+    try {
+      accessSync(p, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (cmd.includes('/')) return ok(cmd) ? cmd : null;
+  for (const dir of (path ?? '').split(delimiter)) if (dir && ok(join(dir, cmd))) return join(dir, cmd);
+  return null;
+}
+
+const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 9: 'SIGKILL', 15: 'SIGTERM' };
+
+export async function spawnChild(file: string, args: string[], opts: SpawnOptions): Promise<ChildPty> {
+  // node-pty is native and external to the bundle: load it only when `roz run` runs.
+  const mod = (await import('node-pty')) as typeof import('node-pty') & { default?: typeof import('node-pty') };
+  const spawn = mod.spawn ?? mod.default!.spawn;
+  const proc = spawn(file, args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
+  let resolveExit!: (code: number) => void;
+  const exited = new Promise<number>((r) => (resolveExit = r));
+  let done = false;
+  proc.onExit(({ exitCode, signal }) => {
+    done = true;
+    resolveExit(signal ? 128 + signal : exitCode);
+  });
+  return {
+    pid: proc.pid,
+    write: (d) => {
+      if (!done) proc.write(d);
+    },
+    resize: (c, r) => {
+      if (!done) proc.resize(Math.max(1, c), Math.max(1, r));
+    },
+    onData: (fn) => void proc.onData(fn),
+    kill: (signal = 'SIGTERM') => {
+      if (done) return;
+      try {
+        process.kill(proc.pid, signal);
+      } catch {
+        /* already gone */
+      }
+    },
+    exited,
+  };
+}
+
+export function signalName(n: number): NodeJS.Signals | undefined {
+  return SIGNALS[n];
+}

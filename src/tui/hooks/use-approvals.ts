@@ -1,0 +1,80 @@
+// The approval prompt's state: which request is shown, whether the human is
+// typing a block reason or inspecting, and the answers (the only path by
+// which anything gets approved). Keys act on the request that is on screen,
+// and mode lives in refs too, so keys arriving faster than React re-renders
+// (a paste, a fast typist) can never approve what the human has not seen.
+import { useRef, useState } from 'react';
+import type { PendingApproval } from '../../supervisor/approval-broker.js';
+import type { SupervisorSource } from '../source.js';
+
+export type ApprovalMode = 'prompt' | 'reason' | 'inspect';
+
+export interface ApprovalsState {
+  pending: PendingApproval[];
+  current: PendingApproval | null;
+  mode: ApprovalMode;
+  reason: string;
+  /** The mode right now, even between renders: what the keymap consults. */
+  modeNow(): ApprovalMode;
+  /** Whether a request is on screen and still unanswered. */
+  showing(): boolean;
+  actions: {
+    approveOnce(): void;
+    approveSession(): void;
+    startBlock(): void;
+    typeReason(text: string): void;
+    eraseReason(): void;
+    submitBlock(): void;
+    toggleInspect(): void;
+    cancel(): void;
+  };
+}
+
+export function useApprovals(source: SupervisorSource, pending: PendingApproval[]): ApprovalsState {
+  const current = pending[0] ?? null;
+  const shown = useRef<string | null>(null);
+  shown.current = current?.id ?? null;
+  const modeRef = useRef<ApprovalMode>('prompt');
+  const reasonRef = useRef('');
+  const [mode, setModeState] = useState<ApprovalMode>('prompt');
+  const [reason, setReasonState] = useState('');
+  const setMode = (m: ApprovalMode): void => {
+    modeRef.current = m;
+    setModeState(m);
+  };
+  const setReason = (r: string): void => {
+    reasonRef.current = r;
+    setReasonState(r);
+  };
+  const answer = (fn: (id: string) => void): void => {
+    const id = shown.current;
+    if (!id) return;
+    // Until the next render shows the next request, no key may answer it.
+    shown.current = null;
+    setMode('prompt');
+    setReason('');
+    fn(id);
+  };
+  if (!current && modeRef.current !== 'prompt') modeRef.current = 'prompt';
+  return {
+    pending,
+    current,
+    mode: current ? mode : 'prompt',
+    reason,
+    modeNow: () => modeRef.current,
+    showing: () => shown.current !== null,
+    actions: {
+      approveOnce: () => answer((id) => source.answer(id, { action: 'approve-once' })),
+      approveSession: () => answer((id) => source.answer(id, { action: 'approve-session' })),
+      startBlock: () => shown.current && setMode('reason'),
+      typeReason: (t) => setReason((reasonRef.current + t).slice(0, 500)),
+      eraseReason: () => setReason(reasonRef.current.slice(0, -1)),
+      submitBlock: () => {
+        const why = reasonRef.current;
+        answer((id) => source.answer(id, { action: 'block', reason: why }));
+      },
+      toggleInspect: () => shown.current && setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect'),
+      cancel: () => setMode('prompt'),
+    },
+  };
+}

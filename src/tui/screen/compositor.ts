@@ -1,0 +1,95 @@
+// Paints the real terminal: the focused virtual screen in the pane, roz's
+// status line on the last row, the cursor, and the child's input modes.
+// Only rows that changed are rewritten, inside one synchronized update.
+import type { InputModes, VirtualScreen } from './virtual-screen.js';
+
+export interface Frame {
+  pane: VirtualScreen;
+  status: string;
+  /** Draw the status line as an alert (a human is needed). */
+  alert: boolean;
+  /** Where the child's cursor is, or null to hide it (the roz views). */
+  cursor: { x: number; y: number } | null;
+  /** The child's input modes, mirrored so keys and pastes reach it as it asked; null = all off. */
+  modes: InputModes | null;
+}
+
+const OFF: InputModes = { applicationCursor: false, bracketedPaste: false, mouse: 'none', sgrMouse: false, focusEvents: false };
+const MOUSE: Record<InputModes['mouse'], number | null> = { none: null, x10: 9, vt200: 1000, drag: 1002, any: 1003 };
+
+export function modeSequence(m: InputModes): string {
+  const set = (n: number, on: boolean): string => `\x1b[?${n}${on ? 'h' : 'l'}`;
+  let s = set(1, m.applicationCursor) + set(2004, m.bracketedPaste) + set(1004, m.focusEvents) + set(1006, m.sgrMouse);
+  s += '\x1b[?9l\x1b[?1000l\x1b[?1002l\x1b[?1003l';
+  const mouse = MOUSE[m.mouse];
+  if (mouse) s += set(mouse, true);
+  return s;
+}
+
+export class Compositor {
+  private painted: string[] = [];
+  private modes = '';
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly out: (s: string) => void,
+    private cols: number,
+    private rows: number,
+    private readonly frame: () => Frame,
+    /** At most one paint per this many ms: a burst of child output costs one repaint. */
+    private readonly intervalMs = 16,
+  ) {}
+
+  get paneRows(): number {
+    return Math.max(1, this.rows - 1);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    this.invalidate();
+  }
+
+  /** Forget what is on the real screen: the next paint redraws everything. */
+  invalidate(): void {
+    this.painted = [];
+    this.out('\x1b[0m\x1b[2J');
+    this.schedule();
+  }
+
+  schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.paint();
+    }, this.intervalMs);
+  }
+
+  paint(): void {
+    const f = this.frame();
+    let s = '\x1b[?2026h\x1b[?25l';
+    for (let y = 0; y < this.paneRows; y++) {
+      const row = y < f.pane.rows ? f.pane.rowAnsi(y) : '';
+      if (this.painted[y] === row) continue;
+      this.painted[y] = row;
+      s += `\x1b[${y + 1};1H\x1b[0m\x1b[2K${row}`;
+    }
+    const status = `${f.alert ? '\x1b[0;30;43m' : '\x1b[0;7m'}${f.status.padEnd(this.cols).slice(0, this.cols)}\x1b[0m`;
+    if (this.painted[this.paneRows] !== status) {
+      this.painted[this.paneRows] = status;
+      s += `\x1b[${this.rows};1H\x1b[2K${status}`;
+    }
+    const modes = modeSequence(f.modes ?? OFF);
+    if (modes !== this.modes) {
+      this.modes = modes;
+      s += modes;
+    }
+    if (f.cursor) s += `\x1b[${f.cursor.y + 1};${f.cursor.x + 1}H\x1b[?25h`;
+    this.out(`${s}\x1b[?2026l`);
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+}

@@ -1,0 +1,115 @@
+// The screen plumbing: a child's output through a virtual screen and the
+// compositor lands on a real terminal (another xterm) with text, colours,
+// cursor and the status line intact; the hotkey splits input.
+import xtermHeadless from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { newSession } from '../../src/core/review/state.js';
+import { Compositor, modeSequence } from '../../src/tui/screen/compositor.js';
+import { HOTKEY, routeInput } from '../../src/tui/screen/input-router.js';
+import { VirtualScreen } from '../../src/tui/screen/virtual-screen.js';
+import { selectedIntent, statusLine } from '../../src/tui/status-line.js';
+import type { SupervisorSnapshot } from '../../src/supervisor/supervisor.js';
+
+const { Terminal } = xtermHeadless;
+const flush = (t: InstanceType<typeof Terminal>, data: string) => new Promise<void>((r) => t.write(data, r));
+const parsed = (v: VirtualScreen, data: string) => new Promise<void>((r) => v.term.write(data, r));
+
+describe('compositor', () => {
+  it("copies the child's screen, colours and cursor into the pane and puts the status line on the last row", async () => {
+    const child = new VirtualScreen(40, 5);
+    await parsed(child, '\x1b[1;31mred bold\x1b[0m plain\r\n\x1b[44mblue bg\x1b[0m\r\nwide 日本\r\n> ');
+    const real = new Terminal({ cols: 40, rows: 6, allowProposedApi: true });
+    let out = '';
+    const comp = new Compositor((s) => (out += s), 40, 6, () => ({ pane: child, status: 'roz │ status', alert: false, cursor: child.cursor(), modes: child.inputModes() }));
+    comp.paint();
+    await flush(real, out);
+    const row = (y: number) => real.buffer.active.getLine(y)!.translateToString(true);
+    expect(row(0)).toBe('red bold plain');
+    expect(row(1)).toBe('blue bg');
+    expect(row(2)).toBe('wide 日本');
+    expect(row(3)).toBe('>');
+    expect(row(5).trimEnd()).toBe('roz │ status');
+    const cell = real.buffer.active.getLine(0)!.getCell(0)!;
+    expect(cell.isBold()).toBeTruthy();
+    expect(cell.getFgColor()).toBe(1);
+    expect(real.buffer.active.getLine(1)!.getCell(0)!.getBgColor()).toBe(4);
+    expect(real.buffer.active.getLine(5)!.getCell(0)!.isInverse()).toBeTruthy();
+    expect([real.buffer.active.cursorX, real.buffer.active.cursorY]).toEqual([2, 3]);
+  });
+
+  it('repaints only rows that changed', async () => {
+    const child = new VirtualScreen(20, 3);
+    await parsed(child, 'one\r\ntwo\r\nthree');
+    let out = '';
+    const comp = new Compositor((s) => (out += s), 20, 4, () => ({ pane: child, status: 's', alert: false, cursor: null, modes: null }));
+    comp.paint();
+    out = '';
+    await parsed(child, '\x1b[2;1HTWO');
+    comp.paint();
+    expect(out).toContain('TWO');
+    expect(out).not.toContain('one');
+    expect(out).not.toContain('three');
+  });
+
+  it("mirrors the child's input modes (bracketed paste, app cursor keys) to the real terminal", async () => {
+    const child = new VirtualScreen(20, 3);
+    await parsed(child, '\x1b[?2004h\x1b[?1h\x1b[?25l');
+    expect(child.inputModes()).toMatchObject({ bracketedPaste: true, applicationCursor: true });
+    expect(child.cursorVisible).toBe(false);
+    expect(modeSequence(child.inputModes())).toContain('\x1b[?2004h');
+  });
+
+  it('answers terminal queries for the child (cursor position report)', async () => {
+    const child = new VirtualScreen(20, 3);
+    const replies: string[] = [];
+    child.onReply((d) => replies.push(d));
+    await parsed(child, 'ab\x1b[6n');
+    expect(replies.join('')).toBe('\x1b[1;3R');
+  });
+});
+
+describe('input routing', () => {
+  it('splits a read at the hotkey: keys before go to the child, after to roz', () => {
+    let focus: 'child' | 'roz' = 'child';
+    const got: string[] = [];
+    routeInput(`ab${HOTKEY}cd${HOTKEY}e`, {
+      focus: () => focus,
+      toChild: (d) => got.push(`child:${d}`),
+      toRoz: (d) => got.push(`roz:${d}`),
+      onHotkey: () => (focus = focus === 'child' ? 'roz' : 'child'),
+    });
+    expect(got).toEqual(['child:ab', 'roz:cd', 'child:e']);
+  });
+});
+
+describe('status line', () => {
+  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), pending: [], lastEvent: null, totalEvents: 0, refused: 0, ...over });
+
+  it('shows review, breaker, intent, pending approvals and the last event in exactly the terminal width', () => {
+    const state = newSession('s', new Date());
+    state.review.status = 'blocked';
+    state.review.block_count = 2;
+    state.governance = { selected_intent: 'INT-7' };
+    const line = statusLine(
+      snap({ state, lastEvent: { seq: 1, at: 0, event: 'PreToolUse', session_id: 's', tool_name: 'Bash', summary: '', verdict: { kind: 'deny', code: 'SCOPE_VIOLATION', reason: '' }, code: 'SCOPE_VIOLATION', input: null } }),
+      'child',
+      160,
+    );
+    expect(line).toHaveLength(160);
+    expect(line).toMatch(/review blocked │ breaker closed 2 blk\/0 trips │ intent INT-7 │ 0 pending │ last PreToolUse Bash → deny SCOPE_VIOLATION/);
+    expect(line.trimEnd()).toMatch(/Ctrl-\]: roz$/);
+  });
+
+  it('truncates on a narrow terminal but keeps the hotkey hint', () => {
+    const line = statusLine(snap(), 'roz', 40);
+    expect(line).toHaveLength(40);
+    expect(line).toMatch(/…\s*Ctrl-\]: claude$/);
+  });
+
+  it('reads the selected intent defensively from governance state', () => {
+    const s = newSession('s', new Date());
+    expect(selectedIntent(s)).toBeNull();
+    s.governance = { active_intent: { id: 'INT-1', title: 'fix login' } };
+    expect(selectedIntent(s)).toBe('fix login');
+  });
+});
