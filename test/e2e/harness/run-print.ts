@@ -1,0 +1,133 @@
+// Runs the real Claude Code client once in print mode (`claude -p`) against the
+// fake API, inside a throwaway workspace, and hands back everything a test may
+// want to assert on.
+//
+// Permission mode: `--dangerously-skip-permissions` (with IS_SANDBOX=1, which the
+// client demands when running as root). Print mode has nobody to answer the
+// client's own permission prompts, so without it every Write and Bash the fake
+// model makes would be denied by the client before roz gets a say. Hooks still
+// run in this mode (payloads show permission_mode "bypassPermissions"), and a
+// PreToolUse `deny` from a hook is still enforced, which is what roz relies on.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type ParsedRequest, type Scenario } from './fake-api.js';
+import { killTree } from './kill-tree.js';
+import { CLAUDE_BIN, ROZ_PLUGIN_DIR, createWorkspace, type Workspace } from './workspace.js';
+
+export interface PrintResult {
+  type: string;
+  subtype: string;
+  is_error: boolean;
+  result?: string;
+  session_id: string;
+  num_turns?: number;
+  permission_denials: Array<{ tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }>;
+  [k: string]: unknown;
+}
+
+export interface PrintRunOptions {
+  prompt: string;
+  scenario: Scenario;
+  /** Plugin to load with --plugin-dir (default: the roz plugin of this checkout). */
+  pluginDir?: string;
+  /** Reuse a workspace (e.g. to pre-populate the repo); otherwise a fresh one is made. */
+  workspace?: Workspace;
+  /** Extra environment for the client (and thus for hooks and Bash commands). */
+  env?: Record<string, string>;
+  extraArgs?: string[];
+  timeoutMs?: number;
+  api?: FakeApiOptions;
+}
+
+export interface PrintRun {
+  result: PrintResult;
+  exitCode: number | null;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+  api: FakeApi;
+  requests: ParsedRequest[];
+  workspace: Workspace;
+}
+
+export function clientEnv(ws: Workspace, api: FakeApi, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...ws.env,
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: 'sk-ant-test',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_AUTOUPDATER: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_ERROR_REPORTING: '1',
+    IS_SANDBOX: '1',
+    ...extra,
+  };
+}
+
+export function assertClientInstalled(): void {
+  if (!existsSync(CLAUDE_BIN)) {
+    throw new Error(`Claude Code client not found at ${CLAUDE_BIN}: the e2e suite needs @anthropic-ai/claude-code installed (npm ci).`);
+  }
+}
+
+export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
+  assertClientInstalled();
+  const pluginDir = opts.pluginDir ?? ROZ_PLUGIN_DIR;
+  const ws = opts.workspace ?? createWorkspace();
+  // Workspace env overrides (e.g. ROZ_MAX_BLOCKS) must also reach roz CLI calls made by the test.
+  Object.assign(ws.env, opts.env ?? {});
+  const api = await startFakeApi(opts.scenario, opts.api);
+  const timeoutMs = opts.timeoutMs ?? 90_000;
+  const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
+  const started = Date.now();
+
+  const child = spawn(CLAUDE_BIN, args, {
+    cwd: ws.repo,
+    env: clientEnv(ws, api, opts.env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // own process group, so a timeout can kill it and its hooks (see killTree)
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+
+  const outcome = await new Promise<{ code: number | null; timedOut: boolean; spawnError?: Error }>((resolve) => {
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) killTree(child.pid);
+      resolve({ code: null, timedOut: true });
+    }, timeoutMs);
+    child.once('error', (err) => {
+      clearTimeout(timer);
+      resolve({ code: null, timedOut: false, spawnError: err });
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, timedOut: false });
+    });
+  });
+  const durationMs = Date.now() - started;
+  await api.close();
+
+  const dump = (): string =>
+    `\n--- cwd: ${ws.repo}\n--- stdout:\n${stdout || '(empty)'}\n--- stderr:\n${stderr || '(empty)'}\n--- fake API requests:\n${summarize(api.requests) || '(none)'}\n--- script errors: ${api.scriptErrors.join('; ') || '(none)'}\n--- other requests: ${api.other.map((o) => `${o.method} ${o.path}`).join(', ') || '(none)'}`;
+  if (outcome.spawnError) throw new Error(`could not start the Claude Code client (${CLAUDE_BIN}): ${outcome.spawnError.message}${dump()}`);
+  if (outcome.timedOut) throw new Error(`claude -p did not finish within ${timeoutMs} ms; killed its process group.${dump()}`);
+
+  if (process.env.ROZ_E2E_VERBOSE) process.stderr.write(`[e2e] claude -p ${JSON.stringify(opts.prompt)} exit ${outcome.code} in ${durationMs} ms\n${summarize(api.requests)}\n`);
+  let result: PrintResult;
+  try {
+    result = JSON.parse(stdout.trim()) as PrintResult;
+  } catch {
+    throw new Error(`claude -p exited ${outcome.code} without a JSON result on stdout.${dump()}`);
+  }
+  return { result, exitCode: outcome.code, stdout, stderr, durationMs, api, requests: api.requests, workspace: ws };
+}
+
+const pick = (o: Record<string, unknown>, keys: string[]): Record<string, unknown> => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, o[k]]));
+
+/** A failure-message dump of a finished run: result, stderr and the request log. */
+export function describeRun(run: PrintRun): string {
+  const errors = run.api.scriptErrors.length ? `\nSCRIPT ERRORS:\n${run.api.scriptErrors.join('\n')}` : '';
+  return `exit ${run.exitCode} in ${run.durationMs} ms${errors}\nresult: ${JSON.stringify(pick(run.result, ['subtype', 'is_error', 'result', 'session_id', 'num_turns', 'terminal_reason', 'permission_denials']))}\nstderr: ${run.stderr.slice(0, 3000)}\nrequests:\n${summarize(run.requests)}`;
+}
