@@ -13,6 +13,7 @@ import { ChannelServer, type HookConnection } from './channel-server.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
 import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
+import { ProjectIntentsReader, type ProjectIntents } from './project-intents.js';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
 /** Listeners hear about changes at most this often, however fast events arrive. */
@@ -34,6 +35,8 @@ export interface SupervisorSnapshot {
   sessionId: string | null;
   sessions: string[];
   state: SessionState | null;
+  /** The governed project's intents, when intent governance is on. */
+  intents: ProjectIntents | null;
   pending: PendingApproval[];
   lastEvent: LiveEvent | null;
   totalEvents: number;
@@ -48,6 +51,8 @@ export class Supervisor {
   private readonly listeners = new Set<() => void>();
   private readonly sessions: string[] = [];
   private state: SessionState | null = null;
+  private intents: ProjectIntents | null = null;
+  private readonly intentsReader = new ProjectIntentsReader();
   private stateReadAt = 0;
   private refused = 0;
   private seq = 0;
@@ -165,6 +170,7 @@ export class Supervisor {
       this.stateReadAt = Date.now();
       try {
         this.state = this.store.read(sid);
+        this.intents = this.intentsReader.read(this.state);
       } catch {
         /* a state file mid-rename or corrupt: keep the last good one */
       }
@@ -173,6 +179,7 @@ export class Supervisor {
       sessionId: sid,
       sessions: this.seenSessions(),
       state: this.state,
+      intents: this.intents,
       pending: this.broker.pending(),
       lastEvent: this.events.last() ?? null,
       totalEvents: this.events.total,

@@ -12,6 +12,7 @@ import { useApprovals } from './hooks/use-approvals.js';
 import { useKeymap } from './hooks/use-keymap.js';
 import { useSnapshot } from './hooks/use-snapshot.js';
 import { useTrace } from './hooks/use-trace.js';
+import { selectedIntentId } from '../supervisor/project-intents.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';
 import type { SupervisorSource } from './source.js';
 
@@ -63,7 +64,7 @@ export function App({ source, width, height, onLeave, now = Date.now }: AppProps
       body = <ReviewsView state={snap.state} height={bodyHeight} />;
       break;
     case 'intents':
-      body = <IntentsView state={snap.state} height={bodyHeight} />;
+      body = <IntentsView intents={snap.intents} selected={selectedIntentId(snap.state)} height={bodyHeight} />;
       break;
     case 'stats':
       body = <StatsView stats={snap.sessionId ? source.stats(snap.sessionId) : null} />;

@@ -2,6 +2,7 @@
 // the Ink views behind the hotkey, and human gates brought to the front.
 // Everything it starts it also stops, and the terminal is always restored.
 import { render } from 'ink';
+import { StringDecoder } from 'node:string_decoder';
 import { spawnChild } from '../supervisor/child-pty.js';
 import { Supervisor } from '../supervisor/supervisor.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
@@ -101,8 +102,10 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     compositor.schedule();
   });
 
+  // A multi-byte character can be split across reads: decode across chunks.
+  const decoder = new StringDecoder('utf8');
   const onInput = (data: Buffer | string): void =>
-    routeInput(typeof data === 'string' ? data : data.toString('utf8'), {
+    routeInput(typeof data === 'string' ? data : decoder.write(data), {
       focus: () => focus,
       toChild: (d) => child.write(d),
       toRoz: (d) => inkIn.push(d),

@@ -1,23 +1,16 @@
 // The one-line roz status shown under Claude's screen at all times. Pure: a
 // snapshot in, a line of exactly `cols` characters out.
 import type { SessionState } from '../core/review/state.js';
+import { selectedIntentId, type ProjectIntents } from '../supervisor/project-intents.js';
 import type { SupervisorSnapshot } from '../supervisor/supervisor.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';
 
-/** Intent governance is built elsewhere; read the selected intent defensively from its opaque section. */
-export function selectedIntent(state: SessionState | null): string | null {
-  const g = state?.governance;
-  if (!g) return null;
-  for (const key of ['selected_intent', 'active_intent', 'intent', 'selected']) {
-    const v = g[key];
-    if (typeof v === 'string' && v) return v;
-    if (v && typeof v === 'object') {
-      const o = v as Record<string, unknown>;
-      const name = o.title ?? o.name ?? o.id;
-      if (typeof name === 'string') return name;
-    }
-  }
-  return null;
+/** The selected intent's id, and its name when the project's intents are known. */
+export function selectedIntent(state: SessionState | null, intents: ProjectIntents | null = null): string | null {
+  const id = selectedIntentId(state);
+  if (!id) return null;
+  const name = intents?.intents.find((i) => i.id === id)?.name;
+  return name ? `${id} ${name}` : id;
 }
 
 export function breakerText(state: SessionState | null): string {
@@ -37,8 +30,8 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
     'roz',
     `review ${s ? s.review.status : '-'}`,
     breakerText(s),
-    `intent ${selectedIntent(s) ?? '-'}`,
-    snap.pending.length ? `⚠ ${snap.pending.length} approval${snap.pending.length === 1 ? '' : 's'} pending` : '0 pending',
+    `intent ${selectedIntent(s, snap.intents) ?? '-'}`,
+    snap.pending.length ? `! ${snap.pending.length} approval${snap.pending.length === 1 ? '' : 's'} pending` : '0 pending',
     `last ${lastText}`,
   ];
   const hint = focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;

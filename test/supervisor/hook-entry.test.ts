@@ -2,11 +2,14 @@
 // engine as usual, then tells the supervisor; with no supervisor it behaves
 // exactly as standalone, within a bounded time, and says so.
 import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { bundle, repoRoot } from './helpers/bundle.js';
-import { preToolUse, SID, startSupervisor, traceRecords } from './helpers/channel.js';
+import { preToolUse, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
+import { FileSessionStore } from '../../src/store/file-store.js';
 
 let hookEntry: string;
 beforeAll(async () => {
@@ -44,6 +47,28 @@ describe('hook process with ROZ_SOCKET', () => {
     expect(supervised.stderr).toBe('');
     expect(s.sup.events.last()).toMatchObject({ event: 'PreToolUse', tool_name: 'Read', session_id: SID });
     expect(traceRecords(s.store).filter((r) => r.event === 'PreToolUse')).toHaveLength(2);
+  });
+
+  it("the engine's own ask (a destructive command in a governed project) waits for the human's key", async () => {
+    const s = await startSupervisor();
+    sup = s.sup;
+    const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
+    mkdirSync(join(repo, '.orchestration'));
+    writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n');
+    await new FileSessionStore(s.store).update(SID, new Date(), (st) => {
+      st.governance = { intent_id: 'INT-1', selected_at: new Date().toISOString(), selected_via: 'cli', files: {}, mutations: 0, model_id: null, project_root: repo };
+      return { value: null, trace: [] };
+    });
+    const hook = runHookProcess(s.env, preToolUse('rm -rf build', { cwd: repo }));
+    await until(() => s.sup.snapshot().pending.length === 1, 'the ask to reach the supervisor', 10_000);
+    const [pending] = s.sup.snapshot().pending;
+    expect(pending).toMatchObject({ code: 'DESTRUCTIVE_BLOCKED', tool_input: { command: 'rm -rf build' } });
+    s.sup.answer(pending!.id, { action: 'block', reason: 'keep the build' });
+    const r = await hook;
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'roz: blocked by the human: keep the build' });
+    const trace = traceRecords(s.store);
+    expect(trace.find((t) => t.event === 'PreToolUse')).toMatchObject({ verdict: { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED' } });
+    expect(trace.find((t) => t.event === 'roz:HumanDecision')).toMatchObject({ decided_by: 'human', decision: 'deny', reason: 'keep the build' });
   });
 
   it('with the supervisor gone, falls back to standalone at once and says so on stderr; nothing is lost', async () => {

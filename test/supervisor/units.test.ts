@@ -95,3 +95,24 @@ describe('terminal guard', () => {
     expect(written).toContain('\x1b[?2004l');
   });
 });
+
+describe('project intents', () => {
+  it("reads the governed project's intents file, and re-reads it only when it changes", async () => {
+    const { ProjectIntentsReader } = await import('../../src/supervisor/project-intents.js');
+    const root = mkdtempSync(join(tmpdir(), 'roz-intents-'));
+    mkdirSync(join(root, '.orchestration'));
+    const file = join(root, '.orchestration', 'active_intents.yaml');
+    writeFileSync(file, 'active_intents:\n  - id: INT-1\n    name: JWT\n    status: IN_PROGRESS\n    owned_scope: ["src/auth/**"]\n');
+    const s = newSession('s', new Date());
+    s.governance = { intent_id: 'INT-1', project_root: root };
+    const reader = new ProjectIntentsReader();
+    const first = reader.read(s);
+    expect(first?.intents.map((i) => i.id)).toEqual(['INT-1']);
+    expect(reader.read(s)).toBe(first);
+    writeFileSync(file, 'active_intents: [');
+    const { utimesSync } = await import('node:fs');
+    utimesSync(file, new Date(), new Date(Date.now() + 5_000));
+    expect(reader.read(s)?.problems.length).toBeGreaterThan(0);
+    expect(reader.read(newSession('t', new Date()))).toBeNull();
+  });
+});

@@ -141,7 +141,8 @@ describe('roz views', () => {
     const s = new FakeSource();
     s.state!.review.status = 'approved';
     s.state!.review.decision_history.push({ kind: 'complete', summary: 'tests pass, diff matches the ask', opinions: ['codex'], decided_at: '2026-01-01T10:00:00Z', agent_id: 'ag1', valid: true });
-    s.state!.governance = { selected_intent: { id: 'INT-1', title: 'fix login' }, intents: [{ id: 'INT-1', title: 'fix login', status: 'active', scope: ['src/auth/**'] }] };
+    s.state!.governance = { intent_id: 'INT-1' };
+    s.intents = { file: '/repo/.orchestration/active_intents.yaml', problems: [], intents: [{ id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }, { id: 'INT-2', name: 'docs', status: 'DRAFT', owned_scope: [] }] as never };
     s.statsValue = { session_id: 's1', created_at: '', ended_at: null, tool_calls: 7, tool_failures: 1, denials: { SCOPE_VIOLATION: 2 }, reviews: 1, decisions: { complete: 1, issues: 0, invalid: 0 }, breaker_trips: 0, human: { decisions: 1, approved: 1, denied: 0, timed_out: 0, wait_ms_total: 4200, wait_ms_max: 4200 }, templates: [] };
     const { lastFrame, stdin } = app(s);
     stdin.write('3');
@@ -149,8 +150,9 @@ describe('roz views', () => {
     expect(f).toContain('COMPLETE — tests pass, diff matches the ask');
     expect(f).toContain('status approved');
     stdin.write('4');
-    f = await frameUntil(lastFrame, (x) => x.includes('selected intent: fix login'), 'intents');
-    expect(f).toContain('INT-1 fix login [active] · scope src/auth/**');
+    f = await frameUntil(lastFrame, (x) => x.includes('selected intent: INT-1'), 'intents');
+    expect(f).toContain('▶ INT-1 fix login [IN_PROGRESS] · scope src/auth/**');
+    expect(f).toContain('INT-2 docs [DRAFT] · scope -');
     stdin.write('5');
     f = await frameUntil(lastFrame, (x) => x.includes('tool calls'), 'stats');
     expect(f).toContain('SCOPE_VIOLATION=2');

@@ -4,6 +4,7 @@ import { newSession, type SessionState } from '../../src/core/review/state.js';
 import type { HumanAnswer, PendingApproval } from '../../src/supervisor/approval-broker.js';
 import type { LiveEvent } from '../../src/supervisor/live-event.js';
 import { RingBuffer } from '../../src/supervisor/ring-buffer.js';
+import type { ProjectIntents } from '../../src/supervisor/project-intents.js';
 import type { SessionStats } from '../../src/supervisor/session-stats.js';
 import type { SupervisorSnapshot } from '../../src/supervisor/supervisor.js';
 import type { SupervisorSource } from '../../src/tui/source.js';
@@ -14,6 +15,7 @@ export class FakeSource implements SupervisorSource {
   answers: Array<[string, HumanAnswer]> = [];
   state: SessionState | null = newSession('s1', new Date('2026-01-01T00:00:00Z'));
   statsValue: SessionStats | null = null;
+  intents: ProjectIntents | null = null;
   private listeners = new Set<() => void>();
   private seq = 0;
 
@@ -25,7 +27,7 @@ export class FakeSource implements SupervisorSource {
     this.listeners.forEach((l) => l());
   }
   snapshot(): SupervisorSnapshot {
-    return { sessionId: 's1', sessions: ['s1'], state: this.state, pending: [...this.pending], lastEvent: this.events.last() ?? null, totalEvents: this.events.total, refused: 0 };
+    return { sessionId: 's1', sessions: ['s1'], state: this.state, intents: this.intents, pending: [...this.pending], lastEvent: this.events.last() ?? null, totalEvents: this.events.total, refused: 0 };
   }
   answer(id: string, a: HumanAnswer) {
     this.answers.push([id, a]);

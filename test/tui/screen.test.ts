@@ -83,13 +83,13 @@ describe('input routing', () => {
 });
 
 describe('status line', () => {
-  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), pending: [], lastEvent: null, totalEvents: 0, refused: 0, ...over });
+  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), intents: null, pending: [], lastEvent: null, totalEvents: 0, refused: 0, ...over });
 
   it('shows review, breaker, intent, pending approvals and the last event in exactly the terminal width', () => {
     const state = newSession('s', new Date());
     state.review.status = 'blocked';
     state.review.block_count = 2;
-    state.governance = { selected_intent: 'INT-7' };
+    state.governance = { intent_id: 'INT-7' };
     const line = statusLine(
       snap({ state, lastEvent: { seq: 1, at: 0, event: 'PreToolUse', session_id: 's', tool_name: 'Bash', summary: '', verdict: { kind: 'deny', code: 'SCOPE_VIOLATION', reason: '' }, code: 'SCOPE_VIOLATION', input: null } }),
       'child',
@@ -106,10 +106,12 @@ describe('status line', () => {
     expect(line).toMatch(/…\s*Ctrl-\]: claude$/);
   });
 
-  it('reads the selected intent defensively from governance state', () => {
+  it("names the selected intent from governance state and the project's intents", () => {
     const s = newSession('s', new Date());
     expect(selectedIntent(s)).toBeNull();
-    s.governance = { active_intent: { id: 'INT-1', title: 'fix login' } };
-    expect(selectedIntent(s)).toBe('fix login');
+    s.governance = { intent_id: 'INT-1' };
+    expect(selectedIntent(s)).toBe('INT-1');
+    const intents = { file: 'f', problems: [], intents: [{ id: 'INT-1', name: 'JWT migration', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }] } as never;
+    expect(selectedIntent(s, intents)).toBe('INT-1 JWT migration');
   });
 });

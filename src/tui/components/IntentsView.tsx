@@ -1,28 +1,27 @@
-// Intents from intent governance (built separately; its state section is
-// read defensively so this view never breaks on a newer shape).
+// The governed project's intents, the selected one marked, with status and
+// owned scope; or why there are none.
 import { Box, Text } from 'ink';
-import type { SessionState } from '../../core/review/state.js';
-import { selectedIntent } from '../status-line.js';
+import type { ProjectIntents } from '../../supervisor/project-intents.js';
 
-function intentList(state: SessionState | null): string[] {
-  const raw = state?.governance?.intents;
-  const items = Array.isArray(raw) ? raw : raw && typeof raw === 'object' ? Object.entries(raw).map(([id, v]) => ({ id, ...(v as object) })) : [];
-  return items.map((it) => {
-    if (typeof it === 'string') return it;
-    const o = it as Record<string, unknown>;
-    const scope = Array.isArray(o.scope) ? ` · scope ${o.scope.join(', ')}` : '';
-    return `${String(o.id ?? '?')} ${String(o.title ?? o.name ?? '')}${o.status ? ` [${String(o.status)}]` : ''}${scope}`;
-  });
-}
-
-export function IntentsView({ state, height }: { state: SessionState | null; height: number }) {
-  const list = intentList(state);
+export function IntentsView({ intents, selected, height }: { intents: ProjectIntents | null; selected: string | null; height: number }) {
+  if (!intents) {
+    return (
+      <Box flexDirection="column" height={height}>
+        <Text>{`selected intent: ${selected ?? '-'}`}</Text>
+        <Text dimColor>Intent governance is off for this session (no .orchestration/active_intents.yaml in its project).</Text>
+      </Box>
+    );
+  }
   return (
     <Box flexDirection="column" height={height}>
-      <Text bold>{`selected intent: ${selectedIntent(state) ?? '-'}`}</Text>
-      {list.length === 0 ? <Text dimColor>No intents recorded in this session.</Text> : null}
-      {list.slice(0, height - 1).map((l, i) => (
-        <Text key={i} wrap="truncate">{`  ${l}`}</Text>
+      <Text bold wrap="truncate">{`selected intent: ${selected ?? '-'} · ${intents.file}`}</Text>
+      {intents.problems.map((p, i) => (
+        <Text key={`p${i}`} color="red" wrap="truncate">{`invalid: ${p}`}</Text>
+      ))}
+      {intents.intents.slice(0, Math.max(0, height - 1 - intents.problems.length)).map((it) => (
+        <Text key={it.id} inverse={it.id === selected} wrap="truncate">
+          {`${it.id === selected ? '▶' : ' '} ${it.id} ${it.name} [${it.status}] · scope ${it.owned_scope.join(', ') || '-'}`}
+        </Text>
       ))}
     </Box>
   );
