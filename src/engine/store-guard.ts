@@ -4,8 +4,8 @@ import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
 import { writeTargets } from '../core/shell/writes.js';
+import { FILE_TOOLS } from '../core/governance/mutations.js';
 
-const FILE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
 /** Resolve symlinks of the longest existing prefix, so a link into the store counts. */
 export function realish(path: string): string {

@@ -1,23 +1,14 @@
 // Which tool calls change files, and which files: file tools name their
 // target; Bash commands go through the shell write analysis.
 import type { ToolHookInput } from '../hook-input.js';
+import type { UnknownWrite, WriteReport, WriteTarget } from '../shell/writes.js';
 
 export const FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
-export interface WriteTarget {
-  path: string;
-  via: string;
-}
-export interface UnknownWrite {
-  command: string;
-  why: string;
-}
-/** The shape of core/shell/writes.ts `writeTargets`. */
-export interface WriteAnalysis {
-  targets: WriteTarget[];
-  unknown: UnknownWrite[];
-  writes: boolean;
-}
+// The shapes come from core/shell/writes.ts; governance takes the analyser as
+// a parameter so tests can substitute it.
+export type { UnknownWrite, WriteTarget } from '../shell/writes.js';
+export type WriteAnalysis = WriteReport;
 export type WriteAnalyzer = (command: string) => WriteAnalysis;
 
 export interface Mutation {
