@@ -3,6 +3,7 @@
 // full CLI. node-pty is native and only used by `roz run`, so it stays external.
 import { build } from 'esbuild';
 import { readFileSync } from 'node:fs';
+import { cjsShimBanner, cjsShimDefine, externals } from './esbuild-shared.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -15,21 +16,9 @@ await build({
   format: 'esm',
   platform: 'node',
   target: 'node20',
-  // react-devtools-core: ink imports it only when DEV=true (its devtools
-  // bridge); left external so ink bundles without it (roz run's TUI chunk).
-  external: ['node-pty', 'react-devtools-core'],
-  // Bundled CommonJS deps use require/__filename/__dirname; give every ESM chunk
-  // its own under private names so they cannot clash with bundled ESM code.
-  define: { ROZ_VERSION: JSON.stringify(pkg.version), __filename: '__rozFilename', __dirname: '__rozDirname' },
-  banner: {
-    js: [
-      "import { createRequire as __rozCreateRequire } from 'node:module';",
-      "import { fileURLToPath as __rozFileURLToPath } from 'node:url';",
-      'const require = __rozCreateRequire(import.meta.url);',
-      'const __rozFilename = __rozFileURLToPath(import.meta.url);',
-      "const __rozDirname = __rozFilename.slice(0, __rozFilename.lastIndexOf('/'));",
-    ].join(' '),
-  },
+  external: externals,
+  define: { ROZ_VERSION: JSON.stringify(pkg.version), ...cjsShimDefine },
+  banner: cjsShimBanner,
   jsx: 'automatic',
   logLevel: 'warning',
   legalComments: 'none',

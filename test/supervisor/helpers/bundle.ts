@@ -4,6 +4,7 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { cjsShimBanner, cjsShimDefine, externals } from '../../../scripts/esbuild-shared.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -24,18 +25,10 @@ export async function bundle(entry: string): Promise<string> {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['node-pty', 'react-devtools-core'],
+    external: externals,
     nodePaths: [join(repoRoot, 'node_modules')],
-    define: { __filename: '__rozFilename', __dirname: '__rozDirname' },
-    banner: {
-      js: [
-        "import { createRequire as __rozCreateRequire } from 'node:module';",
-        "import { fileURLToPath as __rozFileURLToPath } from 'node:url';",
-        'const require = __rozCreateRequire(import.meta.url);',
-        'const __rozFilename = __rozFileURLToPath(import.meta.url);',
-        "const __rozDirname = __rozFilename.slice(0, __rozFilename.lastIndexOf('/'));",
-      ].join(' '),
-    },
+    define: cjsShimDefine,
+    banner: cjsShimBanner,
     jsx: 'automatic',
     logLevel: 'error',
   });

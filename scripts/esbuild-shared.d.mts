@@ -1,0 +1,3 @@
+export declare const externals: string[];
+export declare const cjsShimDefine: Record<string, string>;
+export declare const cjsShimBanner: { js: string };

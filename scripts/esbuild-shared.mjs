@@ -1,0 +1,20 @@
+// esbuild settings that every roz bundle needs, shared by the build and by the
+// tests that bundle entries the same way.
+
+/** Packages never bundled: node-pty is native; ink imports react-devtools-core only when DEV=true. */
+export const externals = ['node-pty', 'react-devtools-core'];
+
+/**
+ * Bundled CommonJS deps use require/__filename/__dirname; give every ESM chunk
+ * its own under private names so they cannot clash with bundled ESM code.
+ */
+export const cjsShimDefine = { __filename: '__rozFilename', __dirname: '__rozDirname' };
+export const cjsShimBanner = {
+  js: [
+    "import { createRequire as __rozCreateRequire } from 'node:module';",
+    "import { fileURLToPath as __rozFileURLToPath } from 'node:url';",
+    'const require = __rozCreateRequire(import.meta.url);',
+    'const __rozFilename = __rozFileURLToPath(import.meta.url);',
+    "const __rozDirname = __rozFilename.slice(0, __rozFilename.lastIndexOf('/'));",
+  ].join(' '),
+};
