@@ -1,25 +1,44 @@
 // Bundles roz into plugin/dist so the plugin runs from Claude Code's plugin
-// cache with no node_modules beside it. Two entries: the lean hook path and the
-// full CLI. node-pty is native and only used by `roz run`, so it stays external.
+// cache with no node_modules beside it. Two bundles:
+//  - hook.cjs, the hook process: one CommonJS file, so plugin/bin/code-cache.js
+//    can run it from a V8 code cache (Node 20 has no compile cache for ESM).
+//    Dynamic imports inside it stay lazy (esbuild evaluates them on first use).
+//  - cli.mjs + chunks, everything else (ESM, split so `roz run` loads the UI
+//    only when asked). node-pty is native and only used by `roz run`: external.
 import { build } from 'esbuild';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { cjsShimBanner, cjsShimDefine, externals } from './esbuild-shared.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+const outdir = 'plugin/dist';
+const common = { bundle: true, platform: 'node', target: 'node20', external: externals, logLevel: 'warning', legalComments: 'none', metafile: true };
 
-await build({
-  entryPoints: { hook: 'src/cli/hook-entry.ts', cli: 'src/cli/main.ts' },
-  outdir: 'plugin/dist',
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: externals,
-  define: { ROZ_VERSION: JSON.stringify(pkg.version), ...cjsShimDefine },
-  banner: cjsShimBanner,
-  jsx: 'automatic',
-  logLevel: 'warning',
-  legalComments: 'none',
-});
+const [hook, cli] = await Promise.all([
+  build({
+    ...common,
+    entryPoints: ['src/cli/hook-entry.ts'],
+    outfile: join(outdir, 'hook.cjs'),
+    format: 'cjs',
+    // Smaller source is less to read and hash per process; names stay readable.
+    minifyWhitespace: !process.env.ROZ_READABLE,
+    minifySyntax: !process.env.ROZ_READABLE,
+    define: { ROZ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__rozImportMetaUrl' },
+    banner: { js: "var __rozImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  }),
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir,
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    format: 'esm',
+    define: { ROZ_VERSION: JSON.stringify(pkg.version), ...cjsShimDefine },
+    banner: cjsShimBanner,
+    jsx: 'automatic',
+  }),
+]);
+
+// Chunks of earlier builds (content-hashed names) would otherwise pile up.
+const fresh = new Set([...Object.keys(hook.metafile.outputs), ...Object.keys(cli.metafile.outputs)].map((p) => basename(p)));
+for (const f of readdirSync(outdir)) if (!fresh.has(f)) rmSync(join(outdir, f), { force: true });

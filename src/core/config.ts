@@ -1,40 +1,39 @@
 // roz configuration: the schema, the defaults, and how a config file and ROZ_*
 // environment variables combine. Pure: the caller reads the file and the env.
-import { z } from 'zod';
+// zod/mini (as in hook-input.ts): every hook process resolves the config.
+import * as z from 'zod/mini';
+import { en } from 'zod/v4/locales';
+
+z.config(en());
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
 
-export const configSchema = z
-  .object({
-    storage: z.object({ path: z.string().min(1) }).strict(),
-    review: z
-      .object({
-        mode: z.enum(reviewModes),
-        /** `Tool` or `Tool:command glob`, e.g. `Bash:gh issue close*`. */
-        gates: z.array(z.string().min(1)),
-        approval_scope: z.enum(approvalScopes),
-        /** 0 = approvals never expire by age. */
-        approval_ttl_seconds: z.number().int().min(0),
-      })
-      .strict(),
-    circuit_breaker: z
-      .object({
-        max_blocks: z.number().int().min(1),
-        cooldown_seconds: z.number().int().min(0),
-      })
-      .strict(),
-    cleanup: z.object({ retention_days: z.number().int().min(1) }).strict(),
-    external_models: z.object({ codex: z.string(), gemini: z.string() }).strict(),
-    templates: z
-      .object({
-        /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
-        active: z.string().min(1),
-        weights: z.record(z.string(), z.number().min(0)),
-      })
-      .strict(),
-  })
-  .strict();
+const nonEmpty = z.string().check(z.minLength(1));
+const count = (min: number) => z.int().check(z.gte(min));
+
+export const configSchema = z.strictObject({
+  storage: z.strictObject({ path: nonEmpty }),
+  review: z.strictObject({
+    mode: z.enum(reviewModes),
+    /** `Tool` or `Tool:command glob`, e.g. `Bash:gh issue close*`. */
+    gates: z.array(nonEmpty),
+    approval_scope: z.enum(approvalScopes),
+    /** 0 = approvals never expire by age. */
+    approval_ttl_seconds: count(0),
+  }),
+  circuit_breaker: z.strictObject({
+    max_blocks: count(1),
+    cooldown_seconds: count(0),
+  }),
+  cleanup: z.strictObject({ retention_days: count(1) }),
+  external_models: z.strictObject({ codex: z.string(), gemini: z.string() }),
+  templates: z.strictObject({
+    /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
+    active: nonEmpty,
+    weights: z.record(z.string(), z.number().check(z.gte(0))),
+  }),
+});
 
 export type RozConfig = z.infer<typeof configSchema>;
 
@@ -107,7 +106,7 @@ function setAt(obj: Record<string, unknown>, key: string, value: unknown): void 
   inner[leaf] = value;
 }
 
-function describeIssues(error: z.ZodError): string[] {
+function describeIssues(error: z.core.$ZodError): string[] {
   return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 }
 

@@ -1,47 +1,56 @@
 // Hook event payloads as the real Claude Code client sends them (see
 // shared/reference). One zod schema per event; unknown fields pass through so a
 // newer client never breaks roz, missing required fields are reported by name.
-import { z } from 'zod';
+// zod/mini, not classic zod: the same validation, but schemas are plain objects
+// instead of carrying ~50 methods each, which makes building them (on every hook
+// process start) several times cheaper. See docs/performance.md.
+import * as z from 'zod/mini';
+import { en } from 'zod/v4/locales';
 
-const base = z
-  .object({
-    session_id: z.string().min(1),
-    transcript_path: z.string().optional(),
-    cwd: z.string().min(1),
-    hook_event_name: z.string(),
-    permission_mode: z.string().optional(),
-    prompt_id: z.string().optional(),
-    agent_id: z.string().optional(),
-    agent_type: z.string().optional(),
-  })
-  .passthrough();
+// zod/mini ships without messages ("Invalid input"); say what was wrong.
+z.config(en());
 
-const toolBase = base.extend({
-  tool_name: z.string().min(1),
-  tool_input: z.record(z.string(), z.unknown()).default({}),
-  tool_use_id: z.string().optional(),
+const str = z.string();
+const nonEmpty = z.string().check(z.minLength(1));
+const opt = <T extends z.core.SomeType>(t: T) => z.optional(t);
+
+const base = z.looseObject({
+  session_id: nonEmpty,
+  transcript_path: opt(str),
+  cwd: nonEmpty,
+  hook_event_name: str,
+  permission_mode: opt(str),
+  prompt_id: opt(str),
+  agent_id: opt(str),
+  agent_type: opt(str),
+});
+
+const toolBase = z.extend(base, {
+  tool_name: nonEmpty,
+  tool_input: z._default(z.record(z.string(), z.unknown()), {}),
+  tool_use_id: opt(str),
 });
 
 export const hookSchemas = {
-  SessionStart: base.extend({ source: z.string().optional() }),
-  UserPromptSubmit: base.extend({ prompt: z.string() }),
+  SessionStart: z.extend(base, { source: opt(str) }),
+  UserPromptSubmit: z.extend(base, { prompt: str }),
   PreToolUse: toolBase,
-  PostToolUse: toolBase.extend({ tool_response: z.unknown().optional(), duration_ms: z.number().optional() }),
-  PostToolUseFailure: toolBase.extend({
-    error: z.string().optional(),
-    is_interrupt: z.boolean().optional(),
-    duration_ms: z.number().optional(),
+  PostToolUse: z.extend(toolBase, { tool_response: opt(z.unknown()), duration_ms: opt(z.number()) }),
+  PostToolUseFailure: z.extend(toolBase, {
+    error: opt(str),
+    is_interrupt: opt(z.boolean()),
+    duration_ms: opt(z.number()),
   }),
-  Stop: base.extend({ stop_hook_active: z.boolean().optional(), last_assistant_message: z.string().optional() }),
-  SubagentStart: base.extend({ agent_id: z.string().min(1), agent_type: z.string().default('') }),
-  SubagentStop: base.extend({
-    agent_id: z.string().min(1),
-    agent_type: z.string().default(''),
-    agent_transcript_path: z.string().optional(),
-    last_assistant_message: z.string().optional(),
-    stop_hook_active: z.boolean().optional(),
+  Stop: z.extend(base, { stop_hook_active: opt(z.boolean()), last_assistant_message: opt(str) }),
+  SubagentStart: z.extend(base, { agent_id: nonEmpty, agent_type: z._default(str, '') }),
+  SubagentStop: z.extend(base, {
+    agent_id: nonEmpty,
+    agent_type: z._default(str, ''),
+    agent_transcript_path: opt(str),
+    last_assistant_message: opt(str),
+    stop_hook_active: opt(z.boolean()),
   }),
-  SessionEnd: base.extend({ reason: z.string().optional() }),
+  SessionEnd: z.extend(base, { reason: opt(str) }),
 } as const;
 
 export type HookEventName = keyof typeof hookSchemas;

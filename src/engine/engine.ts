@@ -12,7 +12,9 @@ import type { SessionState } from '../core/review/state.js';
 import { truncateValue } from '../core/truncate.js';
 import { combine, none, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { newSession } from '../core/review/state.js';
-import { governancePostToolUse, governancePreToolUse, governanceSessionStart, type GovernanceDeps } from './governance.js';
+import type { GovernanceDeps } from './governance.js';
+import { governanceOf } from '../core/governance/state.js';
+import { findProjectRoot } from '../store/project-root.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
 import { loadConfig } from './config-loader.js';
@@ -34,6 +36,20 @@ export interface EngineDeps {
   /** Override the store (tests); defaults to the file store at the configured path. */
   store?: (config: RozConfig, warn: (m: string) => void) => SessionStore;
 }
+
+type Governance = typeof import('./governance.js');
+
+/** Events intent governance takes part in. */
+const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+
+/**
+ * Intent governance (yaml, globs, the ledger schema) is loaded only for a
+ * project that has it: most hooks in most repositories never pay for it.
+ */
+const loadGovernance = (): Promise<Governance> => import('./governance.js');
+
+/** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
+class GovernanceNeeded extends Error {}
 
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
@@ -65,9 +81,14 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
 
     if (event === 'SessionStart') exportRozOnPath(deps.env, warn);
 
-    let policy: PolicyResult;
-    try {
-      policy = await store.update(input.session_id, now, (state) => {
+    const governs = GOVERNED_EVENTS.has(event);
+    let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
+
+    const update = () =>
+      store.update(input.session_id, now, (state) => {
+        // The agent may have cd'd out of the project: the session's remembered
+        // project still governs it, so load governance and run this update again.
+        if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         const ctx: review.ReviewContext = {
@@ -80,7 +101,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
             event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
         };
         const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
-        const out = dispatch(event, state, input, ctx, gov);
+        const out = dispatch(event, state, input, ctx, governance, gov);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -91,12 +112,21 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         ];
         return { value: out, trace };
       });
+    let policy: PolicyResult;
+    try {
+      try {
+        policy = await update();
+      } catch (err) {
+        if (!(err instanceof GovernanceNeeded)) throw err;
+        governance = await loadGovernance();
+        policy = await update();
+      }
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
       if (event === 'PreToolUse') {
         // The review gate fails open, governance fails closed: without the store
         // the selected intent is unknown, so a governed change is refused.
-        const probe = governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, {
+        const probe = (governance ?? (await loadGovernance())).governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, {
           env: deps.env,
           now,
           storeRoot: config.storage.path,
@@ -132,10 +162,18 @@ function merge(a: PolicyResult, b: PolicyResult): PolicyResult {
 }
 
 /** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
-function dispatch(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext, gov: GovernanceDeps): PolicyResult {
+function dispatch(
+  event: HookEventName,
+  state: SessionState,
+  input: HookInput,
+  ctx: review.ReviewContext,
+  governance: Governance | null,
+  gov: GovernanceDeps,
+): PolicyResult {
+  const off: PolicyResult = { verdict: none, notes: [], warnings: [] };
   switch (event) {
     case 'SessionStart':
-      return merge(review.onSessionStart(state, input as HookInput<'SessionStart'>), governanceSessionStart(state, input as HookInput<'SessionStart'>, gov));
+      return merge(review.onSessionStart(state, input as HookInput<'SessionStart'>), governance?.governanceSessionStart(state, input as HookInput<'SessionStart'>, gov) ?? off);
     case 'UserPromptSubmit':
       return review.onUserPrompt(state, input as HookInput<'UserPromptSubmit'>, ctx);
     case 'PreToolUse': {
@@ -143,11 +181,11 @@ function dispatch(event: HookEventName, state: SessionState, input: HookInput, c
       // A denial by the review gate already stops the call; governance still
       // judges everything else (a reviewer's `allow` must not bypass it).
       if (r.verdict.kind === 'deny') return r;
-      return merge(r, governancePreToolUse(state, input as HookInput<'PreToolUse'>, gov));
+      return merge(r, governance?.governancePreToolUse(state, input as HookInput<'PreToolUse'>, gov) ?? off);
     }
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return merge(review.onPostToolUse(state, input as HookInput<'PostToolUse'>), governancePostToolUse(state, input as HookInput<'PostToolUse'>, gov));
+      return merge(review.onPostToolUse(state, input as HookInput<'PostToolUse'>), governance?.governancePostToolUse(state, input as HookInput<'PostToolUse'>, gov) ?? off);
     case 'Stop':
       return review.onStop(state, input as HookInput<'Stop'>, ctx);
     case 'SubagentStart':

@@ -1,0 +1,104 @@
+// The hook process's start-up path, as processes: the V8 code cache that
+// plugin/bin/code-cache.js keeps for the hook bundle, and governance loaded
+// only for governed projects (yet never skipped for a session that has one).
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { makeProject } from '../governance/helpers.js';
+import { payloads, runHook, sandbox } from '../helpers/hooks.js';
+
+const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
+const mode = (p: string) => statSync(p).mode & 0o777;
+
+describe('hook code cache', () => {
+  it('is written on the first run (0700 dir, 0600 file), then read without being rewritten', async () => {
+    const { env, home } = sandbox();
+    const dir = join(home, '.cache', 'roz');
+    const p = payloads('cache-1');
+    const first = await runHook('PreToolUse', p.pre('Bash', { command: 'ls' }), env);
+    expect(first.code).toBe(0);
+    const files = cacheFiles(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toContain(`hook-${process.version}-${process.arch}-`);
+    expect(mode(dir)).toBe(0o700);
+    const file = join(dir, files[0]!);
+    expect(mode(file)).toBe(0o600);
+    const before = statSync(file);
+    const second = await runHook('PreToolUse', p.pre('Bash', { command: 'ls' }), env);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toBe(first.stdout);
+    const after = statSync(file);
+    // Accepted by V8: not replaced (same inode, same mtime).
+    expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+  });
+
+  it('a corrupt cache is rejected by V8 and replaced; the hook still answers correctly', async () => {
+    const { env, home } = sandbox();
+    const dir = join(home, '.cache', 'roz');
+    const p = payloads('cache-2');
+    await runHook('SessionStart', p.sessionStart(), env);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, name!);
+    writeFileSync(file, Buffer.alloc(4096, 0x5a), { mode: 0o600 });
+    // The #roz prompt turns review on; the stop must then be blocked.
+    await runHook('UserPromptSubmit', p.prompt('#roz do it'), env);
+    const stop = await runHook('Stop', p.stop(), env);
+    expect(stop.code).toBe(0);
+    expect(stop.json?.decision).toBe('block');
+    expect(readFileSync(file).equals(Buffer.alloc(4096, 0x5a))).toBe(false);
+  });
+
+  it('ignores a cache others could have written, and replaces it with a private one', async () => {
+    const { env, home } = sandbox();
+    const dir = join(home, '.cache', 'roz');
+    const p = payloads('cache-3');
+    await runHook('SessionStart', p.sessionStart(), env);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, name!);
+    writeFileSync(file, 'planted');
+    chmodSync(file, 0o666);
+    const r = await runHook('PreToolUse', p.pre('Read', { file_path: '/etc/hostname' }), env);
+    expect(r.code).toBe(0);
+    expect(mode(file)).toBe(0o600);
+    expect(readFileSync(file, 'utf8')).not.toBe('planted');
+  });
+
+  it('removes caches of other bundles or node versions; ROZ_CODE_CACHE=off writes nothing', async () => {
+    const { env, home } = sandbox();
+    const dir = join(home, '.cache', 'roz');
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(dir, 'hook-v0.0.0-x64-1-1.v8'), 'old', { mode: 0o600 });
+    await runHook('SessionStart', payloads('cache-4').sessionStart(), env);
+    expect(cacheFiles(dir)).toHaveLength(1);
+    expect(cacheFiles(dir)[0]).not.toBe('hook-v0.0.0-x64-1-1.v8');
+
+    const off = sandbox({ ROZ_CODE_CACHE: 'off' });
+    const r = await runHook('SessionStart', payloads('cache-5').sessionStart(), off.env);
+    expect(r.code).toBe(0);
+    expect(existsSync(join(off.home, '.cache', 'roz'))).toBe(false);
+  });
+});
+
+describe('governance loading', () => {
+  it('still governs a session that cd-ed out of its project (remembered root, cwd elsewhere)', async () => {
+    const proj = makeProject({ git: true });
+    const { env } = sandbox();
+    const inside = payloads('gov-cd', proj.root);
+    const outside = payloads('gov-cd', proj.outside);
+    // In the project: no intent yet, so a write is refused; the session now remembers the project.
+    const first = await runHook('PreToolUse', inside.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }), env);
+    expect(first.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    // From a directory with no .orchestration and no git: still refused.
+    const second = await runHook('PreToolUse', outside.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }), env);
+    expect(second.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(second.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/intent/i);
+  });
+
+  it('an ungoverned repository gets no governance answer at all', async () => {
+    const proj = makeProject({ intents: null });
+    const { env } = sandbox();
+    const r = await runHook('PreToolUse', payloads('gov-off', proj.root).pre('Write', { file_path: join(proj.root, 'x.ts'), content: 'x' }), env);
+    expect(r.code).toBe(0);
+    expect(r.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+  });
+});
