@@ -17,7 +17,9 @@ export function renderOutput(event: HookEventName, verdict: Verdict, warnings: s
             ? verdict.reason
               ? { permissionDecisionReason: verdict.reason }
               : {}
-            : { permissionDecisionReason: verdict.reason }),
+            : // The code leads, so the agent (and a person reading the
+              // transcript) can tell a scope violation from a stale file at a glance.
+              { permissionDecisionReason: `[${verdict.code}] ${verdict.reason}` }),
         };
       }
       break;

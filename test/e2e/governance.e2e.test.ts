@@ -146,7 +146,7 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     // 1. No intent: denied, and the model is told why, what it may select and how.
     const noIntent = resultOf('load-tool');
     expect(noIntent.isError).toBe(true);
-    expect(noIntent.text).toMatch(/^PreToolUse:Write hook error: /);
+    expect(noIntent.text).toMatch(/^PreToolUse:Write hook error: \[INTENT_REQUIRED\] /);
     expect(noIntent.text).toContain('no intent is selected');
     expect(noIntent.text).toContain('select_active_intent');
     expect(noIntent.text).toContain('roz intent select');
@@ -184,10 +184,11 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     expect(resultOf('write-out-of-scope').isError, why).toBe(false);
     const outOfScope = resultOf('escape');
     expect(outOfScope.isError).toBe(true);
+    expect(outOfScope.text).toContain('[SCOPE_VIOLATION]');
     expect(outOfScope.text).toContain('docs/x.md, which is not in the owned_scope of intent INT-001 (src/**)');
     const escaped = resultOf('finish');
     expect(escaped.isError, why).toBe(true);
-    expect(escaped.text).toMatch(/^PreToolUse:Bash hook error: roz: /);
+    expect(escaped.text).toMatch(/^PreToolUse:Bash hook error: \[SCOPE_VIOLATION\] roz: /);
     expect(escaped.text).toContain('outside.txt');
     const denials = trace
       .filter((e) => e.event === 'PreToolUse' && (e.verdict as { kind?: string } | undefined)?.kind === 'deny')

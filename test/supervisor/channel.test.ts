@@ -178,7 +178,7 @@ describe('supervisor killed mid-approval', () => {
     const r = await waiting;
     expect(r.outcome).toBe('fallback');
     expect(Date.now() - killedAt).toBeLessThan(HEARTBEAT_GAP_MS);
-    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: 'rm -rf deletes files' });
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: '[DESTRUCTIVE_BLOCKED] rm -rf deletes files' });
     expect(r.stderr).toMatch(/roz: supervisor (closed the connection|unreachable).*client will ask/);
   });
 
