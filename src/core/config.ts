@@ -2,9 +2,8 @@
 // environment variables combine. Pure: the caller reads the file and the env.
 // zod/mini (as in hook-input.ts): every hook process resolves the config.
 import * as z from 'zod/mini';
-import { en } from 'zod/v4/locales';
+import './zod-messages.js';
 
-z.config(en());
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;

@@ -5,10 +5,8 @@
 // instead of carrying ~50 methods each, which makes building them (on every hook
 // process start) several times cheaper. See docs/performance.md.
 import * as z from 'zod/mini';
-import { en } from 'zod/v4/locales';
+import './zod-messages.js';
 
-// zod/mini ships without messages ("Invalid input"); say what was wrong.
-z.config(en());
 
 const str = z.string();
 const nonEmpty = z.string().check(z.minLength(1));

@@ -1,7 +1,9 @@
 // The supervisor channel's wire format: newline-delimited JSON frames, one
 // zod schema per direction. Hook -> supervisor frames carry events and
 // verdicts only; no field of them can approve anything.
-import { z } from 'zod';
+// zod/mini like every schema on the hook path (see src/core/hook-input.ts).
+import * as z from 'zod/mini';
+import '../core/zod-messages.js';
 
 export const PROTOCOL_VERSION = 1;
 /** Frames past this size are refused: the hook truncates tool inputs to fit. */
@@ -9,46 +11,41 @@ export const MAX_FRAME_BYTES = 1024 * 1024;
 /** Budget for the tool input inside a frame, leaving room for the rest. */
 export const INPUT_BUDGET_BYTES = 512 * 1024;
 
+const str = z.string();
+const v = z.literal(PROTOCOL_VERSION);
+
 const verdictSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
-  z.object({ kind: z.literal('allow'), reason: z.string().optional() }),
-  z.object({ kind: z.literal('ask'), code: z.string(), reason: z.string() }),
-  z.object({ kind: z.literal('deny'), code: z.string(), reason: z.string() }),
-  z.object({ kind: z.literal('block'), reason: z.string() }),
-  z.object({ kind: z.literal('context'), text: z.string() }),
+  z.object({ kind: z.literal('allow'), reason: z.optional(str) }),
+  z.object({ kind: z.literal('ask'), code: str, reason: str }),
+  z.object({ kind: z.literal('deny'), code: str, reason: str }),
+  z.object({ kind: z.literal('block'), reason: str }),
+  z.object({ kind: z.literal('context'), text: str }),
 ]);
 export type WireVerdict = z.infer<typeof verdictSchema>;
 
 /** What a hook process sends after the engine has decided. */
-export const hookFrameSchema = z
-  .object({
-    v: z.literal(PROTOCOL_VERSION),
-    id: z.string().min(1).max(64),
-    token: z.string().min(1).max(256),
-    event: z.string().min(1).max(64),
-    /** The hook's stdin as the client sent it (tool input possibly truncated). */
-    input: z.record(z.string(), z.unknown()),
-    verdict: verdictSchema,
-    /** Epoch ms after which the hook stops waiting (it must answer the client in time). */
-    deadline: z.number().int().positive().optional(),
-  })
-  .strict();
+export const hookFrameSchema = z.strictObject({
+  v,
+  id: z.string().check(z.minLength(1), z.maxLength(64)),
+  token: z.string().check(z.minLength(1), z.maxLength(256)),
+  event: z.string().check(z.minLength(1), z.maxLength(64)),
+  /** The hook's stdin as the client sent it (tool input possibly truncated). */
+  input: z.record(z.string(), z.unknown()),
+  verdict: verdictSchema,
+  /** Epoch ms after which the hook stops waiting (it must answer the client in time). */
+  deadline: z.optional(z.int().check(z.positive())),
+});
 export type HookFrame = z.infer<typeof hookFrameSchema>;
 
 /** Supervisor -> hook. `answer` exists only on this side of the wire. */
 export const replyFrameSchema = z.discriminatedUnion('type', [
-  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('ack') }),
+  z.object({ v, id: str, type: z.literal('ack') }),
   /** An `ask` reached a human; heartbeats follow until the answer. */
-  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('pending'), timeout_ms: z.number() }),
-  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('heartbeat') }),
-  z.object({
-    v: z.literal(PROTOCOL_VERSION),
-    id: z.string(),
-    type: z.literal('answer'),
-    decision: z.enum(['allow', 'deny']),
-    reason: z.string(),
-  }),
-  z.object({ v: z.literal(PROTOCOL_VERSION), id: z.string(), type: z.literal('error'), code: z.string(), message: z.string() }),
+  z.object({ v, id: str, type: z.literal('pending'), timeout_ms: z.number() }),
+  z.object({ v, id: str, type: z.literal('heartbeat') }),
+  z.object({ v, id: str, type: z.literal('answer'), decision: z.enum(['allow', 'deny']), reason: str }),
+  z.object({ v, id: str, type: z.literal('error'), code: str, message: str }),
 ]);
 export type ReplyFrame = z.infer<typeof replyFrameSchema>;
 

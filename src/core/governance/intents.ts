@@ -1,47 +1,50 @@
 // The `.orchestration/active_intents.yaml` document: its zod schema, and a
 // parser that reports every problem with the line and column it sits at.
 import { isMap, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { z } from 'zod';
+// zod/mini like every schema on the hook path (see src/core/hook-input.ts).
+import * as z from 'zod/mini';
+import '../zod-messages.js';
+
 
 export const intentStatuses = ['DRAFT', 'IN_PROGRESS', 'COMPLETED', 'ARCHIVED'] as const;
 export type IntentStatus = (typeof intentStatuses)[number];
 
 // Timestamps are written by humans: a full RFC 3339 time or a plain date.
 const timestamp = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+const text = z.string().check(z.minLength(1));
+const list = (what: string) => z._default(z.array(text), []).check(z.describe(what));
 
-export const intentSchema = z
-  .object({
-    id: z
-      .string()
-      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an id is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit')
-      .describe('Stable identifier the agent selects, e.g. INT-001'),
-    name: z.string().min(1).describe('Short human name of the intent'),
-    status: z.enum(intentStatuses).describe('Only IN_PROGRESS intents can be selected'),
-    owned_scope: z
-      .array(z.string().min(1))
-      .default([])
-      .describe('Globs (picomatch, relative to the project root) of the files this intent may change'),
-    constraints: z.array(z.string().min(1)).default([]).describe('Rules the agent must follow while working on the intent'),
-    acceptance_criteria: z.array(z.string().min(1)).default([]).describe('How to tell the intent is done'),
-    created_at: timestamp.optional(),
-    updated_at: timestamp.optional(),
-  })
-  .strict();
+export const intentSchema = z.strictObject({
+  id: z
+    .string()
+    .check(
+      z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/, 'an id is 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+      z.describe('Stable identifier the agent selects, e.g. INT-001'),
+    ),
+  name: z.string().check(z.minLength(1), z.describe('Short human name of the intent')),
+  status: z.enum(intentStatuses).check(z.describe('Only IN_PROGRESS intents can be selected')),
+  owned_scope: list('Globs (picomatch, relative to the project root) of the files this intent may change'),
+  constraints: list('Rules the agent must follow while working on the intent'),
+  acceptance_criteria: list('How to tell the intent is done'),
+  created_at: z.optional(timestamp),
+  updated_at: z.optional(timestamp),
+});
 
 export const activeIntentsSchema = z
-  .object({
-    active_intents: z.array(intentSchema).describe('Every intent of the project, whatever its status'),
+  .strictObject({
+    active_intents: z.array(intentSchema).check(z.describe('Every intent of the project, whatever its status')),
   })
-  .strict()
-  .superRefine((doc, ctx) => {
-    const seen = new Map<string, number>();
-    doc.active_intents.forEach((intent, i) => {
-      const first = seen.get(intent.id);
-      if (first !== undefined) {
-        ctx.addIssue({ code: 'custom', path: ['active_intents', i, 'id'], message: `duplicate id ${JSON.stringify(intent.id)} (first used by entry ${first + 1})` });
-      } else seen.set(intent.id, i);
-    });
-  });
+  .check(
+    z.superRefine((doc, ctx) => {
+      const seen = new Map<string, number>();
+      doc.active_intents.forEach((intent, i) => {
+        const first = seen.get(intent.id);
+        if (first !== undefined) {
+          ctx.addIssue({ code: 'custom', path: ['active_intents', i, 'id'], message: `duplicate id ${JSON.stringify(intent.id)} (first used by entry ${first + 1})` });
+        } else seen.set(intent.id, i);
+      });
+    }),
+  );
 
 export type Intent = z.infer<typeof intentSchema>;
 export type ActiveIntents = z.infer<typeof activeIntentsSchema>;
