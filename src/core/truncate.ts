@@ -1,7 +1,6 @@
 // Tool inputs and responses can be megabytes (a Write of a generated file);
 // traces keep a bounded copy plus a hash and the original size, so a trace
 // line stays small and the original can still be verified.
-import { createHash } from 'node:crypto';
 
 export interface Truncated {
   value: unknown;
@@ -11,7 +10,9 @@ export interface Truncated {
 }
 
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  // Loaded on first use: node:crypto costs a hook process ~4 ms to load, and
+  // only inputs too big to trace whole are ever hashed here.
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 }
 
 /** Keep `value` as-is when its JSON fits in `limit` bytes, else a preview. */

@@ -1,44 +1,24 @@
 // The file backend: one JSON document and one JSONL trace per session under
-// the store root. Updates run under a per-session lock (proper-lockfile: a
-// mkdir lock with stale detection, safe across processes) and land with an
-// atomic rename (write-file-atomic), so a crash never leaves half a document.
+// the store root. Updates run under a per-session lock (lock.ts: a mkdir lock
+// with stale detection, safe across processes) and land with an atomic rename
+// (atomic-write.ts), so a crash never leaves half a document.
 import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import lockfile from 'proper-lockfile';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomicSync } from './atomic-write.js';
+import { acquireLock, type LockOptions } from './lock.js';
 import { newSession, type SessionState } from '../core/review/state.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviveSession } from './session-shape.js';
 import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
 
-const LOCK_OPTIONS = {
-  realpath: false,
-  retries: 0,
+const LOCK_OPTIONS: LockOptions = {
   // A hook killed while holding the lock must not wedge the session for long.
-  stale: 5_000,
-  update: 1_000,
+  staleMs: 5_000,
+  refreshMs: 1_000,
+  // Many hooks of one session may queue; each holds the lock for milliseconds.
+  // Past this a hook gives up (and fails open).
+  waitMs: 15_000,
 };
-/** How long a hook waits for a busy session before giving up (and failing open). */
-const LOCK_WAIT_MS = 15_000;
-
-/**
- * Many hooks of one session may queue; each holds the lock for milliseconds.
- * Only contention is retried: proper-lockfile's own retry loop would also
- * retry a read-only or full disk until the client's hook timeout.
- */
-async function acquire(file: string): Promise<() => Promise<void>> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
-  let delay = 2;
-  for (;;) {
-    try {
-      return await lockfile.lock(file, LOCK_OPTIONS);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ELOCKED' || Date.now() > deadline) throw err;
-      await new Promise((r) => setTimeout(r, delay * (0.5 + Math.random())));
-      delay = Math.min(delay * 1.5, 40);
-    }
-  }
-}
 
 export class FileSessionStore implements SessionStore {
   constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
@@ -55,9 +35,9 @@ export class FileSessionStore implements SessionStore {
       throw new StoreError(`cannot create ${dir}: ${(err as Error).message}`, err);
     }
     const file = statePath(this.root, sessionId);
-    let release: () => Promise<void>;
+    let release: () => void;
     try {
-      release = await acquire(file);
+      release = await acquireLock(file, LOCK_OPTIONS);
     } catch (err) {
       throw new StoreError(`cannot lock session ${sessionId}: ${(err as Error).message}`, err);
     }
@@ -67,7 +47,7 @@ export class FileSessionStore implements SessionStore {
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
         try {
-          writeFileAtomic.sync(file, `${JSON.stringify(state)}\n`, { mode: 0o600 });
+          writeFileAtomicSync(file, `${JSON.stringify(state)}\n`, { mode: 0o600 });
         } catch (err) {
           throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
         }
@@ -75,7 +55,11 @@ export class FileSessionStore implements SessionStore {
       this.appendTrace(sessionId, out.trace);
       return out.value;
     } finally {
-      await release().catch(() => {});
+      try {
+        release();
+      } catch {
+        /* a lock we cannot remove goes stale and is taken over */
+      }
     }
   }
 

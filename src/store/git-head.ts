@@ -4,17 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
-
-/** The directory holding `.git` above `start`, or null. */
-export function gitTopLevel(start: string): string | null {
-  let dir = resolve(start);
-  for (;;) {
-    if (existsSync(join(dir, '.git'))) return dir;
-    const parent = dirname(dir);
-    if (parent === dir) return null;
-    dir = parent;
-  }
-}
+import { gitTopLevel } from './project-root.js';
 
 function gitDirs(top: string): { gitDir: string; commonDir: string } | null {
   const dotGit = join(top, '.git');

@@ -2,7 +2,7 @@
 // project, loading intents and .intentignore, and writing lessons and the map.
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomicSync } from './atomic-write.js';
 import { parseActiveIntents, type IntentsParse } from '../core/governance/intents.js';
 import { newLessonsFile } from '../core/governance/lessons.js';
 import { ignoreMatcher } from '../core/governance/scope.js';
@@ -66,5 +66,5 @@ export function appendLesson(root: string, line: string): void {
 }
 
 export function writeIntentMap(root: string, text: string): void {
-  writeFileAtomic.sync(orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`);
+  writeFileAtomicSync(orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`);
 }

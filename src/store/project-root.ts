@@ -2,8 +2,7 @@
 // apart from orchestration.ts so the hook can decide whether to load intent
 // governance (yaml, globs, the ledger schema) before paying for it.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { gitTopLevel } from './git-head.js';
+import { dirname, join, resolve } from 'node:path';
 
 export const ORCHESTRATION = '.orchestration';
 export const orchestrationPaths = (root: string) => {
@@ -17,6 +16,17 @@ export const orchestrationPaths = (root: string) => {
     ignore: join(dir, '.intentignore'),
   };
 };
+
+/** The directory holding `.git` above `start`, or null. */
+export function gitTopLevel(start: string): string | null {
+  let dir = resolve(start);
+  for (;;) {
+    if (existsSync(join(dir, '.git'))) return dir;
+    const parent = dirname(dir);
+    if (parent === dir) return null;
+    dir = parent;
+  }
+}
 
 const governed = (dir: string): boolean => existsSync(orchestrationPaths(dir).intents);
 

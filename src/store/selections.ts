@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import writeFileAtomic from 'write-file-atomic';
+import { writeFileAtomicSync } from './atomic-write.js';
 
 export interface PendingSelection {
   intent_id: string;
@@ -23,7 +23,7 @@ const fileFor = (storeRoot: string, projectRoot: string): string =>
 export function putPendingSelection(storeRoot: string, sel: PendingSelection): string {
   mkdirSync(dir(storeRoot), { recursive: true, mode: 0o700 });
   const file = fileFor(storeRoot, sel.project_root);
-  writeFileAtomic.sync(file, `${JSON.stringify(sel)}\n`, { mode: 0o600 });
+  writeFileAtomicSync(file, `${JSON.stringify(sel)}\n`, { mode: 0o600 });
   return file;
 }
 
