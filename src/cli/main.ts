@@ -90,7 +90,7 @@ export function buildProgram(): Command {
     .command('run')
     .description('run Claude Code under the roz supervisor: live trace, status line and human approvals')
     .argument('[command...]', 'the agent command line (default: claude)')
-    .option('--approval-timeout <seconds>', 'how long a human gate waits before it denies', '20')
+    .option('--approval-timeout <seconds>', 'how long a human gate waits before it denies (default 120, at most 580)')
     .option('--plugin-dir <dir>', "load roz's plugin from here (default: this roz's plugin)")
     .option('--no-stats', 'do not show the stats view when the agent exits')
     .passThroughOptions()

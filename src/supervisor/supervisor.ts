@@ -103,7 +103,8 @@ export class Supervisor {
 
   /** Variables the child (and through it every hook) needs to reach us. */
   childEnv(): Record<string, string> {
-    return { ...this.channel.env(), ROZ_SUPERVISED: '1' };
+    // The hook's own deadline for a PreToolUse follows the approval timeout (src/cli/hook-entry.ts).
+    return { ...this.channel.env(), ROZ_SUPERVISED: '1', ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs) };
   }
 
   get socketPath(): string {

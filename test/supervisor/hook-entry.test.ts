@@ -2,7 +2,7 @@
 // engine as usual, then tells the supervisor; with no supervisor it behaves
 // exactly as standalone, within a bounded time, and says so.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { bundle, repoRoot } from './helpers/bundle.js';
 import { preToolUse, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
 import { FileSessionStore } from '../../src/store/file-store.js';
+import { DEFAULT_APPROVAL_TIMEOUT_S, MAX_APPROVAL_TIMEOUT_S, parseTimeout } from '../../src/cli/commands/run.js';
 
 let hookEntry: string;
 beforeAll(async () => {
@@ -80,5 +81,63 @@ describe('hook process with ROZ_SOCKET', () => {
     expect(r.stderr).toMatch(/roz: supervisor unreachable \((ENOENT|ECONNREFUSED)\)/);
     expect(r.ms).toBeLessThan(5_000);
     expect(traceRecords(s.store).filter((t) => t.event === 'PreToolUse')).toHaveLength(1);
+  });
+});
+
+/** A governed project whose session has intent INT-1 (scope build/**) selected, so `rm -rf build` is an `ask`. */
+async function governedRepo(store: string): Promise<string> {
+  const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
+  mkdirSync(join(repo, '.orchestration'));
+  writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n');
+  await new FileSessionStore(store).update(SID, new Date(), (st) => {
+    st.governance = { intent_id: 'INT-1', selected_at: new Date().toISOString(), selected_via: 'cli', files: {}, mutations: 0, model_id: null, project_root: repo };
+    return { value: null, trace: [] };
+  });
+  return repo;
+}
+
+describe('how long a supervised PreToolUse waits for a human', () => {
+  /** The wait the supervisor grants the human (its countdown), for a hook started with `env` on top of the supervisor's. */
+  async function humanWait(approvalTimeoutMs: number, env: Record<string, string> = {}): Promise<{ waitMs: number; childEnv: Record<string, string> }> {
+    const s = await startSupervisor({ approvalTimeoutMs });
+    sup = s.sup;
+    const repo = await governedRepo(s.store);
+    const hook = runHookProcess({ ...s.env, ...env }, preToolUse('rm -rf build', { cwd: repo }));
+    await until(() => s.sup.snapshot().pending.length === 1, 'the ask to reach the supervisor', 10_000);
+    const [pending] = s.sup.snapshot().pending;
+    s.sup.answer(pending!.id, { action: 'block', reason: 'test over' });
+    const r = await hook;
+    expect(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision).toBe('deny');
+    return { waitMs: pending!.deadline_at - pending!.received_at, childEnv: s.sup.childEnv() };
+  }
+
+  it('follows the approval timeout roz run passes (ROZ_APPROVAL_TIMEOUT_MS): 120 s, far past the standalone 25 s deadline', async () => {
+    const { waitMs, childEnv } = await humanWait(120_000);
+    expect(childEnv.ROZ_APPROVAL_TIMEOUT_MS).toBe('120000');
+    expect(waitMs).toBe(120_000);
+  });
+
+  it('is capped by the hook deadline (approval timeout + 5 s) when the supervisor would wait longer than the hook was told', async () => {
+    const { waitMs } = await humanWait(120_000, { ROZ_APPROVAL_TIMEOUT_MS: '40000' });
+    // deadline = start + 45 s - 1 s (relay margin); the broker denies 0.75 s before it.
+    expect(waitMs).toBeGreaterThan(40_000);
+    expect(waitMs).toBeLessThan(44_000);
+  });
+
+  it('without ROZ_APPROVAL_TIMEOUT_MS the hook keeps its 25 s deadline', async () => {
+    const { waitMs } = await humanWait(120_000, { ROZ_APPROVAL_TIMEOUT_MS: '' });
+    expect(waitMs).toBeGreaterThan(20_000);
+    expect(waitMs).toBeLessThan(24_000);
+  });
+
+  it('hooks.json gives PreToolUse 600 s (room for the longest --approval-timeout, 580 s + 5 s) and every other hook 30 s', () => {
+    const hooks = JSON.parse(readFileSync(join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
+    for (const [event, groups] of Object.entries(hooks)) {
+      for (const g of groups) for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' ? 600 : 30]);
+    }
+    expect(MAX_APPROVAL_TIMEOUT_S + 5).toBeLessThan(600);
+    expect(parseTimeout(undefined)).toBe(DEFAULT_APPROVAL_TIMEOUT_S * 1000);
+    expect(DEFAULT_APPROVAL_TIMEOUT_S).toBe(120);
+    expect(() => parseTimeout(String(MAX_APPROVAL_TIMEOUT_S + 1))).toThrow(/between 0 and 580/);
   });
 });

@@ -12,7 +12,7 @@ import { sessionStats } from '../../supervisor/session-stats.js';
 import { requireSessionId, UsageError } from '../context.js';
 
 export interface RunCommandOptions {
-  /** Seconds a human gate waits before it denies (capped by the hook's own deadline). */
+  /** Seconds a human gate waits before it denies (default 120, at most 580). */
   approvalTimeout?: string;
   /** commander's `--no-stats` sets this to false. */
   stats?: boolean;
@@ -20,12 +20,15 @@ export interface RunCommandOptions {
   pluginDir?: string;
 }
 
-export const DEFAULT_APPROVAL_TIMEOUT_S = 20;
+export const DEFAULT_APPROVAL_TIMEOUT_S = 120;
+/** The hook waits the approval timeout plus 5 s, inside hooks.json's 600 s PreToolUse timeout. */
+export const MAX_APPROVAL_TIMEOUT_S = 580;
 
-function parseTimeout(text: string | undefined): number {
+export function parseTimeout(text: string | undefined): number {
   if (text === undefined) return DEFAULT_APPROVAL_TIMEOUT_S * 1000;
   const n = Number(text);
-  if (!Number.isFinite(n) || n <= 0 || n > 3600) throw new UsageError(`--approval-timeout must be a number of seconds between 0 and 3600, got ${JSON.stringify(text)}`);
+  if (!Number.isFinite(n) || n <= 0 || n > MAX_APPROVAL_TIMEOUT_S)
+    throw new UsageError(`--approval-timeout must be a number of seconds between 0 and ${MAX_APPROVAL_TIMEOUT_S}, got ${JSON.stringify(text)}`);
   return Math.round(n * 1000);
 }
 

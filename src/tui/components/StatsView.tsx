@@ -13,7 +13,8 @@ export function StatsView({ stats, title }: { stats: SessionStats | null; title?
     <Box flexDirection="column">
       <Text bold>{title ?? `session ${stats.session_id}`}</Text>
       <Text>{`tool calls     ${stats.tool_calls} (${stats.tool_failures} failed)`}</Text>
-      <Text>{`denials        ${denials.length ? denials.map(([k, v]) => `${k}=${v}`).join(' ') : 'none'}`}</Text>
+      {/* The engine counts both a deny and an ask (a human gate) per code. */}
+      <Text>{`denied/asked   ${denials.length ? denials.map(([k, v]) => `${k}=${v}`).join(' ') : 'none'}`}</Text>
       <Text>{`reviews        ${stats.reviews} · decisions COMPLETE ${stats.decisions.complete} · ISSUES ${stats.decisions.issues}${stats.decisions.invalid ? ` · not counted ${stats.decisions.invalid}` : ''}`}</Text>
       <Text>{`breaker trips  ${stats.breaker_trips}`}</Text>
       <Text>{`human gates    ${h.decisions} decided (${h.approved} approved, ${h.denied} denied) · ${h.timed_out} timed out · waited ${secs(h.wait_ms_total)} total, ${secs(h.wait_ms_max)} longest`}</Text>

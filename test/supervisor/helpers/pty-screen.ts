@@ -6,6 +6,8 @@ import xtermHeadless from '@xterm/headless';
 const { Terminal } = xtermHeadless;
 
 export interface PtyScreen {
+  /** The process under test's pid. */
+  pid: number;
   screen(): string;
   row(y: number): string;
   raw(): string;
@@ -39,6 +41,7 @@ export function startPtyScreen(file: string, args: string[], opts: { cols: numbe
   const row = (y: number): string => term.buffer.active.getLine(term.buffer.active.viewportY + y)?.translateToString(true) ?? '';
   const screen = (): string => Array.from({ length: rows }, (_, y) => row(y)).join('\n');
   return {
+    pid: proc.pid,
     screen,
     row,
     raw: () => raw,

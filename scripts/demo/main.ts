@@ -1,0 +1,130 @@
+// `npm run demo`: `roz run claude` with the pinned real Claude Code client
+// against the scripted model of the end-to-end tests, offline (no API key, no
+// network). Bundled and started by scripts/demo.mjs.
+//
+// Environment: ROZ_DEMO_DIR=<dir> works there (kept) instead of a fresh temp
+// dir; ROZ_DEMO_NO_WAIT=1 skips "press Enter to start".
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
+import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, DEMO_INTENT, DEMO_PROMPT, DESTRUCTIVE_COMMAND, IN_SCOPE_FILE, OUT_OF_SCOPE_FILE, demoClientArgs, demoEnv, demoScenario, setupDemo } from './scenario.js';
+
+export async function main(root: string): Promise<number> {
+  const plugin = join(root, 'plugin');
+  const rozBin = join(root, 'bin', 'roz');
+  const claude = join(root, 'node_modules', '.bin', 'claude');
+  if (!existsSync(join(plugin, 'dist', 'cli.mjs'))) return fail('roz is not built: run `npm run build` (npm run demo does it for you)');
+  if (!existsSync(claude)) return fail(`the pinned Claude Code client is missing (${claude}): run \`npm install\``);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return fail('the demo needs an interactive terminal');
+
+  const given = process.env.ROZ_DEMO_DIR;
+  const dir = given ? (mkdirSync(given, { recursive: true }), given) : mkdtempSync(join(tmpdir(), 'roz-demo-'));
+  const paths = setupDemo(dir);
+  const api = await startFakeApi(demoScenario(paths, plugin), { maxRequests: 80 });
+  const env = demoEnv(paths, api.url);
+  const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
+  const row = (what: string, then: string): string => `  ${what.padEnd(38)} -> ${then}`;
+
+  process.stdout.write(
+    [
+      `${b('roz demo')}: \`roz run claude\` with the real Claude Code client (${CLIENT_VERSION}) and a scripted model.`,
+      'Offline: no API key, no network; everything happens in a fresh temp directory.',
+      '',
+      `  project   ${paths.repo}  (git, governed by .orchestration/active_intents.yaml)`,
+      `  prompt    "${DEMO_PROMPT}"`,
+      '            (a prompt starting with #roz turns on the review gate)',
+      '',
+      'What the scripted agent does, and what roz does about it:',
+      `  1. selects intent ${DEMO_INTENT} (scope: src/**, build/) with roz's MCP tool select_active_intent`,
+      row(`2. writes ${IN_SCOPE_FILE}`, 'allowed: in scope'),
+      row(`3. writes ${OUT_OF_SCOPE_FILE}`, 'DENIED by roz: SCOPE_VIOLATION (out of scope)'),
+      row(`4. runs \`${DESTRUCTIVE_COMMAND}\``, `roz asks ${b('you')}: its approval panel opens. Keys:`),
+      `${' '.repeat(44)}${b('a')} approve once · ${b('s')} for the session · ${b('b')} block · ${b('i')} inspect`,
+      row('5. says "done"', 'the stop is BLOCKED by the review gate; the'),
+      `${' '.repeat(44)}roz:roz reviewer reads the diff, records COMPLETE`,
+      `  6. when it says "Demo finished", type ${b('/exit')} and Enter: roz prints the session's stats.`,
+      '',
+      `The last line is roz's status line. ${b('Ctrl-]')} switches to roz's views (1 trace, 2 approvals,`,
+      '3 reviews, 4 intents, 5 stats; q goes back to Claude). Claude Code itself asks nothing:',
+      "the demo pre-authorises its tools, so every prompt you see is roz's.",
+      '',
+    ].join('\n') + '\n',
+  );
+  if (!process.env.ROZ_DEMO_NO_WAIT) {
+    process.stdout.write(`${b('Press Enter to start')} (Ctrl-C to quit) `);
+    const ok = await waitForEnter();
+    if (!ok) {
+      await api.close();
+      cleanup(dir, given);
+      return 130;
+    }
+  }
+
+  const args = [rozBin, 'run', '--approval-timeout', String(DEMO_APPROVAL_TIMEOUT_S), '--plugin-dir', plugin, '--', claude, ...demoClientArgs()];
+  const child = spawn(process.execPath, args, { cwd: paths.repo, env, stdio: 'inherit' });
+  // The terminal's signals reach roz run directly (same process group); it forwards them to claude.
+  const ignore = (): void => undefined;
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) process.on(sig, ignore);
+  const code = await new Promise<number>((resolve) => {
+    child.on('exit', (c, sig) => resolve(c ?? (sig ? 128 : 1)));
+    child.on('error', (err) => {
+      process.stderr.write(`roz demo: could not start roz run: ${err.message}\n`);
+      resolve(1);
+    });
+  });
+  writeFileSync(join(dir, 'fake-api.log'), `${summarize(api.requests)}\n\ntools offered to the main agent: ${api.byRole('main')[0]?.tools.join(', ') ?? '(none)'}\n`);
+  await api.close();
+  let sid = '<session>';
+  try {
+    const seen = readdirSync(join(paths.storage, 'sessions'));
+    if (seen.length === 1) sid = seen[0]!;
+  } catch {
+    /* no session recorded */
+  }
+  const roz = `ROZ_STORAGE_PATH=${paths.storage} node ${rozBin}`;
+  process.stdout.write(
+    [
+      '',
+      `${b('roz demo finished')} (roz run exited ${code}). Look again any time:`,
+      `  ${roz} trace ${sid}`,
+      `  ${roz} stats --tui ${sid}`,
+      `  ${roz} debug ${sid}`,
+      `  the demo project and store are kept in ${dir}`,
+      '',
+    ].join('\n'),
+  );
+  return code;
+}
+
+function fail(msg: string): number {
+  process.stderr.write(`roz demo: ${msg}\n`);
+  return 1;
+}
+
+function cleanup(dir: string, given: string | undefined): void {
+  if (!given) rmSync(dir, { recursive: true, force: true });
+}
+
+/** Wait for Enter (true) or Ctrl-C / end of input (false), then let go of stdin for the child. */
+function waitForEnter(): Promise<boolean> {
+  return new Promise((resolve) => {
+    const stdin = process.stdin;
+    stdin.setRawMode?.(true);
+    const done = (ok: boolean): void => {
+      stdin.off('data', onData);
+      stdin.setRawMode?.(false);
+      stdin.pause();
+      process.stdout.write('\n');
+      resolve(ok);
+    };
+    const onData = (d: Buffer): void => {
+      const s = d.toString('utf8');
+      if (s.includes('\r') || s.includes('\n')) done(true);
+      else if (s.includes('\x03') || s.includes('\x04')) done(false);
+    };
+    stdin.on('data', onData);
+    stdin.resume();
+  });
+}
