@@ -1,40 +1,88 @@
 // roz configuration: the schema, the defaults, and how a config file and ROZ_*
 // environment variables combine. Pure: the caller reads the file and the env.
-// zod/mini (as in hook-input.ts): every hook process resolves the config.
-import * as z from 'zod/mini';
-import './zod-messages.js';
-
+// Checked by hand like hook-input.ts (every hook process resolves the config):
+// two levels of known keys, each with one rule.
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
 
-const nonEmpty = z.string().check(z.minLength(1));
-const count = (min: number) => z.int().check(z.gte(min));
-
-export const configSchema = z.strictObject({
-  storage: z.strictObject({ path: nonEmpty }),
-  review: z.strictObject({
-    mode: z.enum(reviewModes),
+export interface RozConfig {
+  storage: { path: string };
+  review: {
+    mode: (typeof reviewModes)[number];
     /** `Tool` or `Tool:command glob`, e.g. `Bash:gh issue close*`. */
-    gates: z.array(nonEmpty),
-    approval_scope: z.enum(approvalScopes),
+    gates: string[];
+    approval_scope: (typeof approvalScopes)[number];
     /** 0 = approvals never expire by age. */
-    approval_ttl_seconds: count(0),
-  }),
-  circuit_breaker: z.strictObject({
-    max_blocks: count(1),
-    cooldown_seconds: count(0),
-  }),
-  cleanup: z.strictObject({ retention_days: count(1) }),
-  external_models: z.strictObject({ codex: z.string(), gemini: z.string() }),
-  templates: z.strictObject({
+    approval_ttl_seconds: number;
+  };
+  circuit_breaker: { max_blocks: number; cooldown_seconds: number };
+  cleanup: { retention_days: number };
+  external_models: { codex: string; gemini: string };
+  templates: {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
-    active: nonEmpty,
-    weights: z.record(z.string(), z.number().check(z.gte(0))),
-  }),
-});
+    active: string;
+    weights: Record<string, number>;
+  };
+}
 
-export type RozConfig = z.infer<typeof configSchema>;
+/** A rule returns why a value is wrong, or null. */
+type Rule = (v: unknown) => string | null;
+const got = (v: unknown) => (v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v === 'object' ? 'a table' : JSON.stringify(v));
+const string: Rule = (v) => (typeof v === 'string' ? null : `expected a string, got ${got(v)}`);
+const nonEmpty: Rule = (v) => string(v) ?? (v === '' ? 'expected a non-empty string' : null);
+const oneOf =
+  (options: readonly string[]): Rule =>
+  (v) =>
+    typeof v === 'string' && options.includes(v) ? null : `expected one of ${options.map((o) => JSON.stringify(o)).join(', ')}, got ${got(v)}`;
+const intAtLeast =
+  (min: number): Rule =>
+  (v) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min ? null : `expected a whole number >= ${min}, got ${got(v)}`;
+const listOf =
+  (item: Rule): Rule =>
+  (v) => {
+    if (!Array.isArray(v)) return `expected a list, got ${got(v)}`;
+    const bad = v.map((x, i) => [i, item(x)] as const).find(([, why]) => why);
+    return bad ? `item ${bad[0]}: ${bad[1]}` : null;
+  };
+const weightTable: Rule = (v) => {
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return `expected a table of weights, got ${got(v)}`;
+  const bad = Object.entries(v).find(([, w]) => typeof w !== 'number' || !Number.isFinite(w) || w < 0);
+  return bad ? `${bad[0]}: expected a number >= 0, got ${got(bad[1])}` : null;
+};
+
+const rules: Record<keyof RozConfig, Record<string, Rule>> = {
+  storage: { path: nonEmpty },
+  review: { mode: oneOf(reviewModes), gates: listOf(nonEmpty), approval_scope: oneOf(approvalScopes), approval_ttl_seconds: intAtLeast(0) },
+  circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
+  cleanup: { retention_days: intAtLeast(1) },
+  external_models: { codex: string, gemini: string },
+  templates: { active: nonEmpty, weights: weightTable },
+};
+
+/** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
+export function configProblems(candidate: Record<string, unknown>): string[] {
+  const out: string[] = [];
+  for (const [section, value] of Object.entries(candidate)) {
+    const keys = rules[section as keyof RozConfig];
+    if (!keys) {
+      out.push(`${section}: unknown section (expected one of ${Object.keys(rules).join(', ')})`);
+      continue;
+    }
+    if (!value || typeof value !== 'object' || Array.isArray(value)) {
+      out.push(`${section}: expected a table, got ${got(value)}`);
+      continue;
+    }
+    for (const [key, v] of Object.entries(value)) {
+      const rule = keys[key];
+      const why = rule ? rule(v) : `unknown key (expected one of ${Object.keys(keys).join(', ')})`;
+      if (why) out.push(`${section}.${key}: ${why}`);
+    }
+    for (const key of Object.keys(keys)) if (!(key in value)) out.push(`${section}.${key}: required, missing`);
+  }
+  return out;
+}
 
 export function defaultConfig(home: string): RozConfig {
   return {
@@ -89,7 +137,7 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
 };
 
-const sections = Object.keys(configSchema.shape) as Array<keyof RozConfig>;
+const sections = Object.keys(rules) as Array<keyof RozConfig>;
 
 function leafKeys(cfg: RozConfig): string[] {
   return sections.flatMap((s) => Object.keys(cfg[s]).map((k) => `${s}.${k}`));
@@ -103,10 +151,6 @@ function setAt(obj: Record<string, unknown>, key: string, value: unknown): void 
   const [section, leaf] = key.split('.') as [string, string];
   const inner = (obj[section] ??= {}) as Record<string, unknown>;
   inner[leaf] = value;
-}
-
-function describeIssues(error: z.core.$ZodError): string[] {
-  return error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`);
 }
 
 /**
@@ -136,16 +180,16 @@ export function resolveConfig(opts: {
         candidate[section] = values;
       }
     }
-    const parsed = configSchema.safeParse(candidate);
-    if (parsed.success) {
+    const issues = configProblems(candidate);
+    if (issues.length === 0) {
       for (const key of leafKeys(defaults)) {
         if (getAt(data, key) !== undefined) {
-          setAt(merged, key, getAt(parsed.data, key));
+          setAt(merged, key, structuredClone(getAt(candidate, key)));
           sources[key] = `file:${opts.file.path}`;
         }
       }
     } else {
-      for (const issue of describeIssues(parsed.error)) problems.push(`${opts.file.path}: ${issue}; using defaults`);
+      for (const issue of issues) problems.push(`${opts.file.path}: ${issue}; using defaults`);
     }
   }
 
@@ -154,12 +198,12 @@ export function resolveConfig(opts: {
     if (raw === undefined || raw === '') continue;
     const trial = structuredClone(merged);
     setAt(trial, spec.key, spec.parse(raw));
-    const parsed = configSchema.safeParse(trial);
-    if (parsed.success) {
-      setAt(merged, spec.key, getAt(parsed.data, spec.key));
+    const issues = configProblems(trial);
+    if (issues.length === 0) {
+      setAt(merged, spec.key, getAt(trial, spec.key));
       sources[spec.key] = `env:${name}`;
     } else {
-      const why = describeIssues(parsed.error).join('; ');
+      const why = issues.join('; ');
       problems.push(`environment ${name}=${JSON.stringify(raw)}: ${why}; ignored`);
     }
   }

@@ -1,59 +1,108 @@
 // Hook event payloads as the real Claude Code client sends them (see
-// shared/reference). One zod schema per event; unknown fields pass through so a
+// shared/reference). One field list per event; unknown fields pass through so a
 // newer client never breaks roz, missing required fields are reported by name.
-// zod/mini, not classic zod: the same validation, but schemas are plain objects
-// instead of carrying ~50 methods each, which makes building them (on every hook
-// process start) several times cheaper. See docs/performance.md.
-import * as z from 'zod/mini';
-import './zod-messages.js';
+// Checked by hand, not with zod: this runs first in every hook process, and
+// building zod schemas (the library's start-up plus ~40 schema objects) cost
+// ~10 ms per process against ~0.05 ms for these loops. The shapes are flat and
+// few; zod stays for the nested documents (intents, ledger records, frames).
 
+/** What a field must be; `?` marks it optional. */
+type FieldKind = 'string' | 'string?' | 'nonEmpty' | 'boolean?' | 'number?' | 'object' | 'unknown?';
 
-const str = z.string();
-const nonEmpty = z.string().check(z.minLength(1));
-const opt = <T extends z.core.SomeType>(t: T) => z.optional(t);
+interface BaseInput {
+  session_id: string;
+  transcript_path?: string;
+  cwd: string;
+  hook_event_name: string;
+  permission_mode?: string;
+  prompt_id?: string;
+  agent_id?: string;
+  agent_type?: string;
+  /** Unknown fields pass through so a newer client never breaks roz. */
+  [key: string]: unknown;
+}
 
-const base = z.looseObject({
-  session_id: nonEmpty,
-  transcript_path: opt(str),
-  cwd: nonEmpty,
-  hook_event_name: str,
-  permission_mode: opt(str),
-  prompt_id: opt(str),
-  agent_id: opt(str),
-  agent_type: opt(str),
-});
+export interface ToolHookInput extends BaseInput {
+  tool_name: string;
+  /** `{}` when the client sent none. */
+  tool_input: Record<string, unknown>;
+  tool_use_id?: string;
+}
 
-const toolBase = z.extend(base, {
-  tool_name: nonEmpty,
-  tool_input: z._default(z.record(z.string(), z.unknown()), {}),
-  tool_use_id: opt(str),
-});
+interface Inputs {
+  SessionStart: BaseInput & { source?: string };
+  UserPromptSubmit: BaseInput & { prompt: string };
+  PreToolUse: ToolHookInput;
+  PostToolUse: ToolHookInput & { tool_response?: unknown; duration_ms?: number };
+  PostToolUseFailure: ToolHookInput & { error?: string; is_interrupt?: boolean; duration_ms?: number };
+  Stop: BaseInput & { stop_hook_active?: boolean; last_assistant_message?: string };
+  SubagentStart: BaseInput & { agent_id: string; agent_type: string };
+  SubagentStop: BaseInput & {
+    agent_id: string;
+    agent_type: string;
+    agent_transcript_path?: string;
+    last_assistant_message?: string;
+    stop_hook_active?: boolean;
+  };
+  SessionEnd: BaseInput & { reason?: string };
+}
 
-export const hookSchemas = {
-  SessionStart: z.extend(base, { source: opt(str) }),
-  UserPromptSubmit: z.extend(base, { prompt: str }),
-  PreToolUse: toolBase,
-  PostToolUse: z.extend(toolBase, { tool_response: opt(z.unknown()), duration_ms: opt(z.number()) }),
-  PostToolUseFailure: z.extend(toolBase, {
-    error: opt(str),
-    is_interrupt: opt(z.boolean()),
-    duration_ms: opt(z.number()),
-  }),
-  Stop: z.extend(base, { stop_hook_active: opt(z.boolean()), last_assistant_message: opt(str) }),
-  SubagentStart: z.extend(base, { agent_id: nonEmpty, agent_type: z._default(str, '') }),
-  SubagentStop: z.extend(base, {
-    agent_id: nonEmpty,
-    agent_type: z._default(str, ''),
-    agent_transcript_path: opt(str),
-    last_assistant_message: opt(str),
-    stop_hook_active: opt(z.boolean()),
-  }),
-  SessionEnd: z.extend(base, { reason: opt(str) }),
-} as const;
+export type HookEventName = keyof Inputs;
+export type HookInput<E extends HookEventName = HookEventName> = Inputs[E];
 
-export type HookEventName = keyof typeof hookSchemas;
-export type HookInput<E extends HookEventName = HookEventName> = z.infer<(typeof hookSchemas)[E]>;
-export type ToolHookInput = z.infer<typeof toolBase>;
+const base: Record<string, FieldKind> = {
+  session_id: 'nonEmpty',
+  transcript_path: 'string?',
+  cwd: 'nonEmpty',
+  hook_event_name: 'string',
+  permission_mode: 'string?',
+  prompt_id: 'string?',
+  agent_id: 'string?',
+  agent_type: 'string?',
+};
+const tool: Record<string, FieldKind> = { ...base, tool_name: 'nonEmpty', tool_input: 'object', tool_use_id: 'string?' };
+
+/** The fields each event must carry (and their kinds), as the reference documents them. */
+export const hookFields: Record<HookEventName, Record<string, FieldKind>> = {
+  SessionStart: { ...base, source: 'string?' },
+  UserPromptSubmit: { ...base, prompt: 'string' },
+  PreToolUse: tool,
+  PostToolUse: { ...tool, tool_response: 'unknown?', duration_ms: 'number?' },
+  PostToolUseFailure: { ...tool, error: 'string?', is_interrupt: 'boolean?', duration_ms: 'number?' },
+  Stop: { ...base, stop_hook_active: 'boolean?', last_assistant_message: 'string?' },
+  SubagentStart: { ...base, agent_id: 'nonEmpty', agent_type: 'string?' },
+  SubagentStop: {
+    ...base,
+    agent_id: 'nonEmpty',
+    agent_type: 'string?',
+    agent_transcript_path: 'string?',
+    last_assistant_message: 'string?',
+    stop_hook_active: 'boolean?',
+  },
+  SessionEnd: { ...base, reason: 'string?' },
+};
+
+const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+
+/** Why `value` is not a `kind`, or null when it is. */
+function problem(kind: FieldKind, value: unknown): string | null {
+  if (value === undefined) return kind.endsWith('?') || kind === 'object' ? null : 'required, missing';
+  switch (kind) {
+    case 'string':
+    case 'string?':
+      return typeof value === 'string' ? null : `expected a string, got ${describe(value)}`;
+    case 'nonEmpty':
+      return typeof value !== 'string' ? `expected a string, got ${describe(value)}` : value ? null : 'expected a non-empty string';
+    case 'boolean?':
+      return typeof value === 'boolean' ? null : `expected a boolean, got ${describe(value)}`;
+    case 'number?':
+      return typeof value === 'number' && Number.isFinite(value) ? null : `expected a number, got ${describe(value)}`;
+    case 'object':
+      return describe(value) === 'object' ? null : `expected an object, got ${describe(value)}`;
+    case 'unknown?':
+      return null;
+  }
+}
 
 /** CLI spelling (`roz hook pre-tool-use`) -> the client's event name. */
 export const hookCliNames: Record<string, HookEventName> = {
@@ -85,14 +134,17 @@ export function parseHookInput<E extends HookEventName>(event: E, raw: string): 
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
     return { ok: false, error: 'stdin must be a JSON object' };
   }
-  const result = hookSchemas[event].safeParse(json);
-  if (!result.success) {
-    const problems = result.error.issues
-      .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-      .join('; ');
-    return { ok: false, error: `invalid ${event} payload: ${problems}` };
+  const input = json as Record<string, unknown>;
+  const problems: string[] = [];
+  for (const [field, kind] of Object.entries(hookFields[event])) {
+    const why = problem(kind, input[field]);
+    if (why) problems.push(`${field}: ${why}`);
   }
-  return { ok: true, input: result.data as HookInput<E> };
+  if (problems.length > 0) return { ok: false, error: `invalid ${event} payload: ${problems.join('; ')}` };
+  // Defaults, so policies never check for absence.
+  if (hookFields[event].tool_input && input.tool_input === undefined) input.tool_input = {};
+  if ((event === 'SubagentStart' || event === 'SubagentStop') && input.agent_type === undefined) input.agent_type = '';
+  return { ok: true, input: input as HookInput<E> };
 }
 
 /** Session ids become file names: refuse anything that could escape the store. */

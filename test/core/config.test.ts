@@ -41,3 +41,38 @@ describe('config resolution', () => {
     expect(r.config.review.gates).toEqual(['Bash:git push*', 'mcp__x__close']);
   });
 });
+
+describe('config validation', () => {
+  it('says what is wrong with each key, and ignores the whole file', () => {
+    const r = resolveConfig({
+      home: '/h',
+      file: {
+        path: 'c.toml',
+        data: {
+          review: { gates: ['ok', ''], approval_ttl_seconds: 1.5 },
+          circuit_breaker: { max_blocks: 0 },
+          templates: { weights: { v1: -1 } },
+          extras: { a: 1 },
+          cleanup: 'weekly',
+        },
+      },
+      env: {},
+    });
+    expect(r.problems).toEqual([
+      'c.toml: review.gates: item 1: expected a non-empty string; using defaults',
+      'c.toml: review.approval_ttl_seconds: expected a whole number >= 0, got 1.5; using defaults',
+      'c.toml: circuit_breaker.max_blocks: expected a whole number >= 1, got 0; using defaults',
+      'c.toml: cleanup: expected a table, got "weekly"; using defaults',
+      'c.toml: templates.weights: v1: expected a number >= 0, got -1; using defaults',
+      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, templates); using defaults',
+    ]);
+    expect(r.config.review.gates).toEqual(['Bash:gh issue close*', 'Bash:gh pr merge*']);
+  });
+
+  it('an env value outside the allowed set is named with the options', () => {
+    const r = resolveConfig({ home: '/h', env: { ROZ_REVIEW_MODE: 'sometimes', ROZ_APPROVAL_SCOPE: 'tool' } });
+    expect(r.problems).toEqual(['environment ROZ_REVIEW_MODE="sometimes": review.mode: expected one of "prompt", "always", "never", got "sometimes"; ignored']);
+    expect(r.config.review.approval_scope).toBe('tool');
+    expect(r.sources['review.approval_scope']).toBe('env:ROZ_APPROVAL_SCOPE');
+  });
+});
