@@ -1,54 +1,119 @@
 // `npm run bench`: what roz costs, each figure next to a baseline measured in
 // the same run on the same machine (ratios, not absolute promises).
 // `--quick` uses tiny counts so CI can run it and it cannot rot.
+// In-process sections live in scripts/bench/*.ts, bundled on the fly and run
+// one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import { cjsShimBanner, cjsShimDefine, externals, productionDefine } from './esbuild-shared.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const RUNS = quick ? 5 : 25;
+const N = quick
+  ? { shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
+  : { shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
 const store = mkdtempSync(join(tmpdir(), 'roz-bench-'));
 const env = { ...process.env, HOME: store, ROZ_STORAGE_PATH: join(store, 'store'), CLAUDE_PLUGIN_ROOT: join(root, 'plugin') };
+delete env.ROZ_SOCKET;
+delete env.NODE_ENV;
+delete env.ROZ_TOKEN;
+const log = (s) => process.stderr.write(`bench: ${s}\n`);
+
+// ---- the in-process sections, bundled once (inside the checkout so packages resolve)
+const outdir = join(root, 'node_modules', '.cache', 'roz-bench');
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  entryPoints: { entry: join(root, 'scripts/bench/entry.ts') },
+  outdir,
+  outExtension: { '.js': '.mjs' },
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  external: externals,
+  // The same settings as the plugin's CLI bundle: React's production build, as shipped.
+  define: { ...cjsShimDefine, ...productionDefine },
+  banner: cjsShimBanner,
+  jsx: 'automatic',
+  logLevel: 'warning',
+});
+const entry = join(outdir, 'entry.mjs');
+/** Run one section in its own process; its last stdout line is the JSON result. */
+function section(name, args = [], nodeArgs = []) {
+  log(name);
+  const r = spawnSync(process.execPath, [...nodeArgs, entry, name, ...args.map(String)], { env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.status !== 0) throw new Error(`bench section ${name} failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').at(-1));
+}
 
 /** Wall ms and peak RSS KiB of one process (peak RSS via /usr/bin/time when present). */
-function measure(argv, input) {
+function measure(argv, input, procEnv = env) {
   const cmd = hasTime ? ['/usr/bin/time', '-f', '%M', ...argv] : argv;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd[0], cmd.slice(1), { input, env, encoding: 'utf8' });
+  const r = spawnSync(cmd[0], cmd.slice(1), { input, env: procEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
   const rss = hasTime ? Number(r.stderr.trim().split('\n').at(-1)) : NaN;
-  return { wall, rss };
+  return { wall, rss, stdout: r.stdout, stderr: r.stderr };
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
+// ---- 1. hook processes, plain and supervised, against bare node
+// A real supervisor in its own process (this one blocks in spawnSync).
+const supProc = spawn(process.execPath, [entry, 'supervisor-server'], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+const supEnv = await new Promise((resolve, reject) => {
+  let buf = '';
+  supProc.stdout.on('data', (d) => {
+    buf += d;
+    if (buf.includes('\n')) resolve(JSON.parse(buf.split('\n')[0]));
+  });
+  supProc.on('exit', (code) => reject(new Error(`supervisor exited early (${code})`)));
+});
+const supervisedEnv = { ...env, ...supEnv };
+
 const base = { session_id: 'bench-1', cwd: root, transcript_path: '/dev/null', permission_mode: 'default' };
 const hookCmd = (event) => ['/bin/sh', '-c', hooks[event][0].hooks[0].command];
+const preToolUse = JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: 'npm test -- --run && git diff --stat' } });
+const SUPERVISED = 'roz hook pre-tool-use, ROZ_SOCKET set';
 const cases = {
   'node -e ""': { argv: [process.execPath, '-e', ''], input: '' },
-  'roz hook pre-tool-use (Bash)': {
-    argv: hookCmd('PreToolUse'),
-    input: JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: 'npm test -- --run && git diff --stat' } }),
-  },
+  'roz hook pre-tool-use (Bash)': { argv: hookCmd('PreToolUse'), input: preToolUse },
+  [SUPERVISED]: { argv: hookCmd('PreToolUse'), input: preToolUse, env: supervisedEnv },
   'roz hook stop': { argv: hookCmd('Stop'), input: JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false }) },
   'sh -c node -e "" (hooks.json shell)': { argv: ['/bin/sh', '-c', `"${process.execPath}" -e ""`], input: '' },
 };
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], rss: [] }]));
+let supervisedFallbacks = 0;
+const runCase = (name, c) => {
+  const m = measure(c.argv, c.input, c.env);
+  if (name === SUPERVISED && /roz: supervisor/.test(m.stderr)) supervisedFallbacks += 1;
+  return m;
+};
+log('hook processes');
 // Warm-up (compile cache, page cache), then interleave so drift hits all alike.
-for (const c of Object.values(cases)) measure(c.argv, c.input);
+for (const [name, c] of Object.entries(cases)) runCase(name, c);
+supervisedFallbacks = 0;
 for (let i = 0; i < RUNS; i++) {
   for (const [name, c] of Object.entries(cases)) {
-    const m = measure(c.argv, c.input);
+    const m = runCase(name, c);
     samples[name].wall.push(m.wall);
     samples[name].rss.push(m.rss);
   }
 }
+supProc.stdin.end();
+const supSeen = await new Promise((resolve) => {
+  let err = '';
+  supProc.stderr.on('data', (d) => (err += d));
+  supProc.on('exit', () => resolve(JSON.parse(err.trim().split('\n').at(-1) || '{"events":-1}').events));
+});
 const baseWall = median(samples['node -e ""'].wall);
 const baseRss = median(samples['node -e ""'].rss);
 const processRows = Object.entries(samples).map(([name, s]) => ({
@@ -58,8 +123,14 @@ const processRows = Object.entries(samples).map(([name, s]) => ({
   peak_rss_kib: hasTime ? median(s.rss) : null,
   rss_ratio: hasTime ? +(median(s.rss) / baseRss).toFixed(2) : null,
 }));
+const supervisedProcess = {
+  added_ms_vs_unsupervised_hook: +(median(samples[SUPERVISED].wall) - median(samples['roz hook pre-tool-use (Bash)'].wall)).toFixed(1),
+  ratio_vs_unsupervised_hook: +(median(samples[SUPERVISED].wall) / median(samples['roz hook pre-tool-use (Bash)'].wall)).toFixed(2),
+  events_seen_by_supervisor: supSeen,
+  fallbacks: supervisedFallbacks,
+};
 
-// 64 concurrent hook processes on one session: throughput and lost lines.
+// ---- 64 concurrent hook processes on one session: throughput and lost lines.
 async function concurrent(n) {
   const sid = `bench-conc-${Date.now()}`;
   const t0 = process.hrtime.bigint();
@@ -75,28 +146,142 @@ async function concurrent(n) {
   const lines = readFileSync(join(env.ROZ_STORAGE_PATH, 'sessions', sid, 'trace.jsonl'), 'utf8').trim().split('\n').length;
   return { writers: n, seconds: +secs.toFixed(2), events_per_second: +(n / secs).toFixed(1), lost_lines: n - lines };
 }
+log('concurrent hooks');
 const conc = await concurrent(quick ? 16 : 64);
 
-// In-process shell analysis, bundled from TypeScript on the fly.
-const outfile = join(store, 'micro.mjs');
-await build({ entryPoints: [join(root, 'scripts/bench/micro.ts')], outfile, bundle: true, format: 'esm', platform: 'node', logLevel: 'warning' });
-const micro = await import(pathToFileURL(outfile).href);
-const shell = micro.shellAnalysis(quick ? 1 : 20);
+// ---- in-process sections
+const shell = section('shell', [N.shell]);
+const supervised = section('supervised', [N.supervised]);
+const http = section('http', [N.http, root]);
+const scope = section('scope', [N.globs, N.paths]);
+
+// ---- Agent Trace ledger: 64 writer processes appending at once, every line checked.
+async function ledgerRound(mode, writers, count) {
+  const file = join(store, `ledger-${mode}-${Date.now()}`, '.orchestration', 'agent_trace.jsonl');
+  mkdirSync(join(file, '..'), { recursive: true });
+  const kids = Array.from({ length: writers }, (_, w) => spawn(process.execPath, [entry, 'ledger-writer', file, mode, String(w), String(count)], { env, stdio: ['pipe', 'pipe', 'inherit'] }));
+  const outs = kids.map(() => '');
+  const ready = kids.map((k, i) => new Promise((res) => k.stdout.on('data', (d) => ((outs[i] += d), outs[i].startsWith('ready\n') && res()))));
+  const done = kids.map((k) => new Promise((res, rej) => k.on('close', (code) => (code === 0 ? res() : rej(new Error(`ledger writer exited ${code}`))))));
+  await Promise.all(ready);
+  for (const k of kids) k.stdin.end('go\n');
+  await Promise.all(done);
+  const spans = outs.map((o) => JSON.parse(o.trim().split('\n').at(-1)));
+  const secs = (Math.max(...spans.map((s) => s.end)) - Math.min(...spans.map((s) => s.start))) / 1000;
+  const check = section('ledger-check', [file, writers, count]);
+  return { lines_per_second: Math.round((writers * count) / secs), seconds: +secs.toFixed(3), ...check };
+}
+log('ledger');
+const ledgerRuns = { plain: [], ledger: [] };
+for (let r = 0; r < N.ledgerRounds; r++) {
+  for (const mode of r % 2 ? ['ledger', 'plain'] : ['plain', 'ledger']) ledgerRuns[mode].push(await ledgerRound(mode, N.writers, N.lines));
+}
+const best = (runs) => runs.reduce((a, b) => (b.lines_per_second > a.lines_per_second ? b : a));
+const sumLost = (runs) => runs.reduce((n, r) => n + r.lost_lines + r.torn_lines + r.duplicates, 0);
+const ledger = {
+  writers: N.writers,
+  lines_per_writer: N.lines,
+  rounds: N.ledgerRounds,
+  roz_append_ledger_lines_per_second: best(ledgerRuns.ledger).lines_per_second,
+  baseline_append_file_sync_lines_per_second: best(ledgerRuns.plain).lines_per_second,
+  ratio_baseline_over_roz: +(best(ledgerRuns.plain).lines_per_second / best(ledgerRuns.ledger).lines_per_second).toFixed(2),
+  lost_lines: ledgerRuns.ledger.reduce((n, r) => n + r.lost_lines, 0),
+  torn_lines: ledgerRuns.ledger.reduce((n, r) => n + r.torn_lines, 0),
+  duplicates: ledgerRuns.ledger.reduce((n, r) => n + r.duplicates, 0),
+  baseline_lost_or_torn: sumLost(ledgerRuns.plain),
+};
+
+// ---- `roz stats` over a generated store, against a bare node process reading the same state files.
+log(`stats: generating ${N.sessions} sessions`);
+const statsRoot = join(store, 'stats-store');
+const gen = section('gen-store', [statsRoot, N.sessions]);
+const statsEnv = { ...env, ROZ_STORAGE_PATH: statsRoot };
+const readerScript =
+  "const fs=require('fs'),p=require('path');const d=p.join(process.argv[1],'sessions');let b=0,n=0;for(const id of fs.readdirSync(d)){b+=fs.readFileSync(p.join(d,id,'state.json')).length;n++}process.stdout.write(JSON.stringify({files:n,bytes:b}))";
+const statsCases = {
+  roz: [join(root, 'bin/roz'), 'stats', '--json'],
+  baseline: [process.execPath, '-e', readerScript, statsRoot],
+};
+const statsSamples = { roz: { wall: [], rss: [] }, baseline: { wall: [], rss: [] } };
+let statsSessions = -1;
+let readerFiles = -1;
+for (let i = 0; i < N.statsRuns; i++) {
+  for (const k of i % 2 ? ['roz', 'baseline'] : ['baseline', 'roz']) {
+    const argv = k === 'roz' ? [process.execPath, ...statsCases.roz] : statsCases.baseline;
+    const m = measure(argv, '', statsEnv);
+    statsSamples[k].wall.push(m.wall);
+    statsSamples[k].rss.push(m.rss);
+    if (k === 'roz') statsSessions = JSON.parse(m.stdout).sessions;
+    else readerFiles = JSON.parse(m.stdout).files;
+  }
+}
+const stats = {
+  sessions: N.sessions,
+  store_bytes: gen.bytes,
+  generate_seconds: +gen.seconds.toFixed(1),
+  roz_stats_ms: Math.round(median(statsSamples.roz.wall)),
+  roz_stats_peak_rss_kib: hasTime ? median(statsSamples.roz.rss) : null,
+  baseline_read_files_ms: Math.round(median(statsSamples.baseline.wall)),
+  baseline_peak_rss_kib: hasTime ? median(statsSamples.baseline.rss) : null,
+  ratio_roz_over_baseline: +(median(statsSamples.roz.wall) / median(statsSamples.baseline.wall)).toFixed(2),
+  roz_sessions_counted: statsSessions,
+  baseline_files_read: readerFiles,
+};
+rmSync(statsRoot, { recursive: true, force: true });
+
+// ---- TUI: sustained event rates, then memory after many events.
+const tuiRates = section('tui-rates', [N.tuiWindow, N.tuiRates.join(',')]);
+const tuiMemory = section('tui-memory', [N.tuiSmall, N.tuiLarge], ['--expose-gc']);
+// Baseline: the same events with no view mounted.
+const tuiMemoryNoView = section('tui-memory', [N.tuiSmall, N.tuiLarge, 'no-view'], ['--expose-gc']);
 
 const result = {
   when: new Date().toISOString(),
   machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
   quick,
   hook_process: processRows,
+  supervised_hook_process: supervisedProcess,
   concurrent_hooks: conc,
   shell_analysis: shell,
+  supervised_channel: supervised,
+  http_hook: http,
+  scope,
+  ledger,
+  stats,
+  tui: { rates: tuiRates, memory: tuiMemory, memory_no_view: tuiMemoryNoView },
 };
-const line = (cells) => cells.map((c, i) => String(c).padEnd(i === 0 ? 38 : 12)).join('');
-console.log(`roz bench ${quick ? '(quick) ' : ''}— ${result.machine.cpus} × ${result.machine.model}, node ${result.machine.node}, ${RUNS} interleaved runs\n`);
-console.log(line(['process', 'wall ms', 'x node', 'peak KiB', 'x node']));
-for (const r of processRows) console.log(line([r.name, r.wall_ms, r.wall_ratio, r.peak_rss_kib ?? '-', r.rss_ratio ?? '-']));
-console.log(`\n${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`);
-console.log(`shell analysis (parse + destructive + write targets), ${shell.commands} corpus commands: median ${shell.median_us.toFixed(1)} µs, p99 ${shell.p99_us.toFixed(1)} µs (JSON.parse of the same input: ${shell.baseline_json_parse_median_us.toFixed(2)} µs)`);
+
+// ---- the table
+const line = (cells, w = 38) => cells.map((c, i) => String(c).padEnd(i === 0 ? w : 13)).join('').trimEnd();
+const out = [];
+out.push(`roz bench ${quick ? '(quick) ' : ''}— ${result.machine.cpus} × ${result.machine.model}, node ${result.machine.node}, ${RUNS} interleaved runs`, '');
+out.push(line(['process', 'wall ms', 'x node', 'peak KiB', 'x node']));
+for (const r of processRows) out.push(line([r.name, r.wall_ms, r.wall_ratio, r.peak_rss_kib ?? '-', r.rss_ratio ?? '-']));
+out.push(`  supervised hook process: +${supervisedProcess.added_ms_vs_unsupervised_hook} ms (${supervisedProcess.ratio_vs_unsupervised_hook}x the unsupervised hook), supervisor saw ${supervisedProcess.events_seen_by_supervisor} events, ${supervisedProcess.fallbacks} fallbacks`);
+out.push('', line(['measurement', 'roz', 'baseline', 'ratio', 'baseline is'], 44));
+const signed = (x) => `${x >= 0 ? '+' : ''}${x} ms`;
+const row = (name, roz, baseVal, ratio, what) => out.push(line([name, roz, baseVal, ratio, what], 44));
+row('supervised round trip, median ms', supervised.supervised_median_ms, supervised.baseline_bare_socket_median_ms, signed(supervised.added_median_ms), 'bare Unix socket, same bytes');
+row('supervised round trip, p99 ms', supervised.supervised_p99_ms, supervised.baseline_bare_socket_p99_ms, signed(supervised.added_p99_ms), 'bare Unix socket, same bytes');
+row('http hook POST (loopback, new conn), ms', http.post_new_connection_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_new_connection_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
+row('http hook POST + in-process engine, ms', http.post_with_inprocess_engine_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_with_inprocess_engine_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
+row(`scope checks/s (${scope.globs} globs x ${scope.paths} paths)`, scope.roz_checks_per_second, scope.baseline_prefix_set_checks_per_second, `${scope.ratio_baseline_over_roz}x slower`, 'Set lookup of parent dirs');
+row('  scope checks/s with 10 globs', scope.roz_checks_per_second_10_globs, '', '', '');
+row(`ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`, ledger.roz_append_ledger_lines_per_second, ledger.baseline_append_file_sync_lines_per_second, `${ledger.ratio_baseline_over_roz}x slower`, 'fs.appendFileSync, same lines');
+row('  lost / torn / duplicate ledger lines', `${ledger.lost_lines}/${ledger.torn_lines}/${ledger.duplicates}`, ledger.baseline_lost_or_torn, '', '');
+row(`roz stats, ${stats.sessions} sessions, ms`, stats.roz_stats_ms, stats.baseline_read_files_ms, `${stats.ratio_roz_over_baseline}x`, 'node reading each state.json');
+row('shell analysis per command, median µs', shell.median_us.toFixed(1), shell.baseline_json_parse_median_us.toFixed(2), `p99 ${shell.p99_us.toFixed(0)} µs`, 'JSON.parse of the input');
+row('TUI max sustained events/s', tuiRates.max_sustained_events_per_second, tuiRates.baseline_event_path_no_view_events_per_second, '', 'event path, no view mounted');
+for (const r of tuiRates.rates)
+  out.push(`  ${String(r.target_events_per_second).padStart(7)} ev/s target: fed ${r.achieved_events_per_second}, ${r.frames_per_second} frames/s, notify→frame ${r.notify_to_frame_median_ms} ms (Ink ${r.ink_render_median_ms} ms), screen lag ${r.screen_lag_ms} ms, loop delay p99 ${r.event_loop_delay_p99_ms} ms${r.kept_up ? '' : '  (fell behind)'}`);
+row(`TUI heap MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.heap_mib, tuiMemory.after_small.heap_mib, `${tuiMemory.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
+row(`TUI RSS MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.rss_mib, tuiMemory.after_small.rss_mib, `${tuiMemory.rss_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
+row('  heap MiB, no view mounted', tuiMemoryNoView.after_large.heap_mib, tuiMemoryNoView.after_small.heap_mib, `${tuiMemoryNoView.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
+out.push('', `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`);
+console.log(out.join('\n'));
+
 mkdirSync(join(root, 'bench-results'), { recursive: true });
 writeFileSync(join(root, 'bench-results', quick ? 'quick.json' : 'latest.json'), JSON.stringify(result, null, 2) + '\n');
-if (conc.lost_lines !== 0) process.exitCode = 1;
+writeFileSync(join(root, 'bench-results', quick ? 'quick.txt' : 'latest.txt'), out.join('\n') + '\n');
+rmSync(store, { recursive: true, force: true });
+if (conc.lost_lines !== 0 || ledger.lost_lines + ledger.torn_lines + ledger.duplicates !== 0 || supervisedProcess.fallbacks !== 0) process.exitCode = 1;

@@ -8,7 +8,7 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { cjsShimBanner, cjsShimDefine, externals } from './esbuild-shared.mjs';
+import { cjsShimBanner, cjsShimDefine, externals, productionDefine } from './esbuild-shared.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outdir = 'plugin/dist';
@@ -33,7 +33,7 @@ const [hook, cli] = await Promise.all([
     outExtension: { '.js': '.mjs' },
     splitting: true,
     format: 'esm',
-    define: { ROZ_VERSION: JSON.stringify(pkg.version), ...cjsShimDefine },
+    define: { ROZ_VERSION: JSON.stringify(pkg.version), ...cjsShimDefine, ...productionDefine },
     banner: cjsShimBanner,
     jsx: 'automatic',
   }),

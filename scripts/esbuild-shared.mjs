@@ -18,3 +18,10 @@ export const cjsShimBanner = {
     "const __rozDirname = __rozFilename.slice(0, __rozFilename.lastIndexOf('/'));",
   ].join(' '),
 };
+
+/**
+ * What ships: React (and so Ink) in its production build. Left to run time,
+ * process.env.NODE_ENV is unset and React runs its development build, whose
+ * heap grows with every frame `roz run` draws (npm run bench, TUI memory).
+ */
+export const productionDefine = { 'process.env.NODE_ENV': '"production"' };

@@ -4,11 +4,7 @@ import { analyzeCommand } from '../../src/core/shell/commands.js';
 import { classifyDestructive } from '../../src/core/shell/destructive.js';
 import { writeTargets } from '../../src/core/shell/writes.js';
 import { DESTRUCTIVE_CORPUS } from '../../test/core/shell/destructive-corpus.js';
-
-function quantiles(xs: number[]): { median: number; p99: number } {
-  const s = [...xs].sort((a, b) => a - b);
-  return { median: s[Math.floor(s.length / 2)]!, p99: s[Math.min(s.length - 1, Math.floor(s.length * 0.99))]! };
-}
+import { quantiles } from './common.js';
 
 export function shellAnalysis(rounds: number): { commands: number; median_us: number; p99_us: number; baseline_json_parse_median_us: number } {
   const commands = DESTRUCTIVE_CORPUS.map(([command]) => command);

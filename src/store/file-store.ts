@@ -140,14 +140,17 @@ export class FileSessionStore implements SessionStore {
     return out;
   }
 
-  list(): SessionSummary[] {
-    let names: string[];
+  ids(): string[] {
     try {
-      names = readdirSync(sessionsDir(this.root));
+      return readdirSync(sessionsDir(this.root));
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new StoreError(`cannot list sessions: ${(err as Error).message}`, err);
     }
+  }
+
+  list(): SessionSummary[] {
+    const names = this.ids();
     const out: SessionSummary[] = [];
     for (const id of names) {
       try {

@@ -43,6 +43,10 @@ export class MemorySessionStore implements SessionStore {
     return structuredClone(this.traces.get(sessionId) ?? []);
   }
 
+  ids(): string[] {
+    return [...this.states.keys()];
+  }
+
   list(): SessionSummary[] {
     return [...this.states.values()]
       .map((s) => ({ session_id: s.session_id, created_at: s.created_at, updated_at: s.updated_at }))

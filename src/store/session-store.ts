@@ -34,7 +34,10 @@ export interface SessionStore {
   readTrace(sessionId: string): TraceRecord[];
   /** Append trace records without touching state (used when state is unavailable). */
   appendTrace(sessionId: string, records: TraceRecord[]): void;
+  /** Every session, newest first (reads each state document). */
   list(): SessionSummary[];
+  /** Every session id, unordered, without reading any document: for a pass that reads each once. */
+  ids(): string[];
   remove(sessionId: string): void;
 }
 

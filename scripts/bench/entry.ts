@@ -1,0 +1,45 @@
+// One bundled entry for every in-process benchmark section. scripts/bench.mjs
+// runs each section in its own process (`node entry.mjs <section> <args...>`)
+// so sections do not share heaps or JIT state; each prints one JSON line.
+// Sections are imported lazily: a ledger writer does not load Ink.
+const [section, ...args] = process.argv.slice(2);
+const num = (i: number): number => Number(args[i]);
+const print = (x: unknown): void => void process.stdout.write(`${JSON.stringify(x)}\n`);
+
+switch (section) {
+  case 'shell':
+    print((await import('./micro.js')).shellAnalysis(num(0)));
+    break;
+  case 'supervised':
+    print(await (await import('./supervised.js')).supervised(num(0)));
+    break;
+  case 'supervisor-server':
+    await (await import('./supervised.js')).supervisorServer();
+    break;
+  case 'http':
+    print(await (await import('./http.js')).httpHook(num(0), args[1]!));
+    break;
+  case 'scope':
+    print((await import('./policy.js')).scopeThroughput(num(0), num(1)));
+    break;
+  case 'ledger-writer':
+    await (await import('./policy.js')).ledgerWriter(args[0]!, args[1]!, num(2), num(3));
+    break;
+  case 'ledger-check':
+    print((await import('./policy.js')).checkLedger(args[0]!, num(1), num(2)));
+    break;
+  case 'gen-store':
+    print((await import('./store.js')).generateStore(args[0]!, num(1)));
+    break;
+  case 'tui-rates':
+    print(await (await import('./tui.js')).tuiRates(args[1]!.split(',').map(Number), num(0)));
+    process.exit(0);
+    break;
+  case 'tui-memory':
+    print(await (await import('./tui.js')).tuiMemory(num(0), num(1), args[2] !== 'no-view'));
+    process.exit(0);
+    break;
+  default:
+    process.stderr.write(`unknown bench section ${section}\n`);
+    process.exit(2);
+}
