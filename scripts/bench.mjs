@@ -83,13 +83,36 @@ const base = { session_id: 'bench-1', cwd: root, transcript_path: '/dev/null', p
 const hookCmd = (event) => ['/bin/sh', '-c', hooks[event][0].hooks[0].command];
 const preToolUse = JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: 'npm test -- --run && git diff --stat' } });
 const SUPERVISED = 'roz hook pre-tool-use, ROZ_SOCKET set';
+// A governed project (the issue's "repository with intents"): an in-scope Write
+// by a session that has selected its intent, so every governance gate runs.
+const governed = join(store, 'governed');
+mkdirSync(join(governed, '.orchestration'), { recursive: true });
+mkdirSync(join(governed, 'src'), { recursive: true });
+writeFileSync(
+  join(governed, '.orchestration', 'active_intents.yaml'),
+  'active_intents:\n  - id: INT-001\n    name: Bench\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n    constraints: ["keep it small"]\n    acceptance_criteria: ["npm test passes"]\n',
+);
+{
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'roz'), 'intent', 'select', 'INT-001', '--session', 'bench-gov'], { cwd: governed, env, encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`roz intent select failed: ${r.stderr}`);
+}
+const governedWrite = JSON.stringify({
+  session_id: 'bench-gov', cwd: governed, transcript_path: '/dev/null', permission_mode: 'default',
+  hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'a.ts'), content: 'export const a = 1;\n' },
+});
 const cases = {
   'node -e ""': { argv: [process.execPath, '-e', ''], input: '' },
   'roz hook pre-tool-use (Bash)': { argv: hookCmd('PreToolUse'), input: preToolUse },
   [SUPERVISED]: { argv: hookCmd('PreToolUse'), input: preToolUse, env: supervisedEnv },
+  'roz hook pre-tool-use (Write, governed)': { argv: hookCmd('PreToolUse'), input: governedWrite },
   'roz hook stop': { argv: hookCmd('Stop'), input: JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false }) },
   'sh -c node -e "" (hooks.json shell)': { argv: ['/bin/sh', '-c', `"${process.execPath}" -e ""`], input: '' },
 };
+{
+  // Measure the path that allows, not a denial.
+  const m = measure(cases['roz hook pre-tool-use (Write, governed)'].argv, governedWrite);
+  if (/"(deny|ask)"/.test(m.stdout)) throw new Error(`the governed in-scope Write was not allowed: ${m.stdout}`);
+}
 const samples = Object.fromEntries(Object.keys(cases).map((k) => [k, { wall: [], rss: [] }]));
 let supervisedFallbacks = 0;
 const runCase = (name, c) => {
@@ -252,7 +275,7 @@ const result = {
 };
 
 // ---- the table
-const line = (cells, w = 38) => cells.map((c, i) => String(c).padEnd(i === 0 ? w : 13)).join('').trimEnd();
+const line = (cells, w = 42) => cells.map((c, i) => String(c).padEnd(i === 0 ? w : 13)).join('').trimEnd();
 const out = [];
 out.push(`roz bench ${quick ? '(quick) ' : ''}— ${result.machine.cpus} × ${result.machine.model}, node ${result.machine.node}, ${RUNS} interleaved runs`, '');
 out.push(line(['process', 'wall ms', 'x node', 'peak KiB', 'x node']));

@@ -2,11 +2,12 @@
 // here): tell a running `roz run` supervisor what the engine decided and, for
 // an `ask`, wait for the human's answer. Every wait is bounded; when the
 // supervisor is gone or hangs, the engine's own verdict stands.
-import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
 import { truncateValue } from '../core/truncate.js';
 import type { Verdict } from '../core/verdict.js';
-import { encodeFrame, INPUT_BUDGET_BYTES, PROTOCOL_VERSION, replyFrameSchema, type HookFrame, type ReplyFrame } from './channel-protocol.js';
+import { encodeFrame, INPUT_BUDGET_BYTES, parseReplyFrame, PROTOCOL_VERSION, type ReplyFrame } from './channel-frames.js';
+// Types only: the zod schemas behind them stay in the supervisor.
+import type { HookFrame } from './channel-protocol.js';
 
 /** Bounds on every wait of a hook on the supervisor (documented in docs/supervisor.md). */
 export const CONNECT_TIMEOUT_MS = 200;
@@ -78,7 +79,8 @@ export async function relayToSupervisor(req: RelayRequest): Promise<Relayed> {
 
   const frame: HookFrame = {
     v: PROTOCOL_VERSION,
-    id: randomUUID(),
+    // Only matches replies to this request on this connection (the token authenticates).
+    id: `${process.pid.toString(36)}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`,
     token,
     event: req.event,
     input: frameInput(req.raw),
@@ -118,9 +120,9 @@ export async function relayToSupervisor(req: RelayRequest): Promise<Relayed> {
         buffered = buffered.slice(nl + 1);
         let reply: ReplyFrame;
         try {
-          const parsed = replyFrameSchema.safeParse(JSON.parse(line));
-          if (!parsed.success) return settle(fallback('sent an unreadable reply'));
-          reply = parsed.data;
+          const parsed = parseReplyFrame(JSON.parse(line));
+          if (!parsed) return settle(fallback('sent an unreadable reply'));
+          reply = parsed;
         } catch {
           return settle(fallback('sent an unreadable reply'));
         }

@@ -1,15 +1,12 @@
-// The supervisor channel's wire format: newline-delimited JSON frames, one
-// zod schema per direction. Hook -> supervisor frames carry events and
-// verdicts only; no field of them can approve anything.
-// zod/mini like every schema on the hook path (see src/core/hook-input.ts).
+// The supervisor channel's wire format: newline-delimited JSON frames. Hook ->
+// supervisor frames carry events and verdicts only; no field of them can
+// approve anything. The supervisor validates them here with zod; the hook's
+// side (constants, replies) is channel-frames.ts, which loads no zod.
 import * as z from 'zod/mini';
 import '../core/zod-messages.js';
+import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './channel-frames.js';
 
-export const PROTOCOL_VERSION = 1;
-/** Frames past this size are refused: the hook truncates tool inputs to fit. */
-export const MAX_FRAME_BYTES = 1024 * 1024;
-/** Budget for the tool input inside a frame, leaving room for the rest. */
-export const INPUT_BUDGET_BYTES = 512 * 1024;
+export { encodeFrame, INPUT_BUDGET_BYTES, MAX_FRAME_BYTES, parseReplyFrame, PROTOCOL_VERSION, type ReplyFrame } from './channel-frames.js';
 
 const str = z.string();
 const v = z.literal(PROTOCOL_VERSION);
@@ -38,17 +35,6 @@ export const hookFrameSchema = z.strictObject({
 });
 export type HookFrame = z.infer<typeof hookFrameSchema>;
 
-/** Supervisor -> hook. `answer` exists only on this side of the wire. */
-export const replyFrameSchema = z.discriminatedUnion('type', [
-  z.object({ v, id: str, type: z.literal('ack') }),
-  /** An `ask` reached a human; heartbeats follow until the answer. */
-  z.object({ v, id: str, type: z.literal('pending'), timeout_ms: z.number() }),
-  z.object({ v, id: str, type: z.literal('heartbeat') }),
-  z.object({ v, id: str, type: z.literal('answer'), decision: z.enum(['allow', 'deny']), reason: str }),
-  z.object({ v, id: str, type: z.literal('error'), code: str, message: str }),
-]);
-export type ReplyFrame = z.infer<typeof replyFrameSchema>;
-
 export type FrameProblem = 'TOO_LARGE' | 'BAD_JSON' | 'BAD_VERSION' | 'BAD_FRAME' | 'BAD_TOKEN';
 
 export type ParsedFrame = { ok: true; frame: HookFrame } | { ok: false; code: FrameProblem; id: string | null; message: string };
@@ -71,8 +57,4 @@ export function parseHookFrame(line: string): ParsedFrame {
     return { ok: false, code: 'BAD_FRAME', id, message: why };
   }
   return { ok: true, frame: parsed.data };
-}
-
-export function encodeFrame(frame: unknown): string {
-  return `${JSON.stringify(frame)}\n`;
 }

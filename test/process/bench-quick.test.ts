@@ -19,7 +19,7 @@ it('npm run bench --quick completes and reports every section against its baseli
 
   // 1. hook processes against bare node, plain and supervised
   const names = result.hook_process.map((row: { name: string }) => row.name);
-  expect(names).toEqual(expect.arrayContaining(['node -e ""', 'roz hook pre-tool-use (Bash)', 'roz hook pre-tool-use, ROZ_SOCKET set', 'roz hook stop']));
+  expect(names).toEqual(expect.arrayContaining(['node -e ""', 'roz hook pre-tool-use (Bash)', 'roz hook pre-tool-use, ROZ_SOCKET set', 'roz hook pre-tool-use (Write, governed)', 'roz hook stop']));
   for (const row of result.hook_process) {
     sane(row.wall_ms);
     sane(row.wall_ratio);
