@@ -8,6 +8,11 @@
 // its own version, flags and the source length; the file name adds the bundle's
 // size and mtime, so a rebuilt bundle never runs against old bytecode.
 // Set ROZ_CODE_CACHE=off to disable, or to a directory to move it.
+//
+// V8 caches only functions that have run. The bundle names the lazily loaded
+// parts a process used (globalThis.__rozCodePaths: "governance", "supervised");
+// a sidecar file lists those the cache covers, and a process that used one it
+// does not cover rewrites the cache, so it grows to what this user runs.
 'use strict';
 const fs = require('node:fs');
 const os = require('node:os');
@@ -41,17 +46,22 @@ function readPrivate(dir, file) {
   }
 }
 
-function save(script, dir, file) {
+function writeAtomic(file, data) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, data, { mode: 0o600 });
+  fs.renameSync(tmp, file);
+}
+
+function save(script, dir, file, paths) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (!isPrivate(fs.statSync(dir))) return;
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, script.createCachedData(), { mode: 0o600 });
-    fs.renameSync(tmp, file);
+    writeAtomic(file, script.createCachedData());
+    writeAtomic(`${file}.paths`, paths.join('\n'));
     // Caches for older bundles or node versions are dead weight.
     const mine = path.basename(file);
     for (const f of fs.readdirSync(dir)) {
-      if (f !== mine && /^hook-.*\.v8$/.test(f)) fs.rmSync(path.join(dir, f), { force: true });
+      if (f !== mine && f !== `${mine}.paths` && /^hook-.*\.v8(\.paths)?$/.test(f)) fs.rmSync(path.join(dir, f), { force: true });
     }
   } catch {
     /* a cache that cannot be written only costs time */
@@ -64,10 +74,18 @@ exports.runCached = function runCached(file) {
   const dir = cacheDir(process.env);
   const cacheFile = dir && path.join(dir, `hook-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.v8`);
   const cachedData = cacheFile ? readPrivate(dir, cacheFile) : undefined;
+  const covered = cachedData ? String(readPrivate(dir, `${cacheFile}.paths`) ?? '').split('\n').filter(Boolean) : [];
+  const used = new Set();
+  globalThis.__rozCodePaths = used;
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
   const script = new vm.Script(wrapped, { filename: file, cachedData });
   // Written at exit, after the hook ran, so lazily compiled functions are in it.
-  if (cacheFile && (!cachedData || script.cachedDataRejected)) process.once('exit', () => save(script, dir, cacheFile));
+  if (cacheFile) {
+    process.once('exit', () => {
+      const fresh = !cachedData || script.cachedDataRejected;
+      if (fresh || [...used].some((p) => !covered.includes(p))) save(script, dir, cacheFile, [...new Set([...(fresh ? [] : covered), ...used])]);
+    });
+  }
   const mod = { exports: {}, filename: file, id: file, loaded: false };
   script.runInThisContext().call(mod.exports, mod.exports, createRequire(file), mod, file, path.dirname(file));
 };

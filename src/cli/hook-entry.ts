@@ -1,6 +1,7 @@
 // The hook process: `roz hook <event>`. Deliberately lean (no CLI framework,
 // no UI): Claude Code starts one of these for every tool call.
 import { hookCliNames } from '../core/hook-input.js';
+import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
@@ -62,6 +63,7 @@ async function main(): Promise<void> {
   // (src/supervisor/channel-client.ts) and ends 1 s before our own deadline.
   if (process.env.ROZ_SOCKET) {
     // Loaded only under `roz run`: standalone hooks never pay for the channel.
+    markCodePath('supervised');
     const { relayToSupervisor } = await import('../supervisor/channel-client.js');
     const relayed = await relayToSupervisor({ event, raw, stdout: run.stdout, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
     finish(relayed.stdout, relayed.stderr);

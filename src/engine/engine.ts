@@ -15,6 +15,7 @@ import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
+import { markCodePath } from './code-paths.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
 import { loadConfig } from './config-loader.js';
@@ -46,7 +47,10 @@ const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'Pr
  * Intent governance (yaml, globs, the ledger schema) is loaded only for a
  * project that has it: most hooks in most repositories never pay for it.
  */
-const loadGovernance = (): Promise<Governance> => import('./governance.js');
+const loadGovernance = (): Promise<Governance> => {
+  markCodePath('governance');
+  return import('./governance.js');
+};
 
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
 class GovernanceNeeded extends Error {}

@@ -79,6 +79,32 @@ describe('hook code cache', () => {
   });
 });
 
+describe('code cache coverage', () => {
+  it('grows to cover governance once a governed project uses it, then stays put', async () => {
+    const proj = makeProject({ git: true });
+    const { env, home } = sandbox();
+    const dir = join(home, '.cache', 'roz');
+    const plain = payloads('cover-1', proj.outside);
+    await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
+    const [name] = cacheFiles(dir);
+    const file = join(dir, name!);
+    expect(readFileSync(`${file}.paths`, 'utf8')).toBe('');
+    const small = statSync(file);
+
+    const governed = payloads('cover-2', proj.root);
+    await runHook('PreToolUse', governed.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }), env);
+    const grown = statSync(file);
+    expect(grown.ino).not.toBe(small.ino);
+    expect(grown.size).toBeGreaterThan(small.size);
+    expect(readFileSync(`${file}.paths`, 'utf8')).toBe('governance');
+
+    await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
+    await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
+    expect(statSync(file).ino).toBe(grown.ino);
+    expect(cacheFiles(dir)).toEqual([name]);
+  });
+});
+
 describe('governance loading', () => {
   it('still governs a session that cd-ed out of its project (remembered root, cwd elsewhere)', async () => {
     const proj = makeProject({ git: true });
