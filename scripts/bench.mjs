@@ -9,7 +9,7 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { cjsShimBanner, cjsShimDefine, externals, productionDefine } from './esbuild-shared.mjs';
+import { esmBundleOptions } from './esbuild-shared.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
@@ -29,22 +29,8 @@ const log = (s) => process.stderr.write(`bench: ${s}\n`);
 // ---- the in-process sections, bundled once (inside the checkout so packages resolve)
 const outdir = join(root, 'node_modules', '.cache', 'roz-bench');
 rmSync(outdir, { recursive: true, force: true });
-await build({
-  entryPoints: { entry: join(root, 'scripts/bench/entry.ts') },
-  outdir,
-  outExtension: { '.js': '.mjs' },
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20',
-  external: externals,
-  // The same settings as the plugin's CLI bundle: React's production build, as shipped.
-  define: { ...cjsShimDefine, ...productionDefine },
-  banner: cjsShimBanner,
-  jsx: 'automatic',
-  logLevel: 'warning',
-});
+// The same settings as the plugin's CLI bundle: React's production build, as shipped.
+await build({ ...esmBundleOptions, entryPoints: { entry: join(root, 'scripts/bench/entry.ts') }, outdir, logLevel: 'warning' });
 const entry = join(outdir, 'entry.mjs');
 /** Run one section in its own process; its last stdout line is the JSON result. */
 function section(name, args = [], nodeArgs = []) {

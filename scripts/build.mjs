@@ -8,7 +8,7 @@
 import { build } from 'esbuild';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { cjsShimBanner, cjsShimDefine, externals, productionDefine } from './esbuild-shared.mjs';
+import { esmBundleOptions, externals } from './esbuild-shared.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outdir = 'plugin/dist';
@@ -20,22 +20,21 @@ const [hook, cli] = await Promise.all([
     entryPoints: ['src/cli/hook-entry.ts'],
     outfile: join(outdir, 'hook.cjs'),
     format: 'cjs',
-    // Smaller source is less to read and hash per process; names stay readable.
+    // Less source to read per process, names kept for stack traces;
+    // ROZ_READABLE=1 keeps it as written (with module markers) for profiling.
     minifyWhitespace: !process.env.ROZ_READABLE,
     minifySyntax: !process.env.ROZ_READABLE,
     define: { ROZ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__rozImportMetaUrl' },
     banner: { js: "var __rozImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   }),
   build({
-    ...common,
+    ...esmBundleOptions,
+    logLevel: 'warning',
+    legalComments: 'none',
+    metafile: true,
     entryPoints: { cli: 'src/cli/main.ts' },
     outdir,
-    outExtension: { '.js': '.mjs' },
-    splitting: true,
-    format: 'esm',
-    define: { ROZ_VERSION: JSON.stringify(pkg.version), ...cjsShimDefine, ...productionDefine },
-    banner: cjsShimBanner,
-    jsx: 'automatic',
+    define: { ...esmBundleOptions.define, ROZ_VERSION: JSON.stringify(pkg.version) },
   }),
 ]);
 

@@ -2,3 +2,4 @@ export declare const externals: string[];
 export declare const cjsShimDefine: Record<string, string>;
 export declare const cjsShimBanner: { js: string };
 export declare const productionDefine: Record<string, string>;
+export declare const esmBundleOptions: import('esbuild').BuildOptions;

@@ -25,3 +25,18 @@ export const cjsShimBanner = {
  * heap grows with every frame `roz run` draws (npm run bench, TUI memory).
  */
 export const productionDefine = { 'process.env.NODE_ENV': '"production"' };
+
+/** How roz bundles an ESM entry: the CLI (scripts/build.mjs), the bench's sections and test fixtures. */
+export const esmBundleOptions = {
+  bundle: true,
+  // Chunks: ink's devtools import (react-devtools-core) stays in one never loaded.
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  outExtension: { '.js': '.mjs' },
+  external: externals,
+  define: { ...cjsShimDefine, ...productionDefine },
+  banner: cjsShimBanner,
+  jsx: 'automatic',
+};

@@ -10,8 +10,9 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { agent, on, reply, say, write, bash, type Matcher, type ParsedRequest, type Reply, type Scenario, type ScriptContext, type ToolCall } from '../../test/e2e/harness/fake-api.js';
 import { reviewerScript, rozStopBlock } from '../../test/e2e/harness/roz.js';
+import { seedClaudeJson } from '../../test/e2e/harness/workspace.js';
 
-export const CLIENT_VERSION = '2.1.330';
+export { CLIENT_VERSION } from '../../test/e2e/harness/workspace.js';
 export const DEMO_INTENT = 'INT-042';
 export const DEMO_PROMPT = '#roz add a greeting module and clean the stale build output';
 /** Seconds roz waits for the human's key in the demo (a new user reads first). */
@@ -66,14 +67,7 @@ export function setupDemo(root: string): DemoPaths {
   writeFileSync(join(p.repo, '.gitignore'), 'build/\n');
   git('add', '-A');
   git('commit', '-q', '-m', 'initial commit');
-  const claudeJson = {
-    hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLIENT_VERSION,
-    theme: 'dark',
-    customApiKeyResponses: { approved: ['sk-ant-demo'], rejected: [] },
-    projects: { [p.repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-  };
-  writeFileSync(join(p.home, '.claude.json'), JSON.stringify(claudeJson, null, 2));
+  seedClaudeJson(p, 'sk-ant-demo');
   return p;
 }
 

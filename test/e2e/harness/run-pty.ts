@@ -1,18 +1,15 @@
 // Runs the real Claude Code client interactively in a pseudo-terminal against
 // the fake API, and reads its screen through a headless xterm, so tests can
 // type like a human and wait for what a human would see.
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import * as pty from 'node-pty';
 import xtermHeadless from '@xterm/headless';
 import { killTree } from './kill-tree.js';
 import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type Scenario } from './fake-api.js';
 import { assertClientInstalled, clientEnv } from './run-print.js';
-import { CLAUDE_BIN, ROZ_PLUGIN_DIR, createWorkspace, type Workspace } from './workspace.js';
+import { CLAUDE_BIN, ROZ_PLUGIN_DIR, createWorkspace, seedClaudeJson, type Workspace } from './workspace.js';
 
 const { Terminal } = xtermHeadless;
 
-export const CLIENT_VERSION = '2.1.330';
 
 export const KEYS = {
   enter: '\r',
@@ -78,18 +75,6 @@ export interface PtySession {
   exitCode: number | null;
   /** Kill the client (idempotent) and stop the fake API. */
   dispose(): Promise<void>;
-}
-
-/** `$HOME/.claude.json` that skips onboarding, trusts the project and approves the test API key. */
-export function seedClaudeJson(ws: Workspace): void {
-  const config = {
-    hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLIENT_VERSION,
-    theme: 'dark',
-    customApiKeyResponses: { approved: ['sk-ant-test'], rejected: [] },
-    projects: { [ws.repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
-  };
-  writeFileSync(join(ws.home, '.claude.json'), JSON.stringify(config, null, 2));
 }
 
 const DIALOG_RETRY_MS = 700;

@@ -10,6 +10,8 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ROZ_PLUGIN_DIR = join(REPO_ROOT, 'plugin');
 export const ROZ_BIN = join(REPO_ROOT, 'bin', 'roz');
+/** The pinned client (package.json devDependencies). */
+export const CLIENT_VERSION = '2.1.330';
 export const CLAUDE_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'claude');
 export const FIXTURES_DIR = join(REPO_ROOT, 'test', 'e2e', 'fixtures');
 
@@ -111,4 +113,16 @@ export function rozJson<T = unknown>(ws: Workspace, args: string[]): T {
 /** `git status --porcelain` of the workspace repo. */
 export function gitStatus(ws: Workspace): string {
   return execFileSync('git', ['status', '--porcelain'], { cwd: ws.repo, env: ws.env, encoding: 'utf8' });
+}
+
+/** `$HOME/.claude.json` that skips onboarding, trusts the project and approves the API key the client is given. */
+export function seedClaudeJson(ws: Pick<Workspace, 'repo' | 'home'>, apiKey = 'sk-ant-test'): void {
+  const config = {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: CLIENT_VERSION,
+    theme: 'dark',
+    customApiKeyResponses: { approved: [apiKey], rejected: [] },
+    projects: { [ws.repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+  };
+  writeFileSync(join(ws.home, '.claude.json'), JSON.stringify(config, null, 2));
 }

@@ -4,7 +4,7 @@ import { build } from 'esbuild';
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cjsShimBanner, cjsShimDefine, externals } from '../../../scripts/esbuild-shared.mjs';
+import { esmBundleOptions } from '../../../scripts/esbuild-shared.mjs';
 
 export const repoRoot = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -16,20 +16,10 @@ export async function bundle(entry: string): Promise<string> {
   const outdir = join(cache, `roz-test-${entry.replace(/[^A-Za-z0-9]+/g, '-')}`);
   rmSync(outdir, { recursive: true, force: true });
   await build({
+    ...esmBundleOptions,
     entryPoints: { entry: join(repoRoot, entry) },
     outdir,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    // As in scripts/build.mjs: ink's devtools import (react-devtools-core) stays in a chunk never loaded.
-    splitting: true,
-    format: 'esm',
-    platform: 'node',
-    target: 'node20',
-    external: externals,
     nodePaths: [join(repoRoot, 'node_modules')],
-    define: cjsShimDefine,
-    banner: cjsShimBanner,
-    jsx: 'automatic',
     logLevel: 'error',
   });
   return join(outdir, 'entry.mjs');
