@@ -1,5 +1,6 @@
 // The hook process: `roz hook <event>`. Deliberately lean (no CLI framework,
 // no UI): Claude Code starts one of these for every tool call.
+import { read, writeSync } from 'node:fs';
 import { hookCliNames } from '../core/hook-input.js';
 import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
@@ -19,21 +20,67 @@ function deadlineFor(event: string, env: NodeJS.ProcessEnv): number {
   return Math.min(SUPERVISED_MAX_MS, Math.max(DEADLINE_MS, wait + SUPERVISED_MARGIN_MS));
 }
 
+/**
+ * stdin, read with fs.read on fd 0: the client gives hooks a pipe, and
+ * process.stdin would wrap it in a net.Socket, loading net and streams (~5 ms
+ * of a hook's life). fs.read runs on libuv's thread pool, so the deadline timer
+ * still fires while it waits. A non-blocking fd (EAGAIN) goes on with the stream.
+ */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of process.stdin) {
-    size += (chunk as Buffer).length;
+  const add = (chunk: Buffer): void => {
+    size += chunk.length;
     if (size > MAX_STDIN) throw new Error(`hook input exceeds ${MAX_STDIN} bytes`);
-    chunks.push(chunk as Buffer);
+    chunks.push(chunk);
+  };
+  for (;;) {
+    const buf = Buffer.allocUnsafe(256 * 1024);
+    let n: number;
+    try {
+      n = await new Promise<number>((resolve, reject) => read(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))));
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'EOF') break;
+      if (code !== 'EAGAIN') throw err;
+      for await (const chunk of process.stdin) add(chunk as Buffer);
+      break;
+    }
+    if (n === 0) break;
+    add(buf.subarray(0, n));
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
+/** Write all of `text` to fd with writeSync; false when the fd is non-blocking and full (EAGAIN). */
+function writeAllSync(fd: number, text: string): boolean {
+  const buf = Buffer.from(text, 'utf8');
+  let off = 0;
+  try {
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EAGAIN') throw err;
+    const rest = buf.subarray(off).toString('utf8');
+    (fd === 1 ? process.stdout : process.stderr).write(rest);
+    return false;
+  }
+}
+
 function finish(stdout: string, stderr: string): void {
-  if (stderr) process.stderr.write(stderr);
-  // Exit only once stdout has drained: the client reads the whole answer.
-  process.stdout.write(stdout, () => process.exit(0));
+  // Written with writeSync for the same reason stdin is read with fs.read: the
+  // process.stdout stream would load net for the pipe. The client reads the
+  // whole answer before it looks at the exit.
+  try {
+    if (stderr) writeAllSync(2, stderr);
+    if (!writeAllSync(1, stdout)) {
+      process.stdout.write('', () => process.exit(0));
+      return;
+    }
+  } catch {
+    /* the client went away; nothing left to tell it */
+  }
+  process.exit(0);
 }
 
 async function main(): Promise<void> {

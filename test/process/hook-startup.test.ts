@@ -1,11 +1,13 @@
 // The hook process's start-up path, as processes: the V8 code cache that
 // plugin/bin/code-cache.js keeps for the hook bundle, and governance loaded
 // only for governed projects (yet never skipped for a session that has one).
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '../governance/helpers.js';
-import { payloads, runHook, sandbox } from '../helpers/hooks.js';
+import { payloads, rozBin, runHook, sandbox } from '../helpers/hooks.js';
 
 const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -126,5 +128,39 @@ describe('governance loading', () => {
     const r = await runHook('PreToolUse', payloads('gov-off', proj.root).pre('Write', { file_path: join(proj.root, 'x.ts'), content: 'x' }), env);
     expect(r.code).toBe(0);
     expect(r.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+  });
+});
+
+describe('hook stdin and stdout', () => {
+  it('reads a non-blocking stdin that has no data yet (EAGAIN) by waiting for it, and answers in full', async () => {
+    const { env } = sandbox();
+    const fifo = join(mkdtempSync(join(tmpdir(), 'roz-fifo-')), 'stdin');
+    execFileSync('mkfifo', [fifo]);
+    const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
+    const writer = openSync(fifo, constants.O_WRONLY);
+    const p = payloads('fifo-1');
+    // A prompt starting with #roz makes the hook answer with context: a non-empty stdout.
+    // spawn() hands children blocking stdio, so python3 (which CI installs for
+    // node-pty) sets O_NONBLOCK on fd 0 and execs the hook.
+    const setNonBlocking = 'import os, sys; os.set_blocking(0, False); os.execv(sys.argv[1], sys.argv[1:])';
+    const child = spawn('python3', ['-c', setNonBlocking, process.execPath, rozBin, 'hook', 'user-prompt'], { env, stdio: [reader, 'pipe', 'pipe'] });
+    closeSync(reader);
+    let out = '';
+    child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+    await new Promise((r) => setTimeout(r, 400));
+    writeSync(writer, JSON.stringify(p.prompt('#roz check the stdin path')));
+    closeSync(writer);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    const json = JSON.parse(out) as { hookSpecificOutput?: { additionalContext?: string } };
+    expect(json.hookSpecificOutput?.additionalContext).toMatch(/roz/);
+  });
+
+  it('answers a large payload whole through a pipe (the answer is written synchronously before exit)', async () => {
+    const { env } = sandbox();
+    const p = payloads('big-1');
+    const r = await runHook('PreToolUse', p.pre('Write', { file_path: '/tmp/x', content: 'y'.repeat(3 * 1024 * 1024) }), env);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });
