@@ -6,8 +6,11 @@
 // ~10 ms per process against ~0.05 ms for these loops. The shapes are flat and
 // few; zod stays for the nested documents (intents, ledger records, frames).
 
-/** What a field must be; `?` marks it optional. */
-type FieldKind = 'string' | 'string?' | 'nonEmpty' | 'boolean?' | 'number?' | 'object' | 'unknown?';
+/** What a field must be; `?` marks it optional, `=` optional with the default that follows. */
+type FieldKind = 'string' | 'string?' | 'string=""' | 'nonEmpty' | 'boolean?' | 'number?' | 'object={}' | 'unknown?';
+
+/** Filled in when absent, so policies never check for absence. */
+const defaults: Partial<Record<FieldKind, () => unknown>> = { 'string=""': () => '', 'object={}': () => ({}) };
 
 interface BaseInput {
   session_id: string;
@@ -60,7 +63,7 @@ const base: Record<string, FieldKind> = {
   agent_id: 'string?',
   agent_type: 'string?',
 };
-const tool: Record<string, FieldKind> = { ...base, tool_name: 'nonEmpty', tool_input: 'object', tool_use_id: 'string?' };
+const tool: Record<string, FieldKind> = { ...base, tool_name: 'nonEmpty', tool_input: 'object={}', tool_use_id: 'string?' };
 
 /** The fields each event must carry (and their kinds), as the reference documents them. */
 export const hookFields: Record<HookEventName, Record<string, FieldKind>> = {
@@ -70,11 +73,11 @@ export const hookFields: Record<HookEventName, Record<string, FieldKind>> = {
   PostToolUse: { ...tool, tool_response: 'unknown?', duration_ms: 'number?' },
   PostToolUseFailure: { ...tool, error: 'string?', is_interrupt: 'boolean?', duration_ms: 'number?' },
   Stop: { ...base, stop_hook_active: 'boolean?', last_assistant_message: 'string?' },
-  SubagentStart: { ...base, agent_id: 'nonEmpty', agent_type: 'string?' },
+  SubagentStart: { ...base, agent_id: 'nonEmpty', agent_type: 'string=""' },
   SubagentStop: {
     ...base,
     agent_id: 'nonEmpty',
-    agent_type: 'string?',
+    agent_type: 'string=""',
     agent_transcript_path: 'string?',
     last_assistant_message: 'string?',
     stop_hook_active: 'boolean?',
@@ -86,10 +89,11 @@ const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v)
 
 /** Why `value` is not a `kind`, or null when it is. */
 function problem(kind: FieldKind, value: unknown): string | null {
-  if (value === undefined) return kind.endsWith('?') || kind === 'object' ? null : 'required, missing';
+  if (value === undefined) return kind.endsWith('?') || defaults[kind] ? null : 'required, missing';
   switch (kind) {
     case 'string':
     case 'string?':
+    case 'string=""':
       return typeof value === 'string' ? null : `expected a string, got ${describe(value)}`;
     case 'nonEmpty':
       return typeof value !== 'string' ? `expected a string, got ${describe(value)}` : value ? null : 'expected a non-empty string';
@@ -97,7 +101,7 @@ function problem(kind: FieldKind, value: unknown): string | null {
       return typeof value === 'boolean' ? null : `expected a boolean, got ${describe(value)}`;
     case 'number?':
       return typeof value === 'number' && Number.isFinite(value) ? null : `expected a number, got ${describe(value)}`;
-    case 'object':
+    case 'object={}':
       return describe(value) === 'object' ? null : `expected an object, got ${describe(value)}`;
     case 'unknown?':
       return null;
@@ -139,11 +143,9 @@ export function parseHookInput<E extends HookEventName>(event: E, raw: string): 
   for (const [field, kind] of Object.entries(hookFields[event])) {
     const why = problem(kind, input[field]);
     if (why) problems.push(`${field}: ${why}`);
+    else if (input[field] === undefined && defaults[kind]) input[field] = defaults[kind]();
   }
   if (problems.length > 0) return { ok: false, error: `invalid ${event} payload: ${problems.join('; ')}` };
-  // Defaults, so policies never check for absence.
-  if (hookFields[event].tool_input && input.tool_input === undefined) input.tool_input = {};
-  if ((event === 'SubagentStart' || event === 'SubagentStop') && input.agent_type === undefined) input.agent_type = '';
   return { ok: true, input: input as HookInput<E> };
 }
 
