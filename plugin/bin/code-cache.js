@@ -32,9 +32,17 @@ function isPrivate(st) {
   return (typeof process.getuid !== 'function' || st.uid === process.getuid()) && (st.mode & 0o022) === 0;
 }
 
-function readPrivate(dir, file) {
+function privateDir(dir) {
   try {
-    if (!isPrivate(fs.statSync(dir))) return undefined;
+    return isPrivate(fs.statSync(dir));
+  } catch {
+    return false;
+  }
+}
+
+/** The file's bytes if we own it and nobody else can write it, else undefined. */
+function readPrivate(file) {
+  try {
     const fd = fs.openSync(file, 'r');
     try {
       return isPrivate(fs.fstatSync(fd)) ? fs.readFileSync(fd) : undefined;
@@ -55,7 +63,7 @@ function writeAtomic(file, data) {
 function save(script, dir, file, paths) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (!isPrivate(fs.statSync(dir))) return;
+    if (!privateDir(dir)) return;
     writeAtomic(file, script.createCachedData());
     writeAtomic(`${file}.paths`, paths.join('\n'));
     // Caches for older bundles or node versions are dead weight.
@@ -69,12 +77,19 @@ function save(script, dir, file, paths) {
 }
 
 exports.runCached = function runCached(file) {
-  const source = fs.readFileSync(file, 'utf8');
-  const st = fs.statSync(file);
+  // One open: the cache key (size, mtime) describes exactly the source read.
+  const fd = fs.openSync(file, 'r');
+  let source, st;
+  try {
+    st = fs.fstatSync(fd);
+    source = fs.readFileSync(fd, 'utf8');
+  } finally {
+    fs.closeSync(fd);
+  }
   const dir = cacheDir(process.env);
   const cacheFile = dir && path.join(dir, `hook-${process.version}-${process.arch}-${st.size}-${Math.trunc(st.mtimeMs)}.v8`);
-  const cachedData = cacheFile ? readPrivate(dir, cacheFile) : undefined;
-  const covered = cachedData ? String(readPrivate(dir, `${cacheFile}.paths`) ?? '').split('\n').filter(Boolean) : [];
+  const cachedData = cacheFile && privateDir(dir) ? readPrivate(cacheFile) : undefined;
+  const covered = cachedData ? String(readPrivate(`${cacheFile}.paths`) ?? '').split('\n').filter(Boolean) : [];
   const used = new Set();
   globalThis.__rozCodePaths = used;
   const wrapped = `(function (exports, require, module, __filename, __dirname) {${source}\n})`;
