@@ -10,7 +10,7 @@ import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/review/state.js';
 import { truncateValue } from '../core/truncate.js';
-import { combine, none, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { combine, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
@@ -174,10 +174,9 @@ function dispatch(
   governance: Governance | null,
   gov: GovernanceDeps,
 ): PolicyResult {
-  const off: PolicyResult = { verdict: none, notes: [], warnings: [] };
   switch (event) {
     case 'SessionStart':
-      return merge(review.onSessionStart(state, input as HookInput<'SessionStart'>), governance?.governanceSessionStart(state, input as HookInput<'SessionStart'>, gov) ?? off);
+      return merge(review.onSessionStart(state, input as HookInput<'SessionStart'>), governance?.governanceSessionStart(state, input as HookInput<'SessionStart'>, gov) ?? result());
     case 'UserPromptSubmit':
       return review.onUserPrompt(state, input as HookInput<'UserPromptSubmit'>, ctx);
     case 'PreToolUse': {
@@ -185,11 +184,11 @@ function dispatch(
       // A denial by the review gate already stops the call; governance still
       // judges everything else (a reviewer's `allow` must not bypass it).
       if (r.verdict.kind === 'deny') return r;
-      return merge(r, governance?.governancePreToolUse(state, input as HookInput<'PreToolUse'>, gov) ?? off);
+      return merge(r, governance?.governancePreToolUse(state, input as HookInput<'PreToolUse'>, gov) ?? result());
     }
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return merge(review.onPostToolUse(state, input as HookInput<'PostToolUse'>), governance?.governancePostToolUse(state, input as HookInput<'PostToolUse'>, gov) ?? off);
+      return merge(review.onPostToolUse(state, input as HookInput<'PostToolUse'>), governance?.governancePostToolUse(state, input as HookInput<'PostToolUse'>, gov) ?? result());
     case 'Stop':
       return review.onStop(state, input as HookInput<'Stop'>, ctx);
     case 'SubagentStart':

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import '../core/zod-messages.js';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './channel-frames.js';
 
-export { encodeFrame, INPUT_BUDGET_BYTES, MAX_FRAME_BYTES, parseReplyFrame, PROTOCOL_VERSION, type ReplyFrame } from './channel-frames.js';
+export { encodeFrame, INPUT_BUDGET_BYTES, MAX_FRAME_BYTES, PROTOCOL_VERSION, type ReplyFrame } from './channel-frames.js';
 
 const str = z.string();
 const v = z.literal(PROTOCOL_VERSION);
