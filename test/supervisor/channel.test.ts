@@ -1,14 +1,14 @@
 // The supervisor channel over a real Unix socket: privacy, refusals, the
 // human gate, throughput, and every way a peer can go away.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
-import { CONNECT_TIMEOUT_MS, HEARTBEAT_GAP_MS } from '../../src/supervisor/channel-client.js';
+import { CONNECT_TIMEOUT_MS, HEARTBEAT_GAP_MS, type Relayed } from '../../src/supervisor/channel-client.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { bundle } from './helpers/bundle.js';
-import { ASK, preToolUse, relay, SID, sendRaw, startSupervisor, traceRecords, until } from './helpers/channel.js';
+import { ASK, preToolUse, relay, sandboxEnv, SID, sendRaw, startSupervisor, traceRecords, until } from './helpers/channel.js';
 
 let current: Supervisor | null = null;
 async function supervisor(opts?: Parameters<typeof startSupervisor>[0]) {
@@ -165,14 +165,19 @@ describe('supervisor killed mid-approval', () => {
     entry = await bundle('test/supervisor/fixtures/supervisor-entry.ts');
   }, 60_000);
 
-  it("the waiting hook falls back to the engine's own ask at once: the client's dialog decides", async () => {
-    const { sandboxEnv } = await import('./helpers/channel.js');
+  /** A supervisor in its own process, with one hook waiting on a human's answer. */
+  async function supervisorAwaitingHuman(): Promise<{ child: ChildProcess; waiting: Promise<Relayed> }> {
     const { env } = sandboxEnv();
     const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
     const childEnv = JSON.parse((await lines.next()).value as string) as Record<string, string>;
     const waiting = relay(childEnv, ASK);
     expect((await lines.next()).value).toBe('PENDING 1');
+    return { child, waiting };
+  }
+
+  it("the waiting hook falls back to the engine's own ask at once: the client's dialog decides", async () => {
+    const { child, waiting } = await supervisorAwaitingHuman();
     const killedAt = Date.now();
     child.kill('SIGKILL');
     const r = await waiting;
@@ -183,13 +188,7 @@ describe('supervisor killed mid-approval', () => {
   });
 
   it('a supervisor that hangs (stops reading and beating) is given up on after the heartbeat gap', async () => {
-    const { sandboxEnv } = await import('./helpers/channel.js');
-    const { env } = sandboxEnv();
-    const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'inherit'] });
-    const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
-    const childEnv = JSON.parse((await lines.next()).value as string) as Record<string, string>;
-    const waiting = relay(childEnv, ASK);
-    expect((await lines.next()).value).toBe('PENDING 1');
+    const { child, waiting } = await supervisorAwaitingHuman();
     const stoppedAt = Date.now();
     child.kill('SIGSTOP');
     try {
