@@ -1,11 +1,15 @@
 // Bundles roz into plugin/dist so the plugin runs from Claude Code's plugin
 // cache with no node_modules beside it. Two bundles:
-//  - hook.cjs, the hook process: one CommonJS file, so plugin/bin/code-cache.js
-//    can run it from a V8 code cache (Node 20 has no compile cache for ESM).
-//    Dynamic imports inside it stay lazy (esbuild evaluates them on first use).
+//  - hook.cjs, the hook process: CommonJS, so plugin/bin/code-cache.js can run
+//    it from a V8 code cache (Node 20 has no compile cache for ESM). Dynamic
+//    imports inside it stay lazy (esbuild evaluates them on first use). The
+//    modules of src/core/governance/on-demand.ts (yaml, zod) are files of
+//    their own, hook-<name>.cjs, each with its own code cache: a hook that
+//    does not need them reads and deserializes none of their code.
 //  - cli.mjs + chunks, everything else (ESM, split so `roz run` loads the UI
 //    only when asked). node-pty is native and only used by `roz run`: external.
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { esmBundleOptions, externals } from './esbuild-shared.mjs';
@@ -13,19 +17,48 @@ import { esmBundleOptions, externals } from './esbuild-shared.mjs';
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outdir = 'plugin/dist';
 const common = { bundle: true, platform: 'node', target: 'node20', external: externals, logLevel: 'warning', legalComments: 'none', metafile: true };
+const hookCjs = {
+  ...common,
+  format: 'cjs',
+  // Less source to read per process, names kept for stack traces;
+  // ROZ_READABLE=1 keeps it as written (with module markers) for profiling.
+  minifyWhitespace: !process.env.ROZ_READABLE,
+  minifySyntax: !process.env.ROZ_READABLE,
+};
+
+/** on-demand.ts imports these by literal specifier; the hook requires the file instead. */
+const onDemand = { 'intents-parser': 'src/core/governance/intents-parser.ts', 'trace-schema': 'src/core/governance/trace-schema.ts' };
+const chunkFile = (name) => `hook-${name}.cjs`;
+
+const chunks = await Promise.all(
+  Object.entries(onDemand).map(([name, entry]) => build({ ...hookCjs, entryPoints: [entry], outfile: join(outdir, chunkFile(name)) })),
+);
+
+const onDemandFiles = {
+  name: 'on-demand-files',
+  setup(b) {
+    b.onResolve({ filter: /^\.\/(intents-parser|trace-schema)\.js$/ }, (args) =>
+      args.importer.endsWith('on-demand.ts') ? { path: `./${chunkFile(args.path.slice(2, -3))}`, external: true } : undefined,
+    );
+  },
+};
 
 const [hook, cli] = await Promise.all([
   build({
-    ...common,
+    ...hookCjs,
     entryPoints: ['src/cli/hook-entry.ts'],
     outfile: join(outdir, 'hook.cjs'),
-    format: 'cjs',
-    // Less source to read per process, names kept for stack traces;
-    // ROZ_READABLE=1 keeps it as written (with module markers) for profiling.
-    minifyWhitespace: !process.env.ROZ_READABLE,
-    minifySyntax: !process.env.ROZ_READABLE,
-    define: { ROZ_VERSION: JSON.stringify(pkg.version), 'import.meta.url': '__rozImportMetaUrl' },
-    banner: { js: "var __rozImportMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+    plugins: [onDemandFiles],
+    // require() rather than import(): the bundle runs in a vm.Script, where import() has no loader.
+    supported: { 'dynamic-import': false },
+    define: {
+      ROZ_VERSION: JSON.stringify(pkg.version),
+      // The intents parse cache trusts a parse only from this exact parser (src/store/intents-cache.ts).
+      ROZ_INTENTS_PARSER_ID: JSON.stringify(createHash('sha256').update(readFileSync(join(outdir, chunkFile('intents-parser')))).digest('hex').slice(0, 16)),
+      'import.meta.url': '__rozMeta.url',
+    },
+    // A getter: only a hook without CLAUDE_PLUGIN_ROOT asks, so the others skip building a URL.
+    banner: { js: "var __rozMeta = { get url() { return require('node:url').pathToFileURL(__filename).href; } };" },
   }),
   build({
     ...esmBundleOptions,
@@ -38,6 +71,10 @@ const [hook, cli] = await Promise.all([
   }),
 ]);
 
+// The point of the split: the hook bundle itself must carry neither yaml nor zod.
+const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter((f) => /node_modules\/(yaml|zod)\//.test(f));
+if (heavy.length) throw new Error(`hook.cjs bundles ${heavy.length} yaml/zod modules (e.g. ${heavy[0]}); load them through src/core/governance/on-demand.ts`);
+
 // Chunks of earlier builds (content-hashed names) would otherwise pile up.
-const fresh = new Set([...Object.keys(hook.metafile.outputs), ...Object.keys(cli.metafile.outputs)].map((p) => basename(p)));
+const fresh = new Set([hook, cli, ...chunks].flatMap((r) => Object.keys(r.metafile.outputs)).map((p) => basename(p)));
 for (const f of readdirSync(outdir)) if (!fresh.has(f)) rmSync(join(outdir, f), { force: true });

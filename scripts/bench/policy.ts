@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { appendLedger } from '../../src/store/ledger.js';
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../src/core/governance/trace-record.js';
 import { scopeMatcher } from '../../src/core/governance/scope.js';
+import { loadOnDemand } from '../../src/core/governance/on-demand.js';
 import { nowMs, round } from './common.js';
 
 /** Globs shaped like intents' owned_scope: directories, extensions, nested wildcards. */
@@ -122,6 +123,7 @@ export function ledgerRecord(writer: number, seq: number): TraceRecord {
 export async function ledgerWriter(file: string, mode: string, writer: number, count: number): Promise<void> {
   const records = Array.from({ length: count }, (_, i) => ledgerRecord(writer, i));
   const lines = records.map((r) => `${JSON.stringify(r)}\n`);
+  await loadOnDemand('trace-schema');
   process.stdout.write('ready\n');
   await new Promise<void>((res) => process.stdin.once('data', () => res()));
   const start = performance.timeOrigin + performance.now();

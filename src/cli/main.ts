@@ -7,6 +7,7 @@ import { cleanCommand, configCommand, statsCommand } from './commands/manage.js'
 import { UsageError } from './context.js';
 import { intentCommand, type IntentOptions } from './commands/intent.js';
 import { blameCommand } from './commands/blame.js';
+import { loadAllOnDemand } from '../core/governance/on-demand.js';
 
 declare const ROZ_VERSION: string;
 const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
@@ -24,7 +25,10 @@ export function buildProgram(): Command {
     .version(version)
     .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions()
-    .exitOverride();
+    .exitOverride()
+    // The intents parser and the ledger schema load on demand in hooks; a
+    // command is one process that may use either, so it loads both first.
+    .hook('preAction', () => loadAllOnDemand());
 
   program
     .command('hook <event>')

@@ -16,6 +16,7 @@ import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
 import { markCodePath } from './code-paths.js';
+import { loadOnDemand, NotLoaded } from '../core/governance/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
 import { loadConfig } from './config-loader.js';
@@ -118,24 +119,19 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       });
     let policy: PolicyResult;
     try {
-      try {
-        policy = await update();
-      } catch (err) {
-        if (!(err instanceof GovernanceNeeded)) throw err;
+      policy = await untilLoaded(update, async (err) => {
+        if (!(err instanceof GovernanceNeeded)) return false;
         governance = await loadGovernance();
-        policy = await update();
-      }
+        return true;
+      });
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
       if (event === 'PreToolUse') {
         // The review gate fails open, governance fails closed: without the store
         // the selected intent is unknown, so a governed change is refused.
-        const probe = (governance ?? (await loadGovernance())).governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, {
-          env: deps.env,
-          now,
-          storeRoot: config.storage.path,
-          home,
-        });
+        const g = governance ?? (await loadGovernance());
+        const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
+        const probe = await untilLoaded(async () => g.governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, gov));
         if (probe.verdict.kind === 'deny' || probe.verdict.kind === 'ask') {
           warn(`roz: store unavailable: ${err.message}`);
           const verdict: Verdict = {
@@ -158,6 +154,23 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     };
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
+  }
+}
+
+/**
+ * Run `attempt` until it stops asking for code it has not loaded: a module
+ * only some calls need (on-demand.ts), or something `more` knows how to load.
+ * Each round loads one thing, so a few rounds always suffice.
+ */
+async function untilLoaded<T>(attempt: () => Promise<T>, more: (err: unknown) => Promise<boolean> = async () => false): Promise<T> {
+  for (let round = 0; ; round++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (round >= 4) throw err;
+      if (err instanceof NotLoaded) await loadOnDemand(err.module);
+      else if (!(await more(err))) throw err;
+    }
   }
 }
 

@@ -3,7 +3,6 @@
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { randomUUID } from 'node:crypto';
 import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
@@ -20,6 +19,7 @@ import { intentContext, sessionSummary } from '../core/governance/render.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
 import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
+import { onDemand, rethrowNotLoaded } from '../core/governance/on-demand.js';
 import {
   AGENT_TRACE_VERSION,
   intentUrn,
@@ -33,7 +33,8 @@ import { classifyDestructive } from '../core/shell/destructive.js';
 import { writeTargets } from '../core/shell/writes.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger, readLedger } from '../store/ledger.js';
-import { appendLesson, findProjectRoot, loadProject, orchestrationPaths, readLessonsFile, writeIntentMap } from '../store/orchestration.js';
+import { intentsCacheDir } from '../store/intents-cache.js';
+import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile, writeIntentMap } from '../store/orchestration.js';
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -59,6 +60,9 @@ function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): st
   if (root) gov.project_root = root;
   return root;
 }
+
+/** The project as hooks see it: intents parsed once per change of the file, across processes. */
+const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot) });
 
 function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
   return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
@@ -100,7 +104,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const gov = governanceOf(state);
     const root = projectFor(gov, input.cwd, deps);
     if (!root) return result();
-    const project = loadProject(root);
+    const project = loadProject(root, deps);
     const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
     const ctx: GovernanceContext = {
       project,
@@ -113,6 +117,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const out = governPreToolUse(gov, input, ctx);
     return { ...out, notes: [...adopted, ...out.notes] };
   } catch (err) {
+    rethrowNotLoaded(err);
     const mayWrite = FILE_TOOLS.has(input.tool_name) || input.tool_name === 'Bash';
     const why = (err as Error).message ?? String(err);
     if (!mayWrite) return result(undefined, [{ type: 'GovernanceError', error: why }], [`roz: governance error (tool allowed, it changes no files): ${why}`]);
@@ -148,7 +153,7 @@ export function governancePostToolUse(
     if (input.hook_event_name === 'PostToolUseFailure' || 'error' in input) return onFailure(gov, state, input as HookInput<'PostToolUseFailure'>, root, deps);
     const post = input as HookInput<'PostToolUse'>;
     if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
-    const project = loadProject(root);
+    const project = loadProject(root, deps);
     const paths = pathContext(project, post.cwd, deps);
     if (post.tool_name === 'Read') {
       const p = post.tool_input.file_path;
@@ -160,6 +165,7 @@ export function governancePostToolUse(
     }
     return recordMutation(gov, state, post, project, paths, root, deps);
   } catch (err) {
+    rethrowNotLoaded(err);
     return result(undefined, [{ type: 'GovernanceError', error: (err as Error).message }], [
       `roz: could not record this change in .orchestration (${(err as Error).message}); the change itself went through.`,
     ]);
@@ -169,7 +175,7 @@ export function governancePostToolUse(
 function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, root: string, deps: GovernanceDeps): PolicyResult {
   const id = input.tool_input.intent_id;
   if (typeof id !== 'string') return result();
-  const project = loadProject(root);
+  const project = loadProject(root, deps);
   const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === id) : undefined;
   if (!intent || intent.status !== 'IN_PROGRESS') return result(undefined, [{ type: 'IntentSelectionRejected', intent_id: id }]);
   selectIntent(gov, id, 'hook', deps.now);
@@ -215,6 +221,7 @@ function recordMutation(
 ): PolicyResult {
   const mutation = mutationOf(input, deps.writeTargets ?? writeTargets);
   if (!mutation) return result();
+  onDemand('trace-schema'); // before any work: the ledger append needs it
   const response = (input.tool_response ?? {}) as Record<string, unknown>;
   const isFileTool = FILE_TOOLS.has(mutation.tool);
   const files: TraceRecord['files'] = [];
@@ -266,7 +273,7 @@ function recordMutation(
   const revision = gitHead(root);
   const record: TraceRecord = {
     version: AGENT_TRACE_VERSION,
-    id: randomUUID(),
+    id: process.getBuiltinModule('node:crypto').randomUUID(), // loaded on use: ~6 ms a hook need not pay
     timestamp: deps.now.toISOString(),
     ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
     tool: { name: 'roz', version: rozVersion },
@@ -307,7 +314,7 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
     if (typeof model === 'string' && model) gov.model_id = model;
     const root = projectFor(gov, input.cwd, deps);
     if (!root) return result();
-    const project = loadProject(root);
+    const project = loadProject(root, deps);
     const lessons = latestLessons(readLessonsFile(root), LESSONS_FED_BACK);
     if (!project.intents.ok) {
       return result({
@@ -319,6 +326,7 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
     }
     return result({ kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) }, [{ type: 'GovernanceOn', root }]);
   } catch (err) {
+    rethrowNotLoaded(err);
     return result(undefined, [], [`roz: could not load intents (${(err as Error).message})`]);
   }
 }
@@ -350,7 +358,7 @@ export type SelectOutcome =
 
 /** Validate an intent id for a project and build its <intent_context>. Shared by the MCP server and the CLI. */
 export function prepareSelection(root: string, intentId: string): SelectOutcome {
-  const project = loadProject(root);
+  const project = loadProjectAt(root);
   if (!project.intents.ok) {
     return { ok: false, reason: `${project.intentsFile} is invalid:\n${formatProblems(project.intentsFile, project.intents.problems)}` };
   }

@@ -13,7 +13,7 @@ export function realish(path: string): string {
   const rest: string[] = [];
   for (;;) {
     try {
-      return join(realpathSync(p), ...rest.reverse());
+      return join(realpathSync.native(p), ...rest.reverse());
     } catch {
       const parent = dirname(p);
       if (parent === p) return path;

@@ -10,6 +10,7 @@ import { loadConfig } from '../engine/config-loader.js';
 import { bindSelection, rozVersion } from '../engine/governance.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { findProjectRoot, loadIntents } from '../store/orchestration.js';
+import { loadAllOnDemand } from '../core/governance/on-demand.js';
 import type { SessionStore } from '../store/session-store.js';
 
 export interface McpOptions {
@@ -41,6 +42,7 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
       inputSchema: { intent_id: z.string().min(1).describe('The intent id, e.g. INT-001') },
     },
     async ({ intent_id }) => {
+      await loadAllOnDemand();
       const root = project();
       if (!root) return text('roz: this project has no .orchestration/active_intents.yaml, so intent governance is off: there is nothing to select.', true);
       const sid = env.CLAUDE_CODE_SESSION_ID && isSafeSessionId(env.CLAUDE_CODE_SESSION_ID) ? env.CLAUDE_CODE_SESSION_ID : null;
@@ -62,6 +64,7 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
       inputSchema: {},
     },
     async () => {
+      await loadAllOnDemand();
       const root = project();
       if (!root) return text('roz: intent governance is off for this project (no .orchestration/active_intents.yaml).');
       const parsed = loadIntents(root);

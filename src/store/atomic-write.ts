@@ -5,7 +5,12 @@
 // A temporary file left by a killed process is named `<file>.<pid>.<rand>.tmp`.
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
 
-export function writeFileAtomicSync(file: string, data: string, opts: { mode?: number } = {}): void {
+/**
+ * `durable: false` skips the fsync, for files that are only a cache: the
+ * rename still makes the swap atomic for readers, but after a power loss the
+ * file may be empty (and is rebuilt).
+ */
+export function writeFileAtomicSync(file: string, data: string, opts: { mode?: number; durable?: boolean } = {}): void {
   const tmp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 10)}.tmp`;
   let fd: number | undefined;
   try {
@@ -13,7 +18,7 @@ export function writeFileAtomicSync(file: string, data: string, opts: { mode?: n
     fd = openSync(tmp, 'wx', opts.mode ?? 0o666);
     const buf = Buffer.from(data, 'utf8');
     for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (opts.durable !== false) fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
     renameSync(tmp, file);

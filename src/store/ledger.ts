@@ -4,14 +4,16 @@
 // hooks of parallel sessions never tear each other's lines.
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { traceRecordSchema, type TraceRecord } from '../core/governance/trace-record.js';
+import { onDemand } from '../core/governance/on-demand.js';
+import type { TraceRecord } from '../core/governance/trace-record.js';
 
 export class LedgerError extends Error {
   override name = 'LedgerError';
 }
 
+/** Needs the trace schema loaded (throws NotLoaded otherwise, before writing anything). */
 export function appendLedger(file: string, record: TraceRecord): void {
-  const checked = traceRecordSchema.safeParse(record);
+  const checked = onDemand('trace-schema').traceRecordSchema.safeParse(record);
   if (!checked.success) {
     const why = checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
     throw new LedgerError(`refusing to append an invalid trace record: ${why}`);
@@ -34,7 +36,9 @@ export interface LedgerRead {
   bad: number[];
 }
 
+/** Needs the trace schema loaded (throws NotLoaded otherwise). */
 export function readLedger(file: string): LedgerRead {
+  const { traceRecordSchema } = onDemand('trace-schema');
   let raw: string;
   try {
     raw = readFileSync(file, 'utf8');

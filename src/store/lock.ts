@@ -5,7 +5,7 @@
 // (so both can share a store); roz uses its own ~60 lines because
 // proper-lockfile loads graceful-fs (which clones fs, pulling in streams,
 // fs/promises, readline and assert) and signal-exit on every hook process.
-import { mkdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, renameSync, rmdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 
 export interface LockOptions {
   /** A lock untouched for this long is taken over. */
@@ -27,6 +27,18 @@ function isStale(dir: string, staleMs: number): boolean {
     return Date.now() - statSync(dir).mtimeMs > staleMs;
   } catch {
     return false; // gone already: the next mkdir will tell
+  }
+}
+
+/** The lock is an empty directory: rmdir, without rmSync's recursive machinery (~1 ms to load per hook). */
+function removeLockDir(dir: string): void {
+  try {
+    rmdirSync(dir);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return; // taken over as stale and removed
+    if (code === 'ENOTEMPTY' || code === 'EEXIST') rmSync(dir, { recursive: true, force: true });
+    else throw err;
   }
 }
 
@@ -76,6 +88,6 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<() =
     if (released) return;
     released = true;
     clearInterval(timer);
-    rmSync(dir, { recursive: true, force: true });
+    removeLockDir(dir);
   };
 }

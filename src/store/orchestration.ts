@@ -3,7 +3,8 @@
 import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
-import { parseActiveIntents, type IntentsParse } from '../core/governance/intents.js';
+import type { IntentsParse } from '../core/governance/intents.js';
+import { parseIntentsCached } from './intents-cache.js';
 import { newLessonsFile } from '../core/governance/lessons.js';
 import { ignoreMatcher } from '../core/governance/scope.js';
 import type { ProjectView } from '../core/governance/policy.js';
@@ -13,7 +14,7 @@ import { ORCHESTRATION, orchestrationPaths } from './project-root.js';
 
 function realOr(p: string): string {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return p;
   }
@@ -28,20 +29,26 @@ function readOptional(file: string): string | null {
   }
 }
 
-export function loadIntents(root: string): IntentsParse {
-  const text = readOptional(orchestrationPaths(root).intents);
-  if (text === null) return { ok: false, problems: [{ line: 1, column: 1, reason: 'the file disappeared' }] };
-  return parseActiveIntents(text);
+export interface LoadOptions {
+  /** Where parses are cached across processes (intentsCacheDir of the store); none: parse in memory only. */
+  cacheDir?: string;
 }
 
-export function loadProject(root: string): ProjectView {
+/** The project's intents. Needs the intents parser loaded on a cache miss (throws NotLoaded otherwise). */
+export function loadIntents(root: string, opts: LoadOptions = {}): IntentsParse {
+  const text = readOptional(orchestrationPaths(root).intents);
+  if (text === null) return { ok: false, problems: [{ line: 1, column: 1, reason: 'the file disappeared' }] };
+  return parseIntentsCached(text, opts.cacheDir ?? null);
+}
+
+export function loadProject(root: string, opts: LoadOptions = {}): ProjectView {
   const paths = orchestrationPaths(root);
   const realRoot = realOr(root);
   return {
     root: realRoot,
     orchestration: join(realRoot, ORCHESTRATION),
     intentsFile: `${ORCHESTRATION}/active_intents.yaml`,
-    intents: loadIntents(root),
+    intents: loadIntents(root, opts),
     ignored: ignoreMatcher(readOptional(paths.ignore)),
   };
 }

@@ -1,10 +1,10 @@
 // Intent selections made outside a hook (the MCP server, the CLI) that do not
 // know their session: kept per project until the next hook of a session in
 // that project adopts it. Claiming is an atomic rename, so one session wins.
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
+import { nameHash } from '../core/name-hash.js';
 
 export interface PendingSelection {
   intent_id: string;
@@ -17,8 +17,8 @@ export interface PendingSelection {
 export const PENDING_TTL_MS = 15 * 60_000;
 
 const dir = (storeRoot: string): string => join(storeRoot, 'governance', 'pending');
-const fileFor = (storeRoot: string, projectRoot: string): string =>
-  join(dir(storeRoot), `${createHash('sha256').update(projectRoot).digest('hex').slice(0, 24)}.json`);
+// Every governed PreToolUse looks here; the file holds its project root, checked on claim.
+const fileFor = (storeRoot: string, projectRoot: string): string => join(dir(storeRoot), `${nameHash(projectRoot)}.json`);
 
 export function putPendingSelection(storeRoot: string, sel: PendingSelection): string {
   mkdirSync(dir(storeRoot), { recursive: true, mode: 0o700 });

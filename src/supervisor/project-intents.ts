@@ -4,7 +4,8 @@
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionState } from '../core/review/state.js';
-import { parseActiveIntents, type Intent } from '../core/governance/intents.js';
+import type { Intent } from '../core/governance/intents.js';
+import { parseActiveIntents } from '../core/governance/intents-parser.js';
 import { peekGovernance } from '../core/governance/state.js';
 
 export interface ProjectIntents {

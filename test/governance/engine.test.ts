@@ -4,9 +4,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
-import { traceRecordSchema } from '../../src/core/governance/trace-record.js';
+import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
 import {
   bindSelection,
   governanceOnReviewIssues,
@@ -21,6 +22,9 @@ import { specTraceRecordJsonSchema } from './spec-schema.js';
 
 const deps = (p: { store: string; home: string }, now = new Date('2026-03-01T10:00:00Z')) => ({ env: { HOME: p.home }, now, storeRoot: p.store, home: p.home });
 const kind = (r: { verdict: { kind: string; code?: string } }) => (r.verdict.code ? `${r.verdict.kind}:${r.verdict.code}` : r.verdict.kind);
+
+// These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
+beforeAll(loadAllOnDemand);
 
 describe('governance engine', () => {
   it('is off without .orchestration/active_intents.yaml: everything allowed, nothing written', () => {

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { activeIntentsJsonSchema, formatProblems, parseActiveIntents } from '../../src/core/governance/intents.js';
+import { formatProblems } from '../../src/core/governance/intents.js';
+import { activeIntentsJsonSchema, parseActiveIntents } from '../../src/core/governance/intents-parser.js';
 import { INTENTS_YAML } from './helpers.js';
 
 const schemaFile = join(import.meta.dirname, '../../schemas/active_intents.schema.json');

@@ -4,11 +4,15 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
 import { AGENT_TRACE_VERSION } from '../../src/core/governance/trace-record.js';
 import { appendLedger, LedgerError, readLedger } from '../../src/store/ledger.js';
 import { sampleRecord } from './helpers.js';
 
+
+// These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
+beforeAll(loadAllOnDemand);
 
 describe('ledger', () => {
   it('refuses an invalid record and appends valid ones', () => {
@@ -28,9 +32,11 @@ describe('ledger', () => {
     const entry = join(dir, 'appender.ts');
     const ledgerTs = join(import.meta.dirname, '../../src/store/ledger.ts');
     const traceTs = join(import.meta.dirname, '../../src/core/governance/trace-record.ts');
+    const onDemandTs = join(import.meta.dirname, '../../src/core/governance/on-demand.ts');
     writeFileSync(
       entry,
       `import { appendLedger } from ${JSON.stringify(ledgerTs)};\nimport { AGENT_TRACE_VERSION } from ${JSON.stringify(traceTs)};\n` +
+        `import { loadAllOnDemand } from ${JSON.stringify(onDemandTs)};\nawait loadAllOnDemand();\n` +
         `const [file, who, n, pad] = process.argv.slice(2);\n` +
         `for (let i = 0; i < Number(n); i++) appendLedger(file, { version: AGENT_TRACE_VERSION, id: crypto.randomUUID(), timestamp: new Date().toISOString(), tool: { name: 'roz', version: '0' }, files: [], metadata: { 'dev.roz': { session_id: 'p' + who, intent_id: 'INT-' + i, mutation_class: 'AST_REFACTOR', tool_name: 'Write' }, pad: 'x'.repeat(Number(pad)) } });\n`,
     );

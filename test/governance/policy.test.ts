@@ -1,7 +1,8 @@
 // The PreToolUse gates, on a real temp project (paths, symlinks) with the real shell analysers.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
 import { governPreToolUse, type GovernanceContext } from '../../src/core/governance/policy.js';
 import { sha256 } from '../../src/core/governance/ranges.js';
 import { emptyGovernance, rememberFile, type GovernanceState } from '../../src/core/governance/state.js';
@@ -39,6 +40,9 @@ const bash = (p: Project, command: string, gov = withIntent(), cwd = p.root): Ve
 const write = (p: Project, file_path: string, gov = withIntent(), tool = 'Write'): Verdict =>
   governPreToolUse(gov, pre(p.root, tool, { file_path, content: 'x' }), ctxFor(p)).verdict;
 const code = (v: Verdict): string => (v.kind === 'deny' || v.kind === 'ask' ? `${v.kind}:${v.code}` : v.kind);
+
+// These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
+beforeAll(loadAllOnDemand);
 
 describe('governance PreToolUse policy', () => {
   const p = makeProject();

@@ -2,7 +2,8 @@
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
 import { blame } from '../../src/core/governance/blame.js';
 import { classifyFileChange, classifyRecord } from '../../src/core/governance/classify.js';
 import { isTestArgv, latestLessons, testFailureLesson } from '../../src/core/governance/lessons.js';
@@ -14,6 +15,9 @@ import { symbolsTouched, topLevelSymbols } from '../../src/core/governance/symbo
 import { normaliseModelId } from '../../src/core/governance/trace-record.js';
 import { gitHead, readHeadFromFiles, readHeadWithGit } from '../../src/store/git-head.js';
 import { makeProject, sampleRecord, session } from './helpers.js';
+
+// These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
+beforeAll(loadAllOnDemand);
 
 describe('ranges', () => {
   it('new file = all lines; edit = the span between unchanged head and tail; patch = exact added lines', () => {

@@ -2,12 +2,12 @@
 // plugin/bin/code-cache.js keeps for the hook bundle, and governance loaded
 // only for governed projects (yet never skipped for a session that has one).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '../governance/helpers.js';
-import { payloads, rozBin, runHook, sandbox } from '../helpers/hooks.js';
+import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
 
 const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -103,7 +103,9 @@ describe('code cache coverage', () => {
     await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
     await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
     expect(statSync(file).ino).toBe(grown.ino);
-    expect(cacheFiles(dir)).toEqual([name]);
+    // The bundle's cache, and one for the intents parser the first governed hook loaded.
+    expect(cacheFiles(dir).filter((f) => f.startsWith('hook-v'))).toEqual([name]);
+    expect(cacheFiles(dir).filter((f) => f.startsWith('hook-intents-parser-v'))).toHaveLength(1);
   });
 });
 
@@ -120,6 +122,36 @@ describe('governance loading', () => {
     const second = await runHook('PreToolUse', outside.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }), env);
     expect(second.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
     expect(second.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/intent/i);
+  });
+
+  it('parses active_intents.yaml once: later hooks use the cached parse without the parser, and fail closed without it', async () => {
+    const proj = makeProject({ git: true });
+    const { env } = sandbox();
+    // A copy of the plugin whose parser file can be taken away.
+    const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
+    cpSync(pluginDir, plugin, { recursive: true });
+    const hook = (payload: unknown) => runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', 'pre-tool-use'], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin });
+    const p = payloads('gov-parse', proj.root);
+    const write = p.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' });
+    const decision = (r: ProcResult) => `${r.json?.hookSpecificOutput?.permissionDecision} ${String(r.json?.hookSpecificOutput?.permissionDecisionReason).slice(0, 20)}`;
+
+    const first = await hook(write);
+    expect(decision(first)).toMatch(/^deny \[INTENT_REQUIRED\]/);
+    expect(first.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/INT-001/);
+
+    rmSync(join(plugin, 'dist', 'hook-intents-parser.cjs'));
+    const cached = await hook(write);
+    expect(cached.json).toEqual(first.json);
+    expect(cached.stderr).toBe('');
+
+    // A changed file needs the parser: a write is refused, a read goes on with a warning.
+    proj.write('.orchestration/active_intents.yaml', `${readFileSync(join(proj.root, '.orchestration/active_intents.yaml'), 'utf8')}# edited\n`);
+    const refused = await hook(write);
+    expect(decision(refused)).toMatch(/^deny \[HOOK_ERROR\]/);
+    expect(refused.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/intents-parser/);
+    const read = await hook(p.pre('Read', { file_path: join(proj.root, 'README.md') }));
+    expect(read.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(read.json?.systemMessage).toMatch(/intents-parser/);
   });
 
   it('an ungoverned repository gets no governance answer at all', async () => {

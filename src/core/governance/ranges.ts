@@ -1,7 +1,5 @@
 // Which lines a change produced, and the content hash of a line range, so a
 // ledger record can later tell whether those lines are still what the agent wrote.
-import { createHash } from 'node:crypto';
-
 export interface LineRange {
   start_line: number;
   end_line: number;
@@ -14,8 +12,9 @@ export function splitLines(text: string): string[] {
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
 
+/** node:crypto is loaded on first use: it costs a hook ~6 ms, and most hooks hash nothing. */
 export function sha256(text: string | Buffer): string {
-  return createHash('sha256').update(text).digest('hex');
+  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 }
 
 /** `sha256:<hex>` of lines start..end (1-based, inclusive), joined by `\n`. */

@@ -1,0 +1,59 @@
+// yaml and zod are most of the hook's code, and a hook needs them only now and
+// then: to parse active_intents.yaml when its text has no cached parse, and to
+// check a record before it joins the ledger. Policies run synchronously inside
+// the session lock, so they cannot import there: they take the module from
+// here, and if it is not loaded yet `onDemand` throws NotLoaded; the engine
+// loads it and runs the update again (an update that throws writes nothing).
+// In the hook bundle each module is a file of its own with its own code cache
+// (scripts/build.mjs), so what the common path loads stays small.
+type Modules = {
+  'intents-parser': typeof import('./intents-parser.js');
+  'trace-schema': typeof import('./trace-schema.js');
+};
+export type OnDemandModule = keyof Modules;
+
+// Literal specifiers: the hook build maps each to its own file.
+const importers: { [K in OnDemandModule]: () => Promise<Modules[K]> } = {
+  'intents-parser': () => import('./intents-parser.js'),
+  'trace-schema': () => import('./trace-schema.js'),
+};
+
+const loaded: Partial<Modules> = {};
+const failed: Partial<Record<OnDemandModule, Error>> = {};
+
+/** Thrown by `onDemand` for a module not loaded yet; the caller loads it and retries. */
+export class NotLoaded extends Error {
+  override name = 'NotLoaded';
+  constructor(readonly module: OnDemandModule) {
+    super(`roz: the ${module} module is needed but not loaded yet`);
+  }
+}
+
+export function onDemand<K extends OnDemandModule>(name: K): Modules[K] {
+  const m = loaded[name];
+  if (m) return m;
+  const err = failed[name];
+  // An ordinary error from here on: governance turns it into a denial (fail closed).
+  if (err) throw new Error(`roz cannot load its ${name} module (${err.message})`);
+  throw new NotLoaded(name);
+}
+
+/** Load a module; never throws (a failure is reported by the next `onDemand`). */
+export async function loadOnDemand(name: OnDemandModule): Promise<void> {
+  if (loaded[name] || failed[name]) return;
+  try {
+    (loaded as Record<OnDemandModule, unknown>)[name] = await importers[name]();
+  } catch (err) {
+    failed[name] = err instanceof Error ? err : new Error(String(err));
+  }
+}
+
+/** For long-lived processes (CLI, MCP server, supervisor): everything, up front. */
+export async function loadAllOnDemand(): Promise<void> {
+  await Promise.all((Object.keys(importers) as OnDemandModule[]).map(loadOnDemand));
+}
+
+/** For catch-all handlers inside an update: NotLoaded must reach the engine. */
+export function rethrowNotLoaded(err: unknown): void {
+  if (err instanceof NotLoaded) throw err;
+}

@@ -1,0 +1,58 @@
+// The zod schema of an Agent Trace v0.1.0 record as roz writes it. Checked on
+// every append and read of the ledger; hooks load it only when they touch the
+// ledger (the constants and helpers are in ./trace-record.ts).
+// zod/mini like every schema on the hook path (see src/core/hook-input.ts).
+import * as z from 'zod/mini';
+import '../zod-messages.js';
+import { AGENT_TRACE_VERSION, mutationClasses, ROZ_NAMESPACE } from './trace-record.js';
+
+const text = z.string().check(z.minLength(1));
+const line = z.int().check(z.gte(1));
+
+const contributor = z.strictObject({
+  type: z.enum(['human', 'ai', 'mixed', 'unknown']),
+  model_id: z.optional(z.string().check(z.maxLength(250))),
+});
+
+const range = z
+  .strictObject({
+    start_line: line,
+    end_line: line,
+    content_hash: z.optional(z.string().check(z.regex(/^sha256:[0-9a-f]{64}$/))),
+    contributor: z.optional(contributor),
+  })
+  .check(z.refine((r) => r.end_line >= r.start_line, { message: 'end_line is before start_line' }));
+
+const conversation = z.strictObject({
+  url: z.optional(z.url()),
+  contributor: z.optional(contributor),
+  ranges: z.array(range),
+  related: z.optional(z.array(z.strictObject({ type: text, url: z.url() }))),
+});
+
+export const rozMetadataSchema = z.strictObject({
+  session_id: text,
+  intent_id: text,
+  mutation_class: z.enum(mutationClasses),
+  tool_name: text,
+  tool_use_id: z.optional(z.string()),
+  agent_id: z.optional(z.string()),
+  /** Top-level symbols whose lines the change touched, per file path (ts/js/py only). */
+  symbols: z.optional(z.record(z.string(), z.array(z.string()))),
+  /** sha256 of each whole file right after the change, per file path. */
+  file_hashes: z.optional(z.record(z.string(), z.string())),
+});
+
+export const traceRecordSchema = z.strictObject({
+  version: z.literal(AGENT_TRACE_VERSION),
+  id: z.uuid(),
+  timestamp: z.iso.datetime(),
+  vcs: z.optional(z.strictObject({ type: z.enum(['git', 'jj', 'hg', 'svn']), revision: text })),
+  tool: z.strictObject({ name: text, version: text }),
+  files: z.array(z.strictObject({ path: text, conversations: z.array(conversation) })),
+  metadata: z.catchall(z.object({ [ROZ_NAMESPACE]: rozMetadataSchema }), z.unknown()),
+});
+
+export type TraceRecord = z.infer<typeof traceRecordSchema>;
+export type RozMetadata = z.infer<typeof rozMetadataSchema>;
+export type TraceRange = z.infer<typeof range>;
