@@ -3,8 +3,8 @@
 //  - hook.cjs, the hook process: CommonJS, so plugin/bin/code-cache.js can run
 //    it from a V8 code cache (Node 20 has no compile cache for ESM). Dynamic
 //    imports inside it stay lazy (esbuild evaluates them on first use). The
-//    modules of src/core/governance/on-demand.ts (yaml, zod) are files of
-//    their own, hook-<name>.cjs, each with its own code cache: a hook that
+//    modules of src/core/on-demand.ts (yaml, zod, the shell parser) are files
+//    of their own, hook-<name>.cjs, each with its own code cache: a hook that
 //    does not need them reads and deserializes none of their code.
 //  - cli.mjs + chunks, everything else (ESM, split so `roz run` loads the UI
 //    only when asked). node-pty is native and only used by `roz run`: external.
@@ -26,20 +26,25 @@ const hookCjs = {
   minifySyntax: !process.env.ROZ_READABLE,
 };
 
-/** on-demand.ts imports these by literal specifier; the hook requires the file instead. */
-const onDemand = { 'intents-parser': 'src/core/governance/intents-parser.ts', 'trace-schema': 'src/core/governance/trace-schema.ts' };
+/** What src/core/on-demand.ts imports, by its literal specifier: the hook requires hook-<name>.cjs instead. */
+const onDemand = {
+  './governance/intents-parser.js': { name: 'intents-parser', entry: 'src/core/governance/intents-parser.ts' },
+  './governance/trace-schema.js': { name: 'trace-schema', entry: 'src/core/governance/trace-schema.ts' },
+  './shell/index.js': { name: 'shell', entry: 'src/core/shell/index.ts' },
+};
 const chunkFile = (name) => `hook-${name}.cjs`;
 
 const chunks = await Promise.all(
-  Object.entries(onDemand).map(([name, entry]) => build({ ...hookCjs, entryPoints: [entry], outfile: join(outdir, chunkFile(name)) })),
+  Object.values(onDemand).map(({ name, entry }) => build({ ...hookCjs, entryPoints: [entry], outfile: join(outdir, chunkFile(name)) })),
 );
 
 const onDemandFiles = {
   name: 'on-demand-files',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(intents-parser|trace-schema)\.js$/ }, (args) =>
-      args.importer.endsWith('on-demand.ts') ? { path: `./${chunkFile(args.path.slice(2, -3))}`, external: true } : undefined,
-    );
+    b.onResolve({ filter: /^\.\/(governance|shell)\/[\w-]+\.js$/ }, (args) => {
+      const m = args.importer.endsWith('src/core/on-demand.ts') ? onDemand[args.path] : undefined;
+      return m ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
+    });
   },
 };
 
@@ -71,9 +76,9 @@ const [hook, cli] = await Promise.all([
   }),
 ]);
 
-// The point of the split: the hook bundle itself must carry neither yaml nor zod.
-const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter((f) => /node_modules\/(yaml|zod)\//.test(f));
-if (heavy.length) throw new Error(`hook.cjs bundles ${heavy.length} yaml/zod modules (e.g. ${heavy[0]}); load them through src/core/governance/on-demand.ts`);
+// The point of the split: the hook bundle itself must carry none of them.
+const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter((f) => /node_modules\/(yaml|zod|unbash)\//.test(f));
+if (heavy.length) throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);
 
 // Chunks of earlier builds (content-hashed names) would otherwise pile up.
 const fresh = new Set([hook, cli, ...chunks].flatMap((r) => Object.keys(r.metafile.outputs)).map((p) => basename(p)));

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { appendLedger } from '../../src/store/ledger.js';
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../src/core/governance/trace-record.js';
 import { scopeMatcher } from '../../src/core/governance/scope.js';
-import { loadOnDemand } from '../../src/core/governance/on-demand.js';
+import { loadOnDemand } from '../../src/core/on-demand.js';
 import { nowMs, round } from './common.js';
 
 /** Globs shaped like intents' owned_scope: directories, extensions, nested wildcards. */

@@ -1,6 +1,6 @@
 // The hook process: `roz hook <event>`. Deliberately lean (no CLI framework,
 // no UI): Claude Code starts one of these for every tool call.
-import { read, writeSync } from 'node:fs';
+import { readSync, writeSync } from 'node:fs';
 import { hookCliNames } from '../core/hook-input.js';
 import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
@@ -21,10 +21,14 @@ function deadlineFor(event: string, env: NodeJS.ProcessEnv): number {
 }
 
 /**
- * stdin, read with fs.read on fd 0: the client gives hooks a pipe, and
+ * stdin, read with readSync on fd 0: the client gives hooks a pipe, and
  * process.stdin would wrap it in a net.Socket, loading net and streams (~5 ms
- * of a hook's life). fs.read runs on libuv's thread pool, so the deadline timer
- * still fires while it waits. A non-blocking fd (EAGAIN) goes on with the stream.
+ * of a hook's life); an asynchronous fs.read would start libuv's thread pool
+ * (~1.5 ms). The client writes the event and closes the pipe as it spawns the
+ * hook, so the read ends as soon as the hook is up. The cost: our deadline
+ * cannot fire while the read blocks, so a client that never closed stdin would
+ * meet its own hook timeout instead. A non-blocking fd (EAGAIN) goes on with
+ * the stream.
  */
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = [];
@@ -38,7 +42,7 @@ async function readStdin(): Promise<string> {
     const buf = Buffer.allocUnsafe(256 * 1024);
     let n: number;
     try {
-      n = await new Promise<number>((resolve, reject) => read(0, buf, 0, buf.length, null, (err, bytes) => (err ? reject(err) : resolve(bytes))));
+      n = readSync(0, buf, 0, buf.length, null);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
@@ -85,6 +89,7 @@ function finish(stdout: string, stderr: string): void {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  (globalThis as any).__m?.('main');
   const name = process.argv[3] ?? '';
   const event = hookCliNames[name];
   if (!event) {
@@ -104,7 +109,9 @@ async function main(): Promise<void> {
     finish(`${JSON.stringify({ systemMessage: msg })}\n`, `${msg}\n`);
     return;
   }
+  (globalThis as any).__m?.('stdin');
   const run = await runHook(event, raw, { env: process.env });
+  (globalThis as any).__m?.('runHook');
   // Under `roz run` the engine has already decided and persisted; the supervisor
   // is told, and for an `ask` a human answers in its TUI. Every wait is bounded
   // (src/supervisor/channel-client.ts) and ends 1 s before our own deadline.

@@ -7,7 +7,7 @@ import { cleanCommand, configCommand, statsCommand } from './commands/manage.js'
 import { UsageError } from './context.js';
 import { intentCommand, type IntentOptions } from './commands/intent.js';
 import { blameCommand } from './commands/blame.js';
-import { loadAllOnDemand } from '../core/governance/on-demand.js';
+import { loadAllOnDemand } from '../core/on-demand.js';
 
 declare const ROZ_VERSION: string;
 const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';

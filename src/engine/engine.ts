@@ -16,7 +16,7 @@ import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
 import { markCodePath } from './code-paths.js';
-import { loadOnDemand, NotLoaded } from '../core/governance/on-demand.js';
+import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
 import { loadConfig } from './config-loader.js';
@@ -85,6 +85,10 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const home = deps.env.HOME || homedir();
 
     if (event === 'SessionStart') exportRozOnPath(deps.env, warn);
+
+    // Every policy reads a Bash command through the shell parser: load it now
+    // rather than in a second round of the update (see untilLoaded).
+    if ((input as { tool_name?: unknown }).tool_name === 'Bash') await loadOnDemand('shell');
 
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;

@@ -19,7 +19,7 @@ import { intentContext, sessionSummary } from '../core/governance/render.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
 import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
-import { onDemand, rethrowNotLoaded } from '../core/governance/on-demand.js';
+import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
 import {
   AGENT_TRACE_VERSION,
   intentUrn,
@@ -28,9 +28,6 @@ import {
   type MutationClass,
   type TraceRecord,
 } from '../core/governance/trace-record.js';
-import { analyzeCommand } from '../core/shell/commands.js';
-import { classifyDestructive } from '../core/shell/destructive.js';
-import { writeTargets } from '../core/shell/writes.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger, readLedger } from '../store/ledger.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
@@ -54,6 +51,10 @@ export interface GovernanceDeps {
 }
 
 const LESSONS_FED_BACK = 5;
+
+// core/shell, loaded on demand (the engine loads it up front for Bash calls).
+const writeTargets: WriteAnalyzer = (command) => onDemand('shell').writeTargets(command);
+const classifyDestructive: GovernanceContext['destructive'] = (command) => onDemand('shell').classifyDestructive(command);
 
 function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): string | null {
   const root = findProjectRoot(cwd, { remembered: gov.project_root, projectDir: deps.env.CLAUDE_PROJECT_DIR });
@@ -185,7 +186,7 @@ function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, 
 function onFailure(gov: GovernanceState, state: SessionState, input: HookInput<'PostToolUseFailure'>, root: string, deps: GovernanceDeps): PolicyResult {
   if (input.tool_name !== 'Bash' || input.is_interrupt) return result();
   const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';
-  const isTest = analyzeCommand(command).commands.some((c) => isTestArgv(c.argv));
+  const isTest = onDemand('shell').analyzeCommand(command).commands.some((c) => isTestArgv(c.argv));
   if (!isTest) return result();
   appendLesson(root, testFailureLesson(deps.now, gov.intent_id, command, input.error ?? '', state.session_id));
   return result(undefined, [{ type: 'LessonRecorded', why: 'test failure' }]);

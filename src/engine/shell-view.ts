@@ -1,6 +1,7 @@
 // Adapts core/shell's analysis to the narrow view policies use, parsing each
-// command once per hook process.
-import { analyzeCommand } from '../core/shell/commands.js';
+// command once per hook process. The shell parser loads on demand: the engine
+// loads it up front for Bash calls (see core/on-demand.ts).
+import { onDemand } from '../core/on-demand.js';
 import type { ShellAnalysis } from '../core/shell/types.js';
 import type { ShellView } from '../core/review/policy.js';
 
@@ -9,7 +10,7 @@ const cache = new Map<string, ShellAnalysis>();
 export function analysis(command: string): ShellAnalysis {
   let a = cache.get(command);
   if (!a) {
-    a = analyzeCommand(command);
+    a = onDemand('shell').analyzeCommand(command);
     cache.set(command, a);
   }
   return a;

@@ -3,7 +3,7 @@
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
-import { writeTargets } from '../core/shell/writes.js';
+import { onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
 
 
@@ -40,7 +40,7 @@ export function writesStore(input: ToolHookInput, storeRoot: string, home: strin
   }
   if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
     const cmd = input.tool_input.command;
-    const w = writeTargets(cmd);
+    const w = onDemand('shell').writeTargets(cmd);
     if (w.targets.some((t) => hit(t.path))) return true;
     // A write we cannot resolve statically that names the store is refused too.
     const named = cmd.includes(storeRoot) || cmd.includes(root) || (isAbsolute(storeRoot) && storeRoot.startsWith(home) && cmd.includes('~/' + storeRoot.slice(home.length + 1)));

@@ -10,7 +10,7 @@ import { loadConfig } from '../engine/config-loader.js';
 import { bindSelection, rozVersion } from '../engine/governance.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { findProjectRoot, loadIntents } from '../store/orchestration.js';
-import { loadAllOnDemand } from '../core/governance/on-demand.js';
+import { loadAllOnDemand } from '../core/on-demand.js';
 import type { SessionStore } from '../store/session-store.js';
 
 export interface McpOptions {

@@ -9,7 +9,7 @@ import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { isIntentsParse, type IntentsParse } from '../core/governance/intents.js';
-import { onDemand } from '../core/governance/on-demand.js';
+import { onDemand } from '../core/on-demand.js';
 import { nameHash } from '../core/name-hash.js';
 
 /** Set by the hook build to a hash of the parser's bundled code. */

@@ -4,7 +4,7 @@
 // hooks of parallel sessions never tear each other's lines.
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { onDemand } from '../core/governance/on-demand.js';
+import { onDemand } from '../core/on-demand.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
 
 export class LedgerError extends Error {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
+import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
 import {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
+import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { AGENT_TRACE_VERSION } from '../../src/core/governance/trace-record.js';
 import { appendLedger, LedgerError, readLedger } from '../../src/store/ledger.js';
 import { sampleRecord } from './helpers.js';
@@ -32,7 +32,7 @@ describe('ledger', () => {
     const entry = join(dir, 'appender.ts');
     const ledgerTs = join(import.meta.dirname, '../../src/store/ledger.ts');
     const traceTs = join(import.meta.dirname, '../../src/core/governance/trace-record.ts');
-    const onDemandTs = join(import.meta.dirname, '../../src/core/governance/on-demand.ts');
+    const onDemandTs = join(import.meta.dirname, '../../src/core/on-demand.ts');
     writeFileSync(
       entry,
       `import { appendLedger } from ${JSON.stringify(ledgerTs)};\nimport { AGENT_TRACE_VERSION } from ${JSON.stringify(traceTs)};\n` +

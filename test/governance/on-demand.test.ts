@@ -7,7 +7,7 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { IntentsParse } from '../../src/core/governance/intents.js';
-import { loadOnDemand, NotLoaded, onDemand } from '../../src/core/governance/on-demand.js';
+import { loadOnDemand, NotLoaded, onDemand } from '../../src/core/on-demand.js';
 import { bindSelection } from '../../src/engine/governance.js';
 import { runHook } from '../../src/engine/engine.js';
 import { FileSessionStore } from '../../src/store/file-store.js';
@@ -107,7 +107,7 @@ describe('intents parse cache', () => {
 /** parseIntentsCached as a new process runs it: fresh modules, nothing in memory. */
 async function freshParse(text: string, dir: string): Promise<IntentsParse> {
   vi.resetModules();
-  const { loadAllOnDemand } = await import('../../src/core/governance/on-demand.js');
+  const { loadAllOnDemand } = await import('../../src/core/on-demand.js');
   await loadAllOnDemand();
   const { parseIntentsCached: parse } = await import('../../src/store/intents-cache.js');
   return parse(text, dir);

@@ -2,7 +2,7 @@
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
+import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governPreToolUse, type GovernanceContext } from '../../src/core/governance/policy.js';
 import { sha256 } from '../../src/core/governance/ranges.js';
 import { emptyGovernance, rememberFile, type GovernanceState } from '../../src/core/governance/state.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadAllOnDemand } from '../../src/core/governance/on-demand.js';
+import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { blame } from '../../src/core/governance/blame.js';
 import { classifyFileChange, classifyRecord } from '../../src/core/governance/classify.js';
 import { isTestArgv, latestLessons, testFailureLesson } from '../../src/core/governance/lessons.js';

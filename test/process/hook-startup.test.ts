@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { makeProject } from '../governance/helpers.js';
 import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
 
-const cacheFiles = (dir: string) => (existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith('.v8')) : []);
+const cacheFiles = (dir: string, of = 'hook') => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${of}-v`) && f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
 
 describe('hook code cache', () => {
@@ -103,9 +103,11 @@ describe('code cache coverage', () => {
     await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
     await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
     expect(statSync(file).ino).toBe(grown.ino);
-    // The bundle's cache, and one for the intents parser the first governed hook loaded.
-    expect(cacheFiles(dir).filter((f) => f.startsWith('hook-v'))).toEqual([name]);
-    expect(cacheFiles(dir).filter((f) => f.startsWith('hook-intents-parser-v'))).toHaveLength(1);
+    expect(cacheFiles(dir)).toEqual([name]);
+    // Each file loaded on demand has a cache of its own: the shell parser (Bash), the intents parser (first governed hook).
+    expect(cacheFiles(dir, 'hook-shell')).toHaveLength(1);
+    expect(cacheFiles(dir, 'hook-intents-parser')).toHaveLength(1);
+    expect(cacheFiles(dir, 'hook-trace-schema')).toHaveLength(0);
   });
 });
 

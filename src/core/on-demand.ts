@@ -1,21 +1,23 @@
-// yaml and zod are most of the hook's code, and a hook needs them only now and
-// then: to parse active_intents.yaml when its text has no cached parse, and to
-// check a record before it joins the ledger. Policies run synchronously inside
+// Most of the hook's code serves only some hooks: yaml and zod parse
+// active_intents.yaml when its text has no cached parse and check a record
+// before it joins the ledger; the shell parser reads Bash commands. Policies run synchronously inside
 // the session lock, so they cannot import there: they take the module from
 // here, and if it is not loaded yet `onDemand` throws NotLoaded; the engine
 // loads it and runs the update again (an update that throws writes nothing).
 // In the hook bundle each module is a file of its own with its own code cache
 // (scripts/build.mjs), so what the common path loads stays small.
 type Modules = {
-  'intents-parser': typeof import('./intents-parser.js');
-  'trace-schema': typeof import('./trace-schema.js');
+  'intents-parser': typeof import('./governance/intents-parser.js');
+  'trace-schema': typeof import('./governance/trace-schema.js');
+  shell: typeof import('./shell/index.js');
 };
 export type OnDemandModule = keyof Modules;
 
 // Literal specifiers: the hook build maps each to its own file.
 const importers: { [K in OnDemandModule]: () => Promise<Modules[K]> } = {
-  'intents-parser': () => import('./intents-parser.js'),
-  'trace-schema': () => import('./trace-schema.js'),
+  'intents-parser': () => import('./governance/intents-parser.js'),
+  'trace-schema': () => import('./governance/trace-schema.js'),
+  shell: () => import('./shell/index.js'),
 };
 
 const loaded: Partial<Modules> = {};
