@@ -182,6 +182,21 @@ function merge(a: PolicyResult, b: PolicyResult): PolicyResult {
   return { verdict: combine(a.verdict, b.verdict), notes: [...a.notes, ...b.notes], warnings: [...a.warnings, ...b.warnings] };
 }
 
+/**
+ * The review gate fails open, and must not take governance down with it: an
+ * error in it (say the shell parser cannot load) becomes a warning, and
+ * governance still judges the call and fails closed on its own.
+ */
+function reviewFailingOpen(judge: () => PolicyResult): PolicyResult {
+  try {
+    return judge();
+  } catch (err) {
+    if (err instanceof NotLoaded) throw err;
+    const why = (err as Error).message ?? String(err);
+    return result(undefined, [{ type: 'ReviewError', error: why }], [`roz: the review gate failed open on this call: ${why}`]);
+  }
+}
+
 /** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
 function dispatch(
   event: HookEventName,
@@ -197,7 +212,7 @@ function dispatch(
     case 'UserPromptSubmit':
       return review.onUserPrompt(state, input as HookInput<'UserPromptSubmit'>, ctx);
     case 'PreToolUse': {
-      const r = review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx);
+      const r = reviewFailingOpen(() => review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx));
       // A denial by the review gate already stops the call; governance still
       // judges everything else (a reviewer's `allow` must not bypass it).
       if (r.verdict.kind === 'deny') return r;

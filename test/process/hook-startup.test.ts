@@ -156,6 +156,24 @@ describe('governance loading', () => {
     expect(read.json?.systemMessage).toMatch(/intents-parser/);
   });
 
+  it('without the shell parser file, the review gate fails open and governance fails closed', async () => {
+    const proj = makeProject({ git: true });
+    const { env } = sandbox();
+    const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
+    cpSync(pluginDir, plugin, { recursive: true });
+    rmSync(join(plugin, 'dist', 'hook-shell.cjs'));
+    const hook = (payload: unknown) => runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', 'pre-tool-use'], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin });
+
+    const plain = await hook(payloads('no-shell-1', proj.outside).pre('Bash', { command: 'echo x > notes.txt' }));
+    expect(plain.code).toBe(0);
+    expect(plain.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+    expect(plain.json?.systemMessage).toMatch(/review gate failed open.*shell/);
+
+    const governed = await hook(payloads('no-shell-2', proj.root).pre('Bash', { command: 'echo x > src/auth/a.ts' }));
+    expect(governed.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(governed.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/^\[HOOK_ERROR\].*shell/);
+  });
+
   it('an ungoverned repository gets no governance answer at all', async () => {
     const proj = makeProject({ intents: null });
     const { env } = sandbox();
