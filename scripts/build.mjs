@@ -1,6 +1,6 @@
 // Bundles roz into plugin/dist so the plugin runs from Claude Code's plugin
 // cache with no node_modules beside it. Two bundles:
-//  - hook.cjs, the hook process: CommonJS, so plugin/bin/code-cache.js can run
+//  - hook.cjs, the hook process: CommonJS, so plugin/bin/roz can run
 //    it from a V8 code cache (Node 20 has no compile cache for ESM). Dynamic
 //    imports inside it stay lazy (esbuild evaluates them on first use). The
 //    modules of src/core/on-demand.ts (yaml, zod, the shell parser) are files

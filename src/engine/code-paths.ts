@@ -1,4 +1,4 @@
-// Tells plugin/bin/code-cache.js which lazily loaded parts of the hook bundle
+// Tells plugin/bin/roz which lazily loaded parts of the hook bundle
 // this process ran, so the V8 code cache is rewritten to cover them (V8 only
 // caches functions that have run). A no-op outside that loader (tests, CLI).
 export type CodePath = 'governance' | 'supervised';

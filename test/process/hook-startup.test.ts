@@ -1,5 +1,5 @@
 // The hook process's start-up path, as processes: the V8 code cache that
-// plugin/bin/code-cache.js keeps for the hook bundle, and governance loaded
+// plugin/bin/roz keeps for the hook bundle, and governance loaded
 // only for governed projects (yet never skipped for a session that has one).
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
