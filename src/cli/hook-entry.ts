@@ -89,7 +89,6 @@ function finish(stdout: string, stderr: string): void {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  (globalThis as any).__m?.('main');
   const name = process.argv[3] ?? '';
   const event = hookCliNames[name];
   if (!event) {
@@ -109,9 +108,7 @@ async function main(): Promise<void> {
     finish(`${JSON.stringify({ systemMessage: msg })}\n`, `${msg}\n`);
     return;
   }
-  (globalThis as any).__m?.('stdin');
   const run = await runHook(event, raw, { env: process.env });
-  (globalThis as any).__m?.('runHook');
   // Under `roz run` the engine has already decided and persisted; the supervisor
   // is told, and for an `ask` a human answers in its TUI. Every wait is bounded
   // (src/supervisor/channel-client.ts) and ends 1 s before our own deadline.
