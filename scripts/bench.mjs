@@ -1,6 +1,7 @@
 // `npm run bench`: what roz costs, each figure next to a baseline measured in
 // the same run on the same machine (ratios, not absolute promises).
-// `--quick` uses tiny counts so CI can run it and it cannot rot.
+// `--quick` uses tiny counts so CI can run it and it cannot rot; `--hooks`
+// runs only the hook-process section (a minute), for work on the hook path.
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -13,7 +14,8 @@ import { esmBundleOptions } from './esbuild-shared.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
-const RUNS = quick ? 5 : 25;
+const hooksOnly = process.argv.includes('--hooks');
+const RUNS = quick ? 5 : 30;
 const N = quick
   ? { shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
   : { shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
@@ -125,19 +127,49 @@ const supSeen = await new Promise((resolve) => {
 });
 const baseWall = median(samples['node -e ""'].wall);
 const baseRss = median(samples['node -e ""'].rss);
+// This VM's speed changes over seconds to minutes (bare node 75-130 ms): each
+// round's processes ran back to back, so a round's own ratio cancels the
+// drift; the median of those is the figure to read, and p25-p75 its spread.
+const roundRatios = (s) => s.wall.map((w, i) => w / samples['node -e ""'].wall[i]).sort((a, b) => a - b);
+const quantile = (xs, q) => xs[Math.round(q * (xs.length - 1))];
 const processRows = Object.entries(samples).map(([name, s]) => ({
   name,
   wall_ms: +median(s.wall).toFixed(1),
-  wall_ratio: +(median(s.wall) / baseWall).toFixed(2),
+  wall_ratio: +median(roundRatios(s)).toFixed(2),
+  wall_ratio_p25: +quantile(roundRatios(s), 0.25).toFixed(2),
+  wall_ratio_p75: +quantile(roundRatios(s), 0.75).toFixed(2),
   peak_rss_kib: hasTime ? median(s.rss) : null,
   rss_ratio: hasTime ? +(median(s.rss) / baseRss).toFixed(2) : null,
 }));
 const supervisedProcess = {
   added_ms_vs_unsupervised_hook: +(median(samples[SUPERVISED].wall) - median(samples['roz hook pre-tool-use (Bash)'].wall)).toFixed(1),
-  ratio_vs_unsupervised_hook: +(median(samples[SUPERVISED].wall) / median(samples['roz hook pre-tool-use (Bash)'].wall)).toFixed(2),
+  ratio_vs_unsupervised_hook: +median(samples[SUPERVISED].wall.map((w, i) => w / samples['roz hook pre-tool-use (Bash)'].wall[i])).toFixed(2),
   events_seen_by_supervisor: supSeen,
   fallbacks: supervisedFallbacks,
 };
+
+const line = (cells, w = 42) => cells.map((c, i) => String(c).padEnd(i === 0 ? w : 13)).join('').trimEnd();
+const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version };
+const processTable = () => [
+  `roz bench ${quick ? '(quick) ' : ''}— ${machine.cpus} × ${machine.model}, node ${machine.node}, ${RUNS} interleaved runs`,
+  '',
+  line(['process', 'wall ms', 'x node', '(p25-p75)', 'peak KiB', 'x node']),
+  ...processRows.map((r) => line([r.name, r.wall_ms, r.wall_ratio, `${r.wall_ratio_p25}-${r.wall_ratio_p75}`, r.peak_rss_kib ?? '-', r.rss_ratio ?? '-'])),
+  `  x node: the median of each round's own ratio (a round runs every process once, back to back)`,
+  `  supervised hook process: +${supervisedProcess.added_ms_vs_unsupervised_hook} ms (${supervisedProcess.ratio_vs_unsupervised_hook}x the unsupervised hook), supervisor saw ${supervisedProcess.events_seen_by_supervisor} events, ${supervisedProcess.fallbacks} fallbacks`,
+];
+const save = (name, result, lines) => {
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  writeFileSync(join(root, 'bench-results', `${name}.json`), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(root, 'bench-results', `${name}.txt`), lines.join('\n') + '\n');
+};
+if (hooksOnly) {
+  const lines = processTable();
+  console.log(lines.join('\n'));
+  save('hooks', { when: new Date().toISOString(), machine, quick, hook_process: processRows, supervised_hook_process: supervisedProcess }, lines);
+  rmSync(store, { recursive: true, force: true });
+  process.exit(supervisedProcess.fallbacks !== 0 ? 1 : 0);
+}
 
 // ---- 64 concurrent hook processes on one session: throughput and lost lines.
 async function concurrent(n) {
@@ -246,7 +278,7 @@ const tuiMemoryNoView = section('tui-memory', [N.tuiSmall, N.tuiLarge, 'no-view'
 
 const result = {
   when: new Date().toISOString(),
-  machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version },
+  machine,
   quick,
   hook_process: processRows,
   supervised_hook_process: supervisedProcess,
@@ -261,12 +293,7 @@ const result = {
 };
 
 // ---- the table
-const line = (cells, w = 42) => cells.map((c, i) => String(c).padEnd(i === 0 ? w : 13)).join('').trimEnd();
-const out = [];
-out.push(`roz bench ${quick ? '(quick) ' : ''}— ${result.machine.cpus} × ${result.machine.model}, node ${result.machine.node}, ${RUNS} interleaved runs`, '');
-out.push(line(['process', 'wall ms', 'x node', 'peak KiB', 'x node']));
-for (const r of processRows) out.push(line([r.name, r.wall_ms, r.wall_ratio, r.peak_rss_kib ?? '-', r.rss_ratio ?? '-']));
-out.push(`  supervised hook process: +${supervisedProcess.added_ms_vs_unsupervised_hook} ms (${supervisedProcess.ratio_vs_unsupervised_hook}x the unsupervised hook), supervisor saw ${supervisedProcess.events_seen_by_supervisor} events, ${supervisedProcess.fallbacks} fallbacks`);
+const out = processTable();
 out.push('', line(['measurement', 'roz', 'baseline', 'ratio', 'baseline is'], 44));
 const signed = (x) => `${x >= 0 ? '+' : ''}${x} ms`;
 const row = (name, roz, baseVal, ratio, what) => out.push(line([name, roz, baseVal, ratio, what], 44));
@@ -289,8 +316,6 @@ row('  heap MiB, no view mounted', tuiMemoryNoView.after_large.heap_mib, tuiMemo
 out.push('', `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`);
 console.log(out.join('\n'));
 
-mkdirSync(join(root, 'bench-results'), { recursive: true });
-writeFileSync(join(root, 'bench-results', quick ? 'quick.json' : 'latest.json'), JSON.stringify(result, null, 2) + '\n');
-writeFileSync(join(root, 'bench-results', quick ? 'quick.txt' : 'latest.txt'), out.join('\n') + '\n');
+save(quick ? 'quick' : 'latest', result, out);
 rmSync(store, { recursive: true, force: true });
 if (conc.lost_lines !== 0 || ledger.lost_lines + ledger.torn_lines + ledger.duplicates !== 0 || supervisedProcess.fallbacks !== 0) process.exitCode = 1;

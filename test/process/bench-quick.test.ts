@@ -23,6 +23,8 @@ it('npm run bench --quick completes and reports every section against its baseli
   for (const row of result.hook_process) {
     sane(row.wall_ms);
     sane(row.wall_ratio);
+    sane(row.wall_ratio_p25);
+    expect(row.wall_ratio_p75).toBeGreaterThanOrEqual(row.wall_ratio_p25);
   }
   expect(result.supervised_hook_process.fallbacks).toBe(0);
   expect(result.supervised_hook_process.events_seen_by_supervisor).toBeGreaterThan(0);
