@@ -6,6 +6,7 @@ import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, mkdtemp
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { FILE_TOOLS } from '../../src/core/governance/mutations.js';
 import { makeProject } from '../governance/helpers.js';
 import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
 
@@ -172,6 +173,39 @@ describe('governance loading', () => {
     const governed = await hook(payloads('no-shell-2', proj.root).pre('Bash', { command: 'echo x > src/auth/a.ts' }));
     expect(governed.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
     expect(governed.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/^\[HOOK_ERROR\].*shell/);
+  });
+
+  it('with no hook bundle at all (a broken install) a governed file change is denied, everything else fails open', async () => {
+    const proj = makeProject({ git: true });
+    const { env } = sandbox();
+    const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
+    cpSync(pluginDir, plugin, { recursive: true });
+    rmSync(join(plugin, 'dist', 'hook.cjs'));
+    const hook = (event: string, payload: unknown) => runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', event], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin });
+    const inside = payloads('broken-1', join(proj.root, 'src'));
+
+    const write = await hook('pre-tool-use', inside.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }));
+    expect(write.code).toBe(0);
+    expect(write.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(write.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/^\[HOOK_ERROR\] roz: intent governance cannot start/);
+    const bash = await hook('pre-tool-use', inside.pre('Bash', { command: 'echo x > a.txt' }));
+    expect(bash.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+
+    for (const r of [
+      await hook('pre-tool-use', inside.pre('Read', { file_path: join(proj.root, 'README.md') })),
+      await hook('pre-tool-use', payloads('broken-2', proj.outside).pre('Write', { file_path: join(proj.outside, 'a.ts'), content: 'x' })),
+      await hook('stop', inside.stop()),
+    ]) {
+      expect(r.code).toBe(0);
+      expect(r.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
+      expect(r.json?.systemMessage).toMatch(/roz: hook failed open: cannot start/);
+    }
+  });
+
+  it("the launcher's list of tools that may change files is governance's", () => {
+    const launcher = readFileSync(join(pluginDir, 'bin', 'roz'), 'utf8');
+    const listed = /const MAY_WRITE = new Set\((\[[^\]]*\])\)/.exec(launcher)?.[1];
+    expect(JSON.parse((listed ?? '[]').replace(/'/g, '"')).sort()).toEqual([...FILE_TOOLS, 'Bash'].sort());
   });
 
   it('an ungoverned repository gets no governance answer at all', async () => {
