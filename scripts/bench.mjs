@@ -6,6 +6,7 @@
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -84,6 +85,23 @@ writeFileSync(
   const r = spawnSync(process.execPath, [join(root, 'bin', 'roz'), 'intent', 'select', 'INT-001', '--session', 'bench-gov'], { cwd: governed, env, encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`roz intent select failed: ${r.stderr}`);
 }
+// A project with history: the ledger already holds many records, and each
+// PostToolUse of a Write appends one and brings intent_map.md up to date.
+const LEDGER_RECORDS = quick ? 1_000 : 10_000;
+{
+  const rec = (i) => JSON.stringify({
+    version: '0.1.0', id: randomUUID(), timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), tool: { name: 'roz', version: '0.1.0' },
+    files: [{ path: `src/m${i % 200}.ts`, conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 3 }] }] }],
+    metadata: { 'dev.roz': { session_id: `s${i % 50}`, intent_id: 'INT-001', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write', symbols: { [`src/m${i % 200}.ts`]: [`f${i % 7}`] } } },
+  });
+  writeFileSync(join(governed, '.orchestration', 'agent_trace.jsonl'), Array.from({ length: LEDGER_RECORDS }, (_, i) => rec(i)).join('\n') + '\n');
+  writeFileSync(join(governed, 'src', 'a.ts'), 'export const a = 1;\n');
+}
+const governedPost = JSON.stringify({
+  session_id: 'bench-gov', cwd: governed, transcript_path: '/dev/null', permission_mode: 'default',
+  hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'a.ts'), content: 'export const a = 1;\n' }, tool_response: { type: 'create' },
+});
+const POST_GOVERNED = `roz hook post-tool-use (Write, ${LEDGER_RECORDS / 1000}k ledger)`;
 const governedWrite = JSON.stringify({
   session_id: 'bench-gov', cwd: governed, transcript_path: '/dev/null', permission_mode: 'default',
   hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'a.ts'), content: 'export const a = 1;\n' },
@@ -93,6 +111,7 @@ const cases = {
   'roz hook pre-tool-use (Bash)': { argv: hookCmd('PreToolUse'), input: preToolUse },
   [SUPERVISED]: { argv: hookCmd('PreToolUse'), input: preToolUse, env: supervisedEnv },
   'roz hook pre-tool-use (Write, governed)': { argv: hookCmd('PreToolUse'), input: governedWrite },
+  [POST_GOVERNED]: { argv: hookCmd('PostToolUse'), input: governedPost },
   'roz hook stop': { argv: hookCmd('Stop'), input: JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false }) },
   'sh -c node -e "" (hooks.json shell)': { argv: ['/bin/sh', '-c', `"${process.execPath}" -e ""`], input: '' },
 };
@@ -153,8 +172,8 @@ const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.ve
 const processTable = () => [
   `roz bench ${quick ? '(quick) ' : ''}— ${machine.cpus} × ${machine.model}, node ${machine.node}, ${RUNS} interleaved runs`,
   '',
-  line(['process', 'wall ms', 'x node', '(p25-p75)', 'peak KiB', 'x node']),
-  ...processRows.map((r) => line([r.name, r.wall_ms, r.wall_ratio, `${r.wall_ratio_p25}-${r.wall_ratio_p75}`, r.peak_rss_kib ?? '-', r.rss_ratio ?? '-'])),
+  line(['process', 'wall ms', 'x node', '(p25-p75)', 'peak KiB', 'x node'], 46),
+  ...processRows.map((r) => line([r.name, r.wall_ms, r.wall_ratio, `${r.wall_ratio_p25}-${r.wall_ratio_p75}`, r.peak_rss_kib ?? '-', r.rss_ratio ?? '-'], 46)),
   `  x node: the median of each round's own ratio (a round runs every process once, back to back)`,
   `  supervised hook process: +${supervisedProcess.added_ms_vs_unsupervised_hook} ms (${supervisedProcess.ratio_vs_unsupervised_hook}x the unsupervised hook), supervisor saw ${supervisedProcess.events_seen_by_supervisor} events, ${supervisedProcess.fallbacks} fallbacks`,
 ];

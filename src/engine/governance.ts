@@ -10,7 +10,6 @@ import type { SessionState } from '../core/review/state.js';
 import { combine, result, type PolicyResult, type TraceNote } from '../core/verdict.js';
 import { classifyFileChange, classifyRecord } from '../core/governance/classify.js';
 import { formatProblems, type Intent } from '../core/governance/intents.js';
-import { renderIntentMap } from '../core/governance/intent-map.js';
 import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../core/governance/lessons.js';
 import { FILE_TOOLS, isSelectIntentTool, mutationOf, type WriteAnalyzer } from '../core/governance/mutations.js';
 import { governPreToolUse, type GovernanceContext, type ProjectView } from '../core/governance/policy.js';
@@ -29,9 +28,10 @@ import {
   type TraceRecord,
 } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
-import { appendLedger, readLedger } from '../store/ledger.js';
+import { appendLedger } from '../store/ledger.js';
+import { intentMapCacheDir, refreshIntentMap } from '../store/intent-map-file.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
-import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile, writeIntentMap } from '../store/orchestration.js';
+import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile } from '../store/orchestration.js';
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -292,13 +292,11 @@ function recordMutation(
       },
     },
   };
-  const ledger = orchestrationPaths(root).ledger;
-  appendLedger(ledger, record);
+  appendLedger(orchestrationPaths(root).ledger, record);
   gov.mutations += 1;
   const warnings: string[] = [];
   try {
-    const intents = project.intents.ok ? project.intents.intents : [];
-    writeIntentMap(root, renderIntentMap(intents, readLedger(ledger).records));
+    refreshIntentMap(root, project.intents.ok ? project.intents.intents : [], intentMapCacheDir(deps.storeRoot));
   } catch (err) {
     warnings.push(`roz: could not update .orchestration/intent_map.md (${(err as Error).message})`);
   }

@@ -171,7 +171,8 @@ export class FileSessionStore implements SessionStore {
         }
       }
     }
-    return out.sort((a, b) => b.created_at.localeCompare(a.created_at));
+    // ISO timestamps: code-unit order is time order, without localeCompare's ICU collator.
+    return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
   }
 
   remove(sessionId: string): void {

@@ -72,6 +72,7 @@ export function appendLesson(root: string, line: string): void {
   appendFileSync(paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
 }
 
+/** Atomic, not fsynced: the map is derived from the ledger and rewritten after every change. */
 export function writeIntentMap(root: string, text: string): void {
-  writeFileAtomicSync(orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`);
+  writeFileAtomicSync(orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`, { durable: false });
 }

@@ -1,0 +1,130 @@
+// Keeps .orchestration/intent_map.md in step with the ledger after every
+// recorded change. Re-reading (and re-validating) the whole ledger each time
+// made a hook's cost grow with the project's history: 0.55 s a Write at
+// 10,000 records. The ledger only grows, so the tally is cached in the store
+// with the ledger's identity, its size and the bytes just before that size;
+// when the file is still that file with those bytes, only what was appended
+// since is read. Anything else (a rewritten, truncated or replaced ledger, a
+// corrupt cache) rebuilds from the whole file.
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { join } from 'node:path';
+import { writeFileAtomicSync } from './atomic-write.js';
+import { addRecords, renderIntentMap, tallyFromJson, tallyToJson, type MapTally, type TallyJson } from '../core/governance/intent-map.js';
+import type { Intent } from '../core/governance/intents.js';
+import type { TraceRecord } from '../core/governance/trace-record.js';
+import { nameHash } from '../core/name-hash.js';
+import { onDemand } from '../core/on-demand.js';
+import { orchestrationPaths, writeIntentMap } from './orchestration.js';
+
+export const intentMapCacheDir = (storeRoot: string): string => join(storeRoot, 'cache', 'intent-map');
+
+/** Bytes before the cached size that must still be there: enough to tell another file's history apart. */
+const TAIL = 256;
+
+interface Cache {
+  root: string;
+  dev: number;
+  ino: number;
+  /** Ledger bytes folded in: always the end of a whole line. */
+  size: number;
+  /** base64 of the TAIL bytes before `size`. */
+  tail: string;
+  tally: TallyJson;
+}
+
+/**
+ * Fold what the ledger gained since the last call into the cached tally and
+ * rewrite the map. Needs the trace schema loaded (throws NotLoaded otherwise).
+ * Returns how many ledger bytes it read (tests and the bench look).
+ */
+export function refreshIntentMap(root: string, intents: readonly Intent[], cacheDir: string | null): { readBytes: number } {
+  const { ledger } = orchestrationPaths(root);
+  const cacheFile = cacheDir ? join(cacheDir, `${nameHash(root)}.json`) : null;
+  let tally: MapTally = new Map();
+  let from = 0;
+  let size = 0;
+  let tail = '';
+  let readBytes = 0;
+  let fd: number | null = null;
+  try {
+    fd = openSync(ledger, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+  }
+  let dev = 0;
+  let ino = 0;
+  try {
+    if (fd !== null) {
+      const st = fstatSync(fd);
+      dev = st.dev;
+      ino = st.ino;
+      const cached = cacheFile ? readCache(cacheFile, root) : null;
+      if (cached && cached.dev === dev && cached.ino === ino && cached.size <= st.size && bytesAt(fd, cached.size - tailLength(cached), tailLength(cached)).toString('base64') === cached.tail) {
+        const t = tallyFromJson(cached.tally);
+        if (t) {
+          tally = t;
+          from = cached.size;
+        }
+      }
+      const fresh = bytesAt(fd, from, st.size - from);
+      readBytes = fresh.length;
+      // Whole lines only: a record still being appended is read next time.
+      const end = fresh.lastIndexOf(0x0a) + 1;
+      addRecords(tally, parseRecords(fresh.subarray(0, end).toString('utf8')));
+      size = from + end;
+      tail = bytesAt(fd, Math.max(0, size - TAIL), Math.min(TAIL, size)).toString('base64');
+    }
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+  if (cacheFile && cacheDir) {
+    try {
+      mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+      const cache: Cache = { root, dev, ino, size, tail, tally: tallyToJson(tally) };
+      writeFileAtomicSync(cacheFile, JSON.stringify(cache), { mode: 0o600, durable: false });
+    } catch {
+      /* a cache that cannot be written only costs a full read next time */
+    }
+  }
+  writeIntentMap(root, renderIntentMap(intents, tally));
+  return { readBytes };
+}
+
+const tailLength = (c: Cache): number => Math.min(TAIL, c.size);
+
+function bytesAt(fd: number, position: number, length: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, length));
+  let off = 0;
+  while (off < buf.length) {
+    const n = readSync(fd, buf, off, buf.length - off, position + off);
+    if (n === 0) break;
+    off += n;
+  }
+  return buf.subarray(0, off);
+}
+
+/** Valid records, in order; a line that is not one (torn, hand-edited) is skipped, as readLedger does. */
+function parseRecords(text: string): TraceRecord[] {
+  const { traceRecordSchema } = onDemand('trace-schema');
+  const out: TraceRecord[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const parsed = traceRecordSchema.safeParse(JSON.parse(line));
+      if (parsed.success) out.push(parsed.data);
+    } catch {
+      /* not JSON */
+    }
+  }
+  return out;
+}
+
+function readCache(file: string, root: string): Cache | null {
+  try {
+    const c = JSON.parse(readFileSync(file, 'utf8')) as Partial<Cache> | null;
+    if (!c || c.root !== root || typeof c.size !== 'number' || typeof c.tail !== 'string' || typeof c.dev !== 'number' || typeof c.ino !== 'number') return null;
+    return c as Cache;
+  } catch {
+    return null;
+  }
+}
