@@ -104,7 +104,8 @@ const governedPost = JSON.stringify({
 const POST_GOVERNED = `roz hook post-tool-use (Write, ${LEDGER_RECORDS / 1000}k ledger)`;
 const governedWrite = JSON.stringify({
   session_id: 'bench-gov', cwd: governed, transcript_path: '/dev/null', permission_mode: 'default',
-  hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'a.ts'), content: 'export const a = 1;\n' },
+  // A file the session has not read or written: a held one adds the stale-file hash (node:crypto, ~6 ms).
+  hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'b.ts'), content: 'export const b = 1;\n' },
 });
 const cases = {
   'node -e ""': { argv: [process.execPath, '-e', ''], input: '' },
