@@ -13,6 +13,18 @@ import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcRes
 const cacheFiles = (dir: string, of = 'hook') => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${of}-v`) && f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
 
+/** A copy of the built plugin, minus `without` (files under dist/), and a way to run its hook. */
+function pluginCopy(env: NodeJS.ProcessEnv, without: string[] = []) {
+  const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
+  cpSync(pluginDir, plugin, { recursive: true });
+  for (const f of without) rmSync(join(plugin, 'dist', f));
+  return {
+    dist: join(plugin, 'dist'),
+    hook: (event: string, payload: unknown) =>
+      runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', event], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin }),
+  };
+}
+
 describe('hook code cache', () => {
   it('is written on the first run (0700 dir, 0600 file), then read without being rewritten', async () => {
     const { env, home } = sandbox();
@@ -131,9 +143,8 @@ describe('governance loading', () => {
     const proj = makeProject({ git: true });
     const { env } = sandbox();
     // A copy of the plugin whose parser file can be taken away.
-    const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
-    cpSync(pluginDir, plugin, { recursive: true });
-    const hook = (payload: unknown) => runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', 'pre-tool-use'], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin });
+    const copy = pluginCopy(env);
+    const hook = (payload: unknown) => copy.hook('pre-tool-use', payload);
     const p = payloads('gov-parse', proj.root);
     const write = p.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' });
     const decision = (r: ProcResult) => `${r.json?.hookSpecificOutput?.permissionDecision} ${String(r.json?.hookSpecificOutput?.permissionDecisionReason).slice(0, 20)}`;
@@ -142,7 +153,7 @@ describe('governance loading', () => {
     expect(decision(first)).toMatch(/^deny \[INTENT_REQUIRED\]/);
     expect(first.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/INT-001/);
 
-    rmSync(join(plugin, 'dist', 'hook-intents-parser.cjs'));
+    rmSync(join(copy.dist, 'hook-intents-parser.cjs'));
     const cached = await hook(write);
     expect(cached.json).toEqual(first.json);
     expect(cached.stderr).toBe('');
@@ -160,10 +171,8 @@ describe('governance loading', () => {
   it('without the shell parser file, the review gate fails open and governance fails closed', async () => {
     const proj = makeProject({ git: true });
     const { env } = sandbox();
-    const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
-    cpSync(pluginDir, plugin, { recursive: true });
-    rmSync(join(plugin, 'dist', 'hook-shell.cjs'));
-    const hook = (payload: unknown) => runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', 'pre-tool-use'], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin });
+    const copy = pluginCopy(env, ['hook-shell.cjs']);
+    const hook = (payload: unknown) => copy.hook('pre-tool-use', payload);
 
     const plain = await hook(payloads('no-shell-1', proj.outside).pre('Bash', { command: 'echo x > notes.txt' }));
     expect(plain.code).toBe(0);
@@ -178,10 +187,7 @@ describe('governance loading', () => {
   it('with no hook bundle at all (a broken install) a governed file change is denied, everything else fails open', async () => {
     const proj = makeProject({ git: true });
     const { env } = sandbox();
-    const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
-    cpSync(pluginDir, plugin, { recursive: true });
-    rmSync(join(plugin, 'dist', 'hook.cjs'));
-    const hook = (event: string, payload: unknown) => runProcess(process.execPath, [join(plugin, 'bin', 'roz'), 'hook', event], JSON.stringify(payload), { ...env, CLAUDE_PLUGIN_ROOT: plugin });
+    const { hook } = pluginCopy(env, ['hook.cjs']);
     const inside = payloads('broken-1', join(proj.root, 'src'));
 
     const write = await hook('pre-tool-use', inside.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }));
