@@ -1,9 +1,10 @@
 // Most of the hook's code serves only some hooks: yaml and zod parse
 // active_intents.yaml when its text has no cached parse and check a record
-// before it joins the ledger; the shell parser reads Bash commands. Policies run synchronously inside
-// the session lock, so they cannot import there: they take the module from
-// here, and if it is not loaded yet `onDemand` throws NotLoaded; the engine
-// loads it and runs the update again (an update that throws writes nothing).
+// before it joins the ledger; the shell parser reads Bash commands. Policies
+// run synchronously inside the session lock, so they cannot import there:
+// they take the module from here, and if it is not loaded yet `onDemand`
+// throws NotLoaded; the engine loads it and runs the update again (an update
+// that throws writes nothing).
 // In the hook bundle each module is a file of its own with its own code cache
 // (scripts/build.mjs), so what the common path loads stays small.
 type Modules = {
