@@ -72,7 +72,7 @@ function writeAllSync(fd: number, text: string): boolean {
 }
 
 function finish(stdout: string, stderr: string): void {
-  // Written with writeSync for the same reason stdin is read with fs.read: the
+  // Written with writeSync for the same reason stdin is read with readSync: the
   // process.stdout stream would load net for the pipe. The client reads the
   // whole answer before it looks at the exit.
   try {

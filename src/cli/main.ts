@@ -26,8 +26,8 @@ export function buildProgram(): Command {
     .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions()
     .exitOverride()
-    // The intents parser and the ledger schema load on demand in hooks; a
-    // command is one process that may use either, so it loads both first.
+    // Hooks load some modules only when a call needs them (core/on-demand.ts);
+    // a command is one process that may need any of them, so it loads them all first.
     .hook('preAction', () => loadAllOnDemand());
 
   program

@@ -48,3 +48,8 @@ export interface PolicyResult {
 export function result(verdict: Verdict = none, notes: TraceNote[] = [], warnings: string[] = []): PolicyResult {
   return { verdict, notes, warnings };
 }
+
+/** Two policies' answers as one: the stricter verdict, all notes and warnings. */
+export function mergeResults(a: PolicyResult, b: PolicyResult): PolicyResult {
+  return { verdict: combine(a.verdict, b.verdict), notes: [...a.notes, ...b.notes], warnings: [...a.warnings, ...b.warnings] };
+}

@@ -10,7 +10,7 @@ import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/review/state.js';
 import { truncateValue } from '../core/truncate.js';
-import { combine, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
@@ -93,6 +93,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
+    const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
     const update = () =>
       store.update(input.session_id, now, (state) => {
         // The agent may have cd'd out of the project: the session's remembered
@@ -109,7 +110,6 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           writesStore: () =>
             event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
         };
-        const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
         const out = dispatch(event, state, input, ctx, governance, gov);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
@@ -134,7 +134,6 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         // The review gate fails open, governance fails closed: without the store
         // the selected intent is unknown, so a governed change is refused.
         const g = governance ?? (await loadGovernance());
-        const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
         const probe = await untilLoaded(async () => g.governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, gov));
         if (probe.verdict.kind === 'deny' || probe.verdict.kind === 'ask') {
           warn(`roz: store unavailable: ${err.message}`);
@@ -178,10 +177,6 @@ async function untilLoaded<T>(attempt: () => Promise<T>, more: (err: unknown) =>
   }
 }
 
-function merge(a: PolicyResult, b: PolicyResult): PolicyResult {
-  return { verdict: combine(a.verdict, b.verdict), notes: [...a.notes, ...b.notes], warnings: [...a.warnings, ...b.warnings] };
-}
-
 /**
  * The review gate fails open, and must not take governance down with it: an
  * error in it (say the shell parser cannot load) becomes a warning, and
@@ -206,21 +201,24 @@ function dispatch(
   governance: Governance | null,
   gov: GovernanceDeps,
 ): PolicyResult {
+  const r = reviewOf(event, state, input, ctx);
+  // A denial by the review gate already stops the call; governance still
+  // judges everything else (a reviewer's `allow` must not bypass it).
+  if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
+  return governance ? mergeResults(r, governance.runGovernance(event, state, input, gov)) : r;
+}
+
+function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
   switch (event) {
     case 'SessionStart':
-      return merge(review.onSessionStart(state, input as HookInput<'SessionStart'>), governance?.governanceSessionStart(state, input as HookInput<'SessionStart'>, gov) ?? result());
+      return review.onSessionStart(state, input as HookInput<'SessionStart'>);
     case 'UserPromptSubmit':
       return review.onUserPrompt(state, input as HookInput<'UserPromptSubmit'>, ctx);
-    case 'PreToolUse': {
-      const r = reviewFailingOpen(() => review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx));
-      // A denial by the review gate already stops the call; governance still
-      // judges everything else (a reviewer's `allow` must not bypass it).
-      if (r.verdict.kind === 'deny') return r;
-      return merge(r, governance?.governancePreToolUse(state, input as HookInput<'PreToolUse'>, gov) ?? result());
-    }
+    case 'PreToolUse':
+      return reviewFailingOpen(() => review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx));
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return merge(review.onPostToolUse(state, input as HookInput<'PostToolUse'>), governance?.governancePostToolUse(state, input as HookInput<'PostToolUse'>, gov) ?? result());
+      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>);
     case 'Stop':
       return review.onStop(state, input as HookInput<'Stop'>, ctx);
     case 'SubagentStart':

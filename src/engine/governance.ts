@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
 import type { SessionState } from '../core/review/state.js';
-import { combine, result, type PolicyResult, type TraceNote } from '../core/verdict.js';
+import { result, type PolicyResult, type TraceNote } from '../core/verdict.js';
 import { classifyFileChange, classifyRecord } from '../core/governance/classify.js';
 import { formatProblems, type Intent } from '../core/governance/intents.js';
 import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../core/governance/lessons.js';
@@ -408,12 +408,10 @@ export async function bindSelection(opts: {
 
 // ------------------------------------------------------------- engine entry
 
-/** Both policies' answers as one: the strictest verdict, all notes and warnings. */
-export function mergeResults(a: PolicyResult, b: PolicyResult): PolicyResult {
-  return { verdict: combine(a.verdict, b.verdict), notes: [...a.notes, ...b.notes], warnings: [...a.warnings, ...b.warnings] };
-}
-
-/** The governance answer for any hook event (events it does not handle answer nothing). Never throws. */
+/**
+ * The governance answer for any hook event (events it does not handle answer
+ * nothing). Throws only NotLoaded (core/on-demand.ts), for the engine to load and retry.
+ */
 export function runGovernance(event: HookEventName, state: SessionState, input: HookInput, deps: GovernanceDeps): PolicyResult {
   switch (event) {
     case 'SessionStart':

@@ -171,7 +171,8 @@ describe('governance engine', () => {
 
 describe('runGovernance + mergeResults', () => {
   it('dispatches by event and keeps the strictest verdict', async () => {
-    const { runGovernance, mergeResults } = await import('../../src/engine/governance.js');
+    const { runGovernance } = await import('../../src/engine/governance.js');
+    const { mergeResults } = await import('../../src/core/verdict.js');
     const p = makeProject();
     const r = runGovernance('PreToolUse', session(), pre(p.root, 'Write', { file_path: 'src/auth/a.ts' }), deps(p));
     expect(kind(r)).toBe('deny:INTENT_REQUIRED');
