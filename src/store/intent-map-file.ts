@@ -38,49 +38,12 @@ interface Cache {
  * Returns how many ledger bytes it read (tests and the bench look).
  */
 export function refreshIntentMap(root: string, intents: readonly Intent[], cacheDir: string | null): { readBytes: number } {
-  const { ledger } = orchestrationPaths(root);
   const cacheFile = cacheDir ? join(cacheDir, `${nameHash(root)}.json`) : null;
-  let tally: MapTally = new Map();
-  let from = 0;
-  let size = 0;
-  let tail = '';
-  let readBytes = 0;
-  let fd: number | null = null;
-  try {
-    fd = openSync(ledger, 'r');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-  }
-  let dev = 0;
-  let ino = 0;
-  try {
-    if (fd !== null) {
-      const st = fstatSync(fd);
-      dev = st.dev;
-      ino = st.ino;
-      const cached = cacheFile ? readCache(cacheFile, root) : null;
-      if (cached && cached.dev === dev && cached.ino === ino && cached.size <= st.size && bytesAt(fd, cached.size - tailLength(cached), tailLength(cached)).toString('base64') === cached.tail) {
-        const t = tallyFromJson(cached.tally);
-        if (t) {
-          tally = t;
-          from = cached.size;
-        }
-      }
-      const fresh = bytesAt(fd, from, st.size - from);
-      readBytes = fresh.length;
-      // Whole lines only: a record still being appended is read next time.
-      const end = fresh.lastIndexOf(0x0a) + 1;
-      addRecords(tally, parseRecords(fresh.subarray(0, end).toString('utf8')));
-      size = from + end;
-      tail = bytesAt(fd, Math.max(0, size - TAIL), Math.min(TAIL, size)).toString('base64');
-    }
-  } finally {
-    if (fd !== null) closeSync(fd);
-  }
-  if (cacheFile && cacheDir) {
+  const { tally, mark, readBytes } = foldLedger(orchestrationPaths(root).ledger, cacheFile ? readCache(cacheFile, root) : null);
+  if (cacheDir && cacheFile) {
     try {
       mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-      const cache: Cache = { root, dev, ino, size, tail, tally: tallyToJson(tally) };
+      const cache: Cache = { root, ...mark, tally: tallyToJson(tally) };
       writeFileAtomicSync(cacheFile, JSON.stringify(cache), { mode: 0o600, durable: false });
     } catch {
       /* a cache that cannot be written only costs a full read next time */
@@ -90,7 +53,36 @@ export function refreshIntentMap(root: string, intents: readonly Intent[], cache
   return { readBytes };
 }
 
-const tailLength = (c: Cache): number => Math.min(TAIL, c.size);
+type Mark = Pick<Cache, 'dev' | 'ino' | 'size' | 'tail'>;
+
+/** The ledger's tally, from `cached` plus what was appended when the file is still the one cached, else from the start. */
+function foldLedger(ledger: string, cached: Cache | null): { tally: MapTally; mark: Mark; readBytes: number } {
+  let fd: number;
+  try {
+    fd = openSync(ledger, 'r');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    return { tally: new Map(), mark: { dev: 0, ino: 0, size: 0, tail: '' }, readBytes: 0 };
+  }
+  try {
+    const { dev, ino, size: now } = fstatSync(fd);
+    const same = cached && cached.dev === dev && cached.ino === ino && cached.size <= now && tailAt(fd, cached.size) === cached.tail;
+    const kept = same ? tallyFromJson(cached.tally) : null;
+    const from = kept ? cached!.size : 0;
+    const tally = kept ?? new Map();
+    const fresh = bytesAt(fd, from, now - from);
+    // Whole lines only: a record still being appended is read next time.
+    const end = fresh.lastIndexOf(0x0a) + 1;
+    addRecords(tally, parseRecords(fresh.subarray(0, end).toString('utf8')));
+    const size = from + end;
+    return { tally, mark: { dev, ino, size, tail: tailAt(fd, size) }, readBytes: fresh.length };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** base64 of the TAIL bytes before `size`. */
+const tailAt = (fd: number, size: number): string => bytesAt(fd, Math.max(0, size - TAIL), Math.min(TAIL, size)).toString('base64');
 
 function bytesAt(fd: number, position: number, length: number): Buffer {
   const buf = Buffer.alloc(Math.max(0, length));
