@@ -6,10 +6,11 @@ import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { workspacePerTest } from './harness/per-test.js';
 import { bash, edit, on, reply, say, write, type Matcher, type ParsedRequest, type ToolCall, type ToolResult } from './harness/fake-api.js';
 import { rozState, runRoz, type RozState } from './harness/roz.js';
-import { createWorkspace, rozCli, rozJson, type Workspace } from './harness/workspace.js';
+import { rozCli, rozJson, type Workspace } from './harness/workspace.js';
 
 const INTENTS_YAML = `active_intents:
   - id: INT-001
@@ -80,12 +81,10 @@ interface LedgerRecord {
 }
 
 describe.sequential('roz intent governance (print mode, real client)', () => {
-  const workspaces: Workspace[] = [];
-  afterEach(() => workspaces.splice(0).forEach((ws) => ws.cleanup()));
+  const fresh = workspacePerTest();
 
   test('(h) no intent -> denied; select_active_intent over MCP; in scope allowed, out of scope denied; the ledger holds exactly the mutations', async () => {
-    const ws = createWorkspace();
-    workspaces.push(ws);
+    const ws = fresh();
     mkdirSync(join(ws.repo, '.orchestration'));
     writeFileSync(join(ws.repo, '.orchestration', 'active_intents.yaml'), INTENTS_YAML);
     const git = (...args: string[]): string => execFileSync('git', args, { cwd: ws.repo, env: ws.env, encoding: 'utf8' }).trim();

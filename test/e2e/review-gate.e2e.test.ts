@@ -2,7 +2,8 @@
 // of this checkout, and a scripted model behind a fake Messages API.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { workspacePerTest } from './harness/per-test.js';
 import { bash, edit, on, reply, say, write, type Step } from './harness/fake-api.js';
 import {
   decideCommand,
@@ -18,7 +19,7 @@ import {
   stopFeedbacks,
   type RozRun,
 } from './harness/roz.js';
-import { createWorkspace, type Workspace } from './harness/workspace.js';
+import type { Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 90_000;
 const TEST_TIMEOUT = 120_000;
@@ -37,13 +38,7 @@ function expectCleanRun(run: RozRun): void {
 }
 
 describe.sequential('roz review gate (print mode, real client)', () => {
-  const workspaces: Workspace[] = [];
-  const fresh = (): Workspace => {
-    const ws = createWorkspace();
-    workspaces.push(ws);
-    return ws;
-  };
-  afterEach(() => workspaces.splice(0).forEach((ws) => ws.cleanup()));
+  const fresh = workspacePerTest();
 
   test('(a) #roz happy path: blocked at stop, roz:roz reviews the diff, COMPLETE, session ends approved', async () => {
     const ws = fresh();

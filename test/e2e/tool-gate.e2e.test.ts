@@ -1,17 +1,16 @@
 // roz's tool gate, end to end: a gated command (`gh issue close`) is denied
 // until a roz:roz reviewer approves, with no #roz prompt involved.
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { workspacePerTest } from './harness/per-test.js';
 import { bash, on, reply, say } from './harness/fake-api.js';
 import { reviewerScript, rozReviewerMarker, rozState, runRoz, spawnReviewer, stopFeedbacks, type RozState } from './harness/roz.js';
-import { addFakeTool, createWorkspace, type Workspace } from './harness/workspace.js';
+import { addFakeTool } from './harness/workspace.js';
 
 describe.sequential('roz tool gate (print mode, real client)', () => {
-  const workspaces: Workspace[] = [];
-  afterEach(() => workspaces.splice(0).forEach((ws) => ws.cleanup()));
+  const fresh = workspacePerTest();
 
   test('(f) `gh issue close 1` is denied until a reviewer approves, then the retry runs', async () => {
-    const ws = createWorkspace();
-    workspaces.push(ws);
+    const ws = fresh();
     addFakeTool(ws, 'gh', 'fake-gh:');
     // roz's view of the session at the moment the model hears about the deny.
     let stateAtDeny: RozState | undefined;

@@ -13,6 +13,16 @@ import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcRes
 const cacheFiles = (dir: string, of = 'hook') => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${of}-v`) && f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
 
+/** A sandbox where one SessionStart hook has written the bundle's code cache. */
+async function cachedSandbox(sessionId: string) {
+  const { env, home } = sandbox();
+  const dir = join(home, '.cache', 'roz');
+  const p = payloads(sessionId);
+  await runHook('SessionStart', p.sessionStart(), env);
+  const [name] = cacheFiles(dir);
+  return { env, p, file: join(dir, name!) };
+}
+
 /** A copy of the built plugin, minus `without` (files under dist/), and a way to run its hook. */
 function pluginCopy(env: NodeJS.ProcessEnv, without: string[] = []) {
   const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
@@ -48,12 +58,7 @@ describe('hook code cache', () => {
   });
 
   it('a corrupt cache is rejected by V8 and replaced; the hook still answers correctly', async () => {
-    const { env, home } = sandbox();
-    const dir = join(home, '.cache', 'roz');
-    const p = payloads('cache-2');
-    await runHook('SessionStart', p.sessionStart(), env);
-    const [name] = cacheFiles(dir);
-    const file = join(dir, name!);
+    const { env, p, file } = await cachedSandbox('cache-2');
     writeFileSync(file, Buffer.alloc(4096, 0x5a), { mode: 0o600 });
     // The #roz prompt turns review on; the stop must then be blocked.
     await runHook('UserPromptSubmit', p.prompt('#roz do it'), env);
@@ -64,12 +69,7 @@ describe('hook code cache', () => {
   });
 
   it('ignores a cache others could have written, and replaces it with a private one', async () => {
-    const { env, home } = sandbox();
-    const dir = join(home, '.cache', 'roz');
-    const p = payloads('cache-3');
-    await runHook('SessionStart', p.sessionStart(), env);
-    const [name] = cacheFiles(dir);
-    const file = join(dir, name!);
+    const { env, p, file } = await cachedSandbox('cache-3');
     writeFileSync(file, 'planted');
     chmodSync(file, 0o666);
     const r = await runHook('PreToolUse', p.pre('Read', { file_path: '/etc/hostname' }), env);
