@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type ParsedRequest, type Scenario } from './fake-api.js';
 import { killTree } from './kill-tree.js';
-import { CLAUDE_BIN, ROZ_PLUGIN_DIR, createWorkspace, type Workspace } from './workspace.js';
+import { ROZ_PLUGIN_DIR, claudeBin, createWorkspace, type ClientVersion, type Workspace } from './workspace.js';
 
 export interface PrintResult {
   type: string;
@@ -35,6 +35,8 @@ export interface PrintRunOptions {
   /** Extra environment for the client (and thus for hooks and Bash commands). */
   env?: Record<string, string>;
   extraArgs?: string[];
+  /** Which pinned client to run (default: the newest). */
+  client?: ClientVersion;
   timeoutMs?: number;
   api?: FakeApiOptions;
 }
@@ -64,14 +66,16 @@ export function clientEnv(ws: Workspace, api: FakeApi, extra: Record<string, str
   };
 }
 
-export function assertClientInstalled(): void {
-  if (!existsSync(CLAUDE_BIN)) {
-    throw new Error(`Claude Code client not found at ${CLAUDE_BIN}: the e2e suite needs @anthropic-ai/claude-code installed (npm ci).`);
+export function assertClientInstalled(client?: ClientVersion): string {
+  const bin = claudeBin(client);
+  if (!existsSync(bin)) {
+    throw new Error(`Claude Code client ${client ?? ''} not found at ${bin}: the e2e suite needs both pinned clients installed (npm ci).`);
   }
+  return bin;
 }
 
 export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
-  assertClientInstalled();
+  const bin = assertClientInstalled(opts.client);
   const pluginDir = opts.pluginDir ?? ROZ_PLUGIN_DIR;
   const ws = opts.workspace ?? createWorkspace();
   // Workspace env overrides (e.g. ROZ_MAX_BLOCKS) must also reach roz CLI calls made by the test.
@@ -81,7 +85,7 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
   const started = Date.now();
 
-  const child = spawn(CLAUDE_BIN, args, {
+  const child = spawn(bin, args, {
     cwd: ws.repo,
     env: clientEnv(ws, api, opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -111,7 +115,7 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
 
   const dump = (): string =>
     `\n--- cwd: ${ws.repo}\n--- stdout:\n${stdout || '(empty)'}\n--- stderr:\n${stderr || '(empty)'}\n--- fake API requests:\n${summarize(api.requests) || '(none)'}\n--- script errors: ${api.scriptErrors.join('; ') || '(none)'}\n--- other requests: ${api.other.map((o) => `${o.method} ${o.path}`).join(', ') || '(none)'}`;
-  if (outcome.spawnError) throw new Error(`could not start the Claude Code client (${CLAUDE_BIN}): ${outcome.spawnError.message}${dump()}`);
+  if (outcome.spawnError) throw new Error(`could not start the Claude Code client (${bin}): ${outcome.spawnError.message}${dump()}`);
   if (outcome.timedOut) throw new Error(`claude -p did not finish within ${timeoutMs} ms; killed its process group.${dump()}`);
 
   if (process.env.ROZ_E2E_VERBOSE) process.stderr.write(`[e2e] claude -p ${JSON.stringify(opts.prompt)} exit ${outcome.code} in ${durationMs} ms\n${summarize(api.requests)}\n`);

@@ -6,7 +6,7 @@ import xtermHeadless from '@xterm/headless';
 import { killTree } from './kill-tree.js';
 import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type Scenario } from './fake-api.js';
 import { assertClientInstalled, clientEnv } from './run-print.js';
-import { CLAUDE_BIN, ROZ_PLUGIN_DIR, createWorkspace, seedClaudeJson, type Workspace } from './workspace.js';
+import { ROZ_PLUGIN_DIR, createWorkspace, seedClaudeJson, type ClientVersion, type Workspace } from './workspace.js';
 
 const { Terminal } = xtermHeadless;
 
@@ -42,6 +42,8 @@ export const DEFAULT_DIALOGS: DialogRule[] = [
 ];
 
 export interface PtyOptions {
+  /** Which pinned client to run (default: the newest). */
+  client?: ClientVersion;
   scenario: Scenario;
   pluginDir?: string;
   workspace?: Workspace;
@@ -83,10 +85,10 @@ const matches = (cond: ScreenCondition, screen: string): boolean =>
   typeof cond === 'string' ? screen.includes(cond) : cond instanceof RegExp ? cond.test(screen) : cond(screen);
 
 export async function startPty(opts: PtyOptions): Promise<PtySession> {
-  assertClientInstalled();
+  const bin = assertClientInstalled(opts.client);
   const ws = opts.workspace ?? createWorkspace();
   Object.assign(ws.env, opts.env ?? {});
-  seedClaudeJson(ws);
+  seedClaudeJson(ws, undefined, opts.client);
   const api = await startFakeApi(opts.scenario, opts.api);
   const cols = opts.cols ?? 120;
   const rows = opts.rows ?? 40;
@@ -95,7 +97,7 @@ export async function startPty(opts: PtyOptions): Promise<PtySession> {
   const term = new Terminal({ cols, rows, scrollback: 5000, allowProposedApi: true });
   const env = clientEnv(ws, api, { ...(opts.env ?? {}), TERM: 'xterm-256color', COLORTERM: 'truecolor' });
   delete env.NO_COLOR;
-  const proc = pty.spawn(CLAUDE_BIN, ['--plugin-dir', opts.pluginDir ?? ROZ_PLUGIN_DIR, ...(opts.args ?? [])], {
+  const proc = pty.spawn(bin, ['--plugin-dir', opts.pluginDir ?? ROZ_PLUGIN_DIR, ...(opts.args ?? [])], {
     name: 'xterm-256color',
     cols,
     rows,

@@ -10,9 +10,26 @@ import { fileURLToPath } from 'node:url';
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const ROZ_PLUGIN_DIR = join(REPO_ROOT, 'plugin');
 export const ROZ_BIN = join(REPO_ROOT, 'bin', 'roz');
-/** The pinned client (package.json devDependencies). */
-export const CLIENT_VERSION = '2.1.330';
-export const CLAUDE_BIN = join(REPO_ROOT, 'node_modules', '.bin', 'claude');
+/**
+ * The pinned clients (package.json devDependencies): the newest, and the oldest
+ * roz supports (installed under an npm alias). Binaries are addressed by path:
+ * both packages declare a `claude` bin, so node_modules/.bin/claude could be either.
+ */
+export const CLIENTS = {
+  '2.1.330': join(REPO_ROOT, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe'),
+  '2.1.197': join(REPO_ROOT, 'node_modules', 'claude-code-2.1.197', 'bin', 'claude.exe'),
+} as const;
+export type ClientVersion = keyof typeof CLIENTS;
+export const NEWEST_CLIENT: ClientVersion = '2.1.330';
+export const OLDEST_CLIENT: ClientVersion = '2.1.197';
+/** Both pinned clients, oldest first: `describe.each(PINNED_CLIENTS)` runs a scenario on each. */
+export const PINNED_CLIENTS: ClientVersion[] = [OLDEST_CLIENT, NEWEST_CLIENT];
+/** The client a test uses when it does not choose: the newest pinned one. */
+export const CLIENT_VERSION: ClientVersion = NEWEST_CLIENT;
+export const CLAUDE_BIN = CLIENTS[CLIENT_VERSION];
+export function claudeBin(version: ClientVersion = CLIENT_VERSION): string {
+  return CLIENTS[version];
+}
 export const FIXTURES_DIR = join(REPO_ROOT, 'test', 'e2e', 'fixtures');
 
 export interface Workspace {
@@ -116,10 +133,10 @@ export function gitStatus(ws: Workspace): string {
 }
 
 /** `$HOME/.claude.json` that skips onboarding, trusts the project and approves the API key the client is given. */
-export function seedClaudeJson(ws: Pick<Workspace, 'repo' | 'home'>, apiKey = 'sk-ant-test'): void {
+export function seedClaudeJson(ws: Pick<Workspace, 'repo' | 'home'>, apiKey = 'sk-ant-test', client: ClientVersion = CLIENT_VERSION): void {
   const config = {
     hasCompletedOnboarding: true,
-    lastOnboardingVersion: CLIENT_VERSION,
+    lastOnboardingVersion: client,
     theme: 'dark',
     customApiKeyResponses: { approved: [apiKey], rejected: [] },
     projects: { [ws.repo]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
