@@ -2,7 +2,8 @@
 // lock the session -> run the policies -> persist state and trace -> render.
 // Both the standalone hook process and the supervisor call runHook. It never
 // throws: an infrastructure failure fails open with a visible warning.
-import { accessSync, appendFileSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
@@ -255,13 +256,9 @@ function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: stri
   const bin = join(pluginRoot(env), 'bin');
   const line = `export PATH=${JSON.stringify(bin)}:"$PATH"\n`;
   try {
-    let existing = '';
-    try {
-      existing = readFileSync(file, 'utf8');
-    } catch {
-      /* new file */
-    }
-    if (!existing.includes(line)) appendFileSync(file, line);
+    // Regular files only, never waiting: the path is the client's, the file may be anyone's.
+    const existing = readOptionalText(file, MiB) ?? '';
+    if (!existing.includes(line)) appendRegularFile(file, line);
   } catch (err) {
     warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
   }

@@ -2,7 +2,7 @@
 // the governed project, does the I/O (intents, hashes, ledger, map, lessons)
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
@@ -35,6 +35,7 @@ import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrat
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
+import { MiB, readRegularFile, readRegularText } from '../store/regular-file.js';
 
 declare const ROZ_VERSION: string;
 export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
@@ -69,9 +70,12 @@ function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): P
   return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
 }
 
+// Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
+const PROJECT_FILE_MAX = 256 * MiB;
+
 function hashFile(realPath: string): string | null {
   try {
-    return sha256(readFileSync(realPath));
+    return sha256(readRegularFile(realPath, PROJECT_FILE_MAX));
   } catch {
     return null;
   }
@@ -79,7 +83,7 @@ function hashFile(realPath: string): string | null {
 
 function readText(realPath: string): string | null {
   try {
-    return readFileSync(realPath, 'utf8');
+    return readRegularText(realPath, PROJECT_FILE_MAX);
   } catch {
     return null;
   }
@@ -196,8 +200,10 @@ function modelFromTranscript(transcript: string | undefined | null): string | nu
   if (!transcript) return null;
   let fd: number | null = null;
   try {
-    fd = openSync(transcript, 'r');
-    const size = fstatSync(fd).size;
+    fd = openSync(transcript, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const size = st.size;
     // The tail holds the latest assistant message; 256 KiB keeps this under a millisecond.
     const len = Math.min(size, 256 * 1024);
     const buf = Buffer.alloc(len);

@@ -2,7 +2,7 @@
 // the store root. Updates run under a per-session lock (lock.ts: a mkdir lock
 // with stale detection, safe across processes) and land with an atomic rename
 // (atomic-write.ts), so a crash never leaves half a document.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
@@ -10,6 +10,10 @@ import { newSession, type SessionState } from '../core/review/state.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviveSession } from './session-shape.js';
 import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
+import { appendRegularFile, MiB, readRegularText } from './regular-file.js';
+
+/** A session document is kilobytes; anything near this is not one. */
+const STATE_MAX = 16 * MiB;
 
 const LOCK_OPTIONS: LockOptions = {
   // A hook killed while holding the lock must not wedge the session for long.
@@ -74,7 +78,7 @@ export class FileSessionStore implements SessionStore {
     const file = statePath(this.root, sessionId);
     let raw: string;
     try {
-      raw = readFileSync(file, 'utf8');
+      raw = readRegularText(file, STATE_MAX);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
@@ -102,7 +106,7 @@ export class FileSessionStore implements SessionStore {
     const file = statePath(this.root, sessionId);
     let raw: string;
     try {
-      raw = readFileSync(file, 'utf8');
+      raw = readRegularText(file, STATE_MAX);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
@@ -119,7 +123,7 @@ export class FileSessionStore implements SessionStore {
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
     try {
       mkdirSync(sessionDir(this.root, sessionId), { recursive: true, mode: 0o700 });
-      appendFileSync(file, text, { mode: 0o600 });
+      appendRegularFile(file, text, { mode: 0o600 });
     } catch (err) {
       throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
     }
@@ -128,7 +132,7 @@ export class FileSessionStore implements SessionStore {
   readTrace(sessionId: string): TraceRecord[] {
     let raw: string;
     try {
-      raw = readFileSync(tracePath(this.root, sessionId), 'utf8');
+      raw = readRegularText(tracePath(this.root, sessionId), 512 * MiB);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new StoreError(`cannot read trace of ${sessionId}: ${(err as Error).message}`, err);
@@ -160,7 +164,7 @@ export class FileSessionStore implements SessionStore {
     const out: SessionSummary[] = [];
     for (const id of names) {
       try {
-        const doc = JSON.parse(readFileSync(statePath(this.root, id), 'utf8')) as SessionState;
+        const doc = JSON.parse(readRegularText(statePath(this.root, id), STATE_MAX)) as SessionState;
         out.push({ session_id: id, created_at: doc.created_at, updated_at: doc.updated_at });
       } catch {
         try {
