@@ -32,6 +32,7 @@ import { appendLedger } from '../store/ledger.js';
 import { intentMapCacheDir, refreshIntentMap } from '../store/intent-map-file.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
 import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile } from '../store/orchestration.js';
+import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -66,8 +67,23 @@ function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): st
 /** The project as hooks see it: intents parsed once per change of the file, across processes. */
 const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot) });
 
-function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
-  return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
+/**
+ * Paths as the kernel resolves them (store/realpath.ts), and a hard link of a
+ * protected file (.orchestration, the session's store files) as that file, so
+ * every path check applies to it.
+ */
+function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps, sessionId: string): PathContext {
+  const store = resolveReal(deps.storeRoot);
+  const protectedFiles = () => [...filesIn(project.orchestration), ...storeFilesFor(store, sessionId)];
+  return {
+    cwd,
+    home: deps.home ?? deps.env.HOME ?? homedir(),
+    root: project.root,
+    realish: (abs) => {
+      const real = resolveReal(abs);
+      return protectedLinkTarget(real, protectedFiles) ?? real;
+    },
+  };
 }
 
 // Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
@@ -113,7 +129,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
     const ctx: GovernanceContext = {
       project,
-      paths: pathContext(project, input.cwd, deps),
+      paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
       writes: deps.writeTargets ?? writeTargets,
       destructive: deps.classifyDestructive ?? classifyDestructive,
@@ -159,7 +175,7 @@ export function governancePostToolUse(
     const post = input as HookInput<'PostToolUse'>;
     if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
     const project = loadProject(root, deps);
-    const paths = pathContext(project, post.cwd, deps);
+    const paths = pathContext(project, post.cwd, deps, state.session_id);
     if (post.tool_name === 'Read') {
       const p = post.tool_input.file_path;
       if (typeof p !== 'string') return result();
