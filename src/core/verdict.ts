@@ -7,6 +7,8 @@ export type DenialCode =
   | 'SELF_APPROVAL'
   | 'BAD_SESSION_ID'
   | 'STORE_PROTECTED'
+  | 'PROTECTED_PATH'
+  | 'SANDBOX_BYPASS'
   | 'INTENT_REQUIRED'
   | 'SCOPE_VIOLATION'
   | 'STALE_FILE'

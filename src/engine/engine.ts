@@ -15,14 +15,15 @@ import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
-import { markCodePath } from './code-paths.js';
+import { codeCacheDir, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
-import { loadConfig } from './config-loader.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
-import { writesStore } from './store-guard.js';
+import { protectedWrite, writesStore } from './store-guard.js';
+import { onPreToolUseProtect } from '../core/enforce/protect.js';
+import { configPath, loadConfig } from './config-loader.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -110,7 +111,17 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           writesStore: () =>
             event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
         };
-        const out = dispatch(event, state, input, ctx, governance, gov);
+        const protect = () =>
+          onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
+            protectedWrite(input as HookInput<'PreToolUse'>, {
+              codeCache: codeCacheDir(deps.env, home),
+              configFiles: [configPath(deps.env, home)],
+              settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
+              claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
+              home,
+            }),
+          );
+        const out = dispatch(event, state, input, ctx, governance, gov, protect);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -200,7 +211,14 @@ function dispatch(
   ctx: review.ReviewContext,
   governance: Governance | null,
   gov: GovernanceDeps,
+  protect: () => PolicyResult,
 ): PolicyResult {
+  // Protected paths and the sandbox flag fail closed and come first: nothing
+  // (not even the reviewer's allow) gets past them.
+  if (event === 'PreToolUse') {
+    const p = protect();
+    if (p.verdict.kind === 'deny') return p;
+  }
   const r = reviewOf(event, state, input, ctx);
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
