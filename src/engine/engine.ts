@@ -23,6 +23,8 @@ import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
+import type { Enforcement } from '../core/enforce/mode.js';
+import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
@@ -85,7 +87,13 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn);
     const home = deps.env.HOME || homedir();
 
-    if (event === 'SessionStart') exportRozOnPath(deps.env, warn);
+    let enforcement: Enforcement | null = null;
+    if (event === 'SessionStart') {
+      exportRozOnPath(deps.env, warn);
+      enforcement = detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
+      // Said out loud: the human must know when roz cannot hold the line.
+      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement));
+    }
 
     // Every policy reads a Bash command through the shell parser: load it now
     // rather than in a second round of the update (see untilLoaded).
@@ -102,6 +110,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
+        if (enforcement) state.enforcement = enforcement;
         const ctx: review.ReviewContext = {
           now,
           config,

@@ -6,7 +6,7 @@ import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
 import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
-import { onDemand } from '../core/on-demand.js';
+import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
 import { resolveReal } from '../store/realpath.js';
 
@@ -76,8 +76,13 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
     if (typeof p === 'string' && p) targets.push(p);
   } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
-    // Enforced mode: the sandbox already refuses these; advisory: the parser's first line.
-    for (const t of onDemand('shell').writeTargets(input.tool_input.command).targets) targets.push(t.path);
+    // Enforced mode: the sandbox already refuses these; advisory: the parser's
+    // first line, skipped (like the review gate) when the parser cannot load.
+    try {
+      for (const t of onDemand('shell').writeTargets(input.tool_input.command).targets) targets.push(t.path);
+    } catch (err) {
+      if (err instanceof NotLoaded) throw err;
+    }
   }
   if (targets.length === 0) return null;
   const real = (p: string): string => resolveReal(resolve(p));

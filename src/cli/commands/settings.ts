@@ -1,17 +1,13 @@
 // `roz settings [--managed] [--json]`: the Claude Code settings roz launches
 // the client with, for people who start `claude` themselves (`claude
 // --settings FILE`) or for an organisation's managed settings file.
+import { managedSettingsFile as managedSettingsPath } from '../../engine/enforce-probe.js';
 import { buildSettings } from '../../supervisor/run-settings.js';
 import { processEnv } from './run.js';
 
 export interface SettingsOptions {
   managed?: boolean;
   json?: boolean;
-}
-
-/** Where an organisation's managed settings live, per platform. */
-export function managedSettingsPath(platform: NodeJS.Platform = process.platform): string {
-  return platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
 }
 
 export function settingsCommand(opts: SettingsOptions): number {
