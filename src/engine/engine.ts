@@ -295,6 +295,7 @@ function canExec(p: string): boolean {
   }
 }
 
-function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean } {
-  return { codex: onPath(config.external_models.codex, env), gemini: onPath(config.external_models.gemini, env) };
+function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean; claude: boolean } {
+  const m = config.external_models;
+  return { codex: onPath(m.codex, env), gemini: onPath(m.gemini, env), claude: onPath(m.claude, env) };
 }

@@ -128,7 +128,8 @@ export interface SessionState {
   counters: Record<string, number>;
   /** PreToolUse denials by code. */
   denials: Record<string, number>;
-  second_opinions: { codex: boolean; gemini: boolean } | null;
+  /** Which second-opinion commands were on PATH at session start. */
+  second_opinions: { codex: boolean; gemini: boolean; claude?: boolean } | null;
   review: ReviewState;
   /** Owned by intent governance; opaque to the review gate. */
   governance?: Record<string, unknown>;
