@@ -119,4 +119,62 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
     expect(JSON.stringify(run.result), run.why()).not.toContain('review APPROVED');
     expect(run.trace().some((e) => e.event === 'roz:ReviewOutcomeShown'), run.why()).toBe(true);
   }, TEST_TIMEOUT);
+
+  test('B: a commit before the review is still reviewed; two ISSUES rounds then COMPLETE never trip the breaker; a write after COMPLETE blocks the next stop', async () => {
+    const ws = fresh();
+    const file = join(ws.repo, 'hello.txt');
+    const fix = (n: number) => `hello.txt must say hello (round ${n})`;
+    const main: Step[] = [
+      { name: 'notified', when: on.user(/<task-notification>/), reply: say('Noted.'), times: Infinity },
+      { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(file, 'helo\n')) },
+      // Committing first: a reviewer reading `git diff HEAD` would see nothing.
+      { name: 'commit', when: on.toolResult('Write'), reply: reply(undefined, bash('git add -A && git commit -qm "add hello.txt" && echo committed', 'Commit')) },
+      { name: 'claim-1', when: on.toolResult('Bash', { match: /committed/ }), reply: say('Done.') },
+      { name: 'fix-1', when: on.stopFeedback(/round 1/), reply: reply(undefined, edit(file, 'helo', 'hallo')) },
+      { name: 'fix-2', when: on.stopFeedback(/round 2/), reply: reply(undefined, edit(file, 'hallo', 'hello')) },
+      { name: 'late-1', when: on.stopFeedback(/late\.txt/), reply: (req) => spawn(req, 'ROUND-4', false) },
+      { name: 'spawn', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND', false), times: 3 },
+      { name: 'claim-fixed', when: on.toolResult('Edit'), reply: say('Fixed.'), times: 2 },
+      // The first two reviews end ISSUES; the third COMPLETE, the fourth reviews the late file.
+      { name: 'after-review', when: on.toolResult('Agent'), reply: say('The reviewer answered.'), times: 2 },
+      // After COMPLETE, one more change, by Bash: only the tree re-hash at the stop sees it.
+      { name: 'late-write', when: on.toolResult('Agent'), reply: reply(undefined, bash('echo late > late.txt && echo wrote-late', 'One more file')) },
+      { name: 'claim-late', when: on.toolResult('Bash', { match: /wrote-late/ }), reply: say('Done, with one more file.') },
+      { name: 'finish', when: on.toolResult('Agent'), reply: say('All reviewed.') },
+    ];
+    const reviewer: Step[] = [
+      ...reviewerScript('ISSUES', 'typo in hello.txt', fix(1), 'r1'),
+      ...reviewerScript('ISSUES', 'still a typo', fix(2), 'r2'),
+      ...reviewerScript('COMPLETE', 'hello.txt says hello', undefined, 'r3'),
+      ...reviewerScript('COMPLETE', 'late.txt is harmless', undefined, 'r4'),
+    ];
+    const run = await runRoz({
+      prompt: '#roz write hello.txt containing hello',
+      workspace: ws,
+      client,
+      env: { ROZ_MAX_BLOCKS: '2' },
+      timeoutMs: RUN_TIMEOUT,
+      scenario: { reviewerMarker: rozReviewerMarker(), main, reviewer },
+    });
+    expectCleanRun(run);
+    // The first reviewer saw the committed file: roz context diffs from the review's base.
+    const r1 = run.requests.find((r) => r.answeredBy === 'r1:decide');
+    expect(r1?.toolResults[0]?.text ?? '', run.why()).toMatch(/Commits made since then \(1\)[\s\S]*add hello\.txt[\s\S]*Changed files \(1\):\s+hello\.txt[\s\S]*\+helo/);
+    // Both ISSUES messages reached the agent, and the late file was named.
+    const feedback = stopFeedbacks(run).join('\n---\n');
+    expect(feedback, run.why()).toContain(fix(1));
+    expect(feedback, run.why()).toContain(fix(2));
+    expect(feedback, run.why()).toMatch(/late\.txt (was|were) changed after the review approved the work/);
+    const { review } = run.state();
+    expect(review.decision_history.map((d) => [d.kind, d.valid]), run.why()).toEqual([
+      ['issues', true],
+      ['issues', true],
+      ['complete', true],
+      ['complete', true],
+    ]);
+    expect(review.breaker.trips, run.why()).toEqual([]);
+    expect(review.status, run.why()).toBe('approved');
+    expect((review.decision as { covers?: string[] }).covers, run.why()).toEqual(['hello.txt', 'late.txt']);
+    expect(run.trace().some((e) => e.event === 'roz:ReviewRearmed'), run.why()).toBe(true);
+  }, TEST_TIMEOUT);
 });
