@@ -35,7 +35,8 @@ const OUTCOME = oneOf('pending', 'success', 'not_spawned', 'no_decision', 'bad_s
 
 const isDecision = (v: unknown): boolean =>
   isObj(v) && DECISION_KIND(v.kind) && isStr(v.summary) && isStr(v.decided_at) && isStrOrNull(v.agent_id) && isBool(v.valid) &&
-  (v.message === undefined || isStr(v.message)) && (v.opinions === undefined || (Array.isArray(v.opinions) && v.opinions.every(isStr)));
+  (v.message === undefined || isStr(v.message)) && (v.opinions === undefined || (Array.isArray(v.opinions) && v.opinions.every(isStr))) &&
+  (v.tree === undefined || isStrOrNull(v.tree)) && (v.covers === undefined || (Array.isArray(v.covers) && v.covers.every(isStr)));
 const isTrigger = (v: unknown): boolean =>
   v === null || (isObj(v) && TRIGGER_KIND(v.kind) && isStr(v.at) && (v.kind !== 'gate' || (isStr(v.tool_name) && isStr(v.pattern))));
 const isPrompt = (v: unknown): boolean => isObj(v) && isStr(v.text) && isStr(v.at) && (v.truncated === undefined || isBool(v.truncated));
@@ -43,7 +44,17 @@ const isAttempt = (v: unknown): boolean =>
   isObj(v) && typeof v.id === 'number' && isStr(v.template_id) && isStr(v.blocked_at) && ATTEMPT_REASON(v.reason) && OUTCOME(v.outcome);
 const isTrip = (v: unknown): boolean => isObj(v) && isStr(v.at) && typeof v.block_count === 'number';
 const isReviewerRun = (v: unknown): boolean =>
-  isObj(v) && isStr(v.agent_type) && isStr(v.started_at) && isStrOrNull(v.stopped_at) && Array.isArray(v.decide_calls) && v.decide_calls.every(isStr) && isBool(v.decided);
+  isObj(v) && isStr(v.agent_type) && isStr(v.started_at) && isStrOrNull(v.stopped_at) && isBool(v.decided) &&
+  (v.end_reason === undefined || isStr(v.end_reason)) && (v.seen_tree === undefined || isStrOrNull(v.seen_tree));
+const isSnapshot = (v: unknown): boolean => v === null || (isObj(v) && isStrOrNull(v.head) && isStr(v.tree) && isStr(v.at));
+const isRearmed = (v: unknown): boolean => v === null || (isObj(v) && isStr(v.at) && Array.isArray(v.files) && v.files.every(isStr) && isStr(v.why));
+/** Optional fields of the review section: checked when present, left out when absent. */
+const OPTIONAL_REVIEW: Array<[string, (v: unknown) => boolean, unknown]> = [
+  ['base', isSnapshot, null],
+  ['issues_pending', isBool, false],
+  ['rearmed', isRearmed, null],
+  ['announced', isStrOrNull, null],
+];
 const isCounts = (v: unknown): boolean => isObj(v) && Object.values(v).every((n) => typeof n === 'number');
 
 /** Checks `doc[key]`: missing is filled silently, wrong is reset and reported. */
@@ -91,8 +102,11 @@ function reviveReview(raw: Obj, fresh: ReviewState, problems: string[]): ReviewS
       }
     }
   }
+  const optional: Obj = {};
+  for (const [key, ok, fresh] of OPTIONAL_REVIEW) if (raw[key] !== undefined) optional[key] = field(raw, key, ok, fresh, problems, w);
   return {
     ...raw,
+    ...optional,
     enabled,
     status,
     trigger: field(raw, 'trigger', isTrigger, fresh.trigger, problems, w),
@@ -133,9 +147,10 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     ended_at: field(data, 'ended_at', isStrOrNull, fresh.ended_at, problems, ''),
     counters: { ...field(data, 'counters', isCounts, fresh.counters, problems, '') },
     denials: { ...field(data, 'denials', isCounts, fresh.denials, problems, '') },
-    second_opinions: field(data, 'second_opinions', (v) => v === null || (isObj(v) && isBool(v.codex) && isBool(v.gemini)), fresh.second_opinions, problems, ''),
+    second_opinions: field(data, 'second_opinions', (v) => v === null || (isObj(v) && isBool(v.codex) && isBool(v.gemini) && (v.claude === undefined || isBool(v.claude))), fresh.second_opinions, problems, ''),
     review: reviveReview(data.review, fresh.review, problems),
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
+    ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
   } as SessionState;
   return { state, repaired: problems };
 }

@@ -30,7 +30,8 @@ describe('path resolution that cannot be folded around', () => {
     const sneaky = 'src/auth/l/../.orchestration/active_intents.yaml';
     const write = await runHook('PreToolUse', p.pre('Write', { file_path: `${proj.root}/${sneaky}`, content: 'active_intents: []\n' }), env);
     expect(decision(write)).toBe('deny');
-    expect(reason(write)).toMatch(/^\[SCOPE_VIOLATION\].*\.orchestration/);
+    // Enforce's protected-path check (first in dispatch) or governance's scope check: both see the real path now.
+    expect(reason(write)).toMatch(/^\[(PROTECTED_PATH|SCOPE_VIOLATION)\].*\.orchestration/);
     const bash = await runHook('PreToolUse', p.pre('Bash', { command: `echo 'active_intents: []' > ${sneaky}` }), env);
     expect(decision(bash)).toBe('deny');
     // A plain in-scope write is still allowed.
