@@ -4,6 +4,7 @@ import { readSync, writeSync } from 'node:fs';
 import { hookCliNames } from '../core/hook-input.js';
 import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
+import { hookOrigin } from '../engine/hook-origin.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
 // Stay inside the client's hook timeout (30 s in hooks.json): fail open first.
@@ -96,6 +97,15 @@ async function main(): Promise<void> {
   const event = hookCliNames[name];
   if (!event) {
     finish('', `roz: unknown hook "${name}"; expected one of: ${Object.keys(hookCliNames).join(', ')}\n`);
+    return;
+  }
+  // Advisory-mode guard (engine/hook-origin.ts): a `roz hook` the agent runs
+  // from its Bash must not change a session. In enforced mode the sandbox
+  // already makes the store read-only to it.
+  const origin = hookOrigin(name);
+  if (!origin.trusted) {
+    const msg = `roz: refused: this \`roz hook ${name}\` was not started by Claude Code (${origin.why}); only the client's own hooks change a session. Nothing was recorded.`;
+    finish(`${JSON.stringify({ systemMessage: msg })}\n`, `${msg}\n`);
     return;
   }
   const deadlineMs = deadlineFor(event, process.env);
