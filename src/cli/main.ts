@@ -37,12 +37,18 @@ export function buildProgram(): Command {
 
   program
     .command('decide')
-    .description('record a review decision (run by the roz:roz reviewer during its run)')
+    .description("the reviewer's decision: recorded by roz's hook when the roz:roz reviewer runs this as a Bash command of its own; the command reports what was recorded")
     .argument('[args...]', '[SESSION] COMPLETE|ISSUES "summary"')
     .option('-m, --message <text>', 'what the agent must fix (required for ISSUES)')
-    .option('--opinions <list>', 'second opinions obtained, e.g. codex,gemini')
-    .addHelpText('after', '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 not counted (not inside a reviewer run).')
-    .action(run((args: string[], opts: { message?: string; opinions?: string }) => decideCommand(args, opts)));
+    .option('--opinions <list>', 'second opinions obtained, e.g. codex,gemini,claude')
+    .option('--no-opinion <why>', 'why no second opinion could be had')
+    .addHelpText(
+      'after',
+      '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID. Running it anywhere else (a terminal, a script, chained to\nanother command) records nothing.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 nothing recorded.',
+    )
+    .action(run((args: string[], opts: { message?: string; opinions?: string; opinion?: string | boolean }) =>
+      decideCommand(args, { ...opts, ...(typeof opts.opinion === 'string' ? { noOpinion: opts.opinion } : {}) }),
+    ));
 
   program
     .command('debug')

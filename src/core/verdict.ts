@@ -5,6 +5,7 @@
 export type DenialCode =
   | 'REVIEW_REQUIRED'
   | 'SELF_APPROVAL'
+  | 'DECISION_REFUSED'
   | 'BAD_SESSION_ID'
   | 'STORE_PROTECTED'
   | 'PROTECTED_PATH'

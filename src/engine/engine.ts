@@ -26,6 +26,8 @@ import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
+import { changedFiles, snapshotWorktree } from '../store/worktree.js';
+import type { TreeSnapshot } from '../core/review/state.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -103,6 +105,10 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
     const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
+    // Taken at most once per hook, and only when a review rule asks (trigger,
+    // a reviewer's context/decide call, a stop after an approval, a gated call).
+    let snap: { value: TreeSnapshot | null } | null = null;
+    const snapshot = (): TreeSnapshot | null => (snap ??= { value: snapshotWorktree(input.cwd, now) }).value;
     const update = () =>
       store.update(input.session_id, now, (state) => {
         // The agent may have cd'd out of the project: the session's remembered
@@ -119,6 +125,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           shell: shellView,
           writesStore: () =>
             event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
+          snapshot,
+          changedFiles: (from, to) => changedFiles(input.cwd, from, to),
         };
         const protect = () =>
           onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
@@ -228,7 +236,12 @@ function dispatch(
     const p = protect();
     if (p.verdict.kind === 'deny') return p;
   }
-  const r = reviewOf(event, state, input, ctx);
+  let r = reviewOf(event, state, input, ctx);
+  // A review that ends ISSUES is a lesson for the project (intent governance).
+  const issues = r.notes.find((n) => n.type === 'Decision' && n.kind === 'issues');
+  if (issues && governance) {
+    r = mergeResults(r, governance.governanceOnReviewIssues(state, { summary: String(issues.summary), ...(issues.message !== undefined ? { message: String(issues.message) } : {}) }, gov));
+  }
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
   if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
@@ -245,7 +258,7 @@ function reviewOf(event: HookEventName, state: SessionState, input: HookInput, c
       return reviewFailingOpen(() => review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx));
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>);
+      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>, ctx);
     case 'Stop':
       return review.onStop(state, input as HookInput<'Stop'>, ctx);
     case 'SubagentStart':
@@ -309,6 +322,7 @@ function canExec(p: string): boolean {
   }
 }
 
-function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean } {
-  return { codex: onPath(config.external_models.codex, env), gemini: onPath(config.external_models.gemini, env) };
+function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean; claude: boolean } {
+  const m = config.external_models;
+  return { codex: onPath(m.codex, env), gemini: onPath(m.gemini, env), claude: onPath(m.claude, env) };
 }

@@ -14,11 +14,6 @@ export function rozPluginInstalled(env: Record<string, string | undefined>, home
   }
 }
 
-/** `claude`, or the npm package's native binary `claude.exe` addressed by path. */
-export function isClaudeCommand(command: string): boolean {
-  return /^claude(\.exe)?$/.test(basename(command));
-}
-
 export interface LaunchPlan {
   command: string;
   args: string[];
