@@ -23,6 +23,12 @@ export interface LaunchPlan {
   userSettings?: string;
 }
 
+/** claude, or the pinned clients' `claude.exe` addressed by path. */
+export function isClaudeCommand(command: string): boolean {
+  const b = basename(command);
+  return b === 'claude' || b === 'claude.exe';
+}
+
 /** `--settings X` / `--settings=X` taken out of args (the client reads one settings flag). */
 export function takeSettingsArg(args: string[]): { args: string[]; value?: string } {
   const out: string[] = [];
