@@ -9,6 +9,7 @@ import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
 import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
 import { resolveReal } from '../store/realpath.js';
+import { analysis } from './shell-view.js';
 
 
 /** Resolve symlinks of the longest existing prefix, so a link into the store counts. */
@@ -79,7 +80,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     // Enforced mode: the sandbox already refuses these; advisory: the parser's
     // first line, skipped (like the review gate) when the parser cannot load.
     try {
-      for (const t of onDemand('shell').writeTargets(input.tool_input.command).targets) targets.push(t.path);
+      for (const t of onDemand('shell').writeTargetsOf(analysis(input.tool_input.command)).targets) targets.push(t.path);
     } catch (err) {
       if (err instanceof NotLoaded) throw err;
     }
