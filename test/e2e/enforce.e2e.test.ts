@@ -99,7 +99,8 @@ describe.each(PINNED_CLIENTS)('enforced mode under roz exec, client %s', (client
   const workspace = workspacePerTest();
 
   test('the agent cannot forge, write roz state, reach sockets, poison the cache or leave the sandbox; its work still runs', async () => {
-    const ws = workspace({ ROZ_MAX_BLOCKS: '1', ROZ_ENFORCE_NETWORK: 'open' });
+    // ROZ_TOKEN stands in for a supervisor's token (roz exec starts none): the settings keep it out of Bash.
+    const ws = workspace({ ROZ_MAX_BLOCKS: '1', ROZ_ENFORCE_NETWORK: 'open', ROZ_TOKEN: 'not-for-the-agent' });
     const { server, url } = await localServer();
     servers.push(server);
     const remote = localRemote(ws);
