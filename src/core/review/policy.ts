@@ -203,7 +203,12 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   if (command !== null) {
     const view = ctx.shell(command);
     const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
-    // A reviewer's tool call is proof that it runs (reviewer-life.ts).
+    // A reviewer's tool call is proof that it runs (reviewer-life.ts), within its window.
+    const bound = ctx.config.review.reviewer_timeout_seconds;
+    const run0 = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+    if (run0 && run0.stopped_at === null && bound > 0 && ctx.now.getTime() - Date.parse(run0.started_at) > bound * 1000) {
+      endReviewer(state, input.agent_id!, 'timeout', ctx.now);
+    }
     const reviewerRunning = proofOfLife(state, input.agent_id, input.agent_type);
     if (decides) {
       if (reviewerRunning && input.agent_id) return reviewerDecides(state, input, view, ctx);

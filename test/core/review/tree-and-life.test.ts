@@ -209,6 +209,16 @@ describe('reviewer life from the client facts', () => {
     expect(w.state.review.reviewers[REV]!.end_reason).toBe('timeout');
   });
 
+  it('a reviewer past its window cannot decide', () => {
+    const w = world((c) => (c.review.reviewer_timeout_seconds = 600));
+    w.prompt('#roz task');
+    w.stop();
+    w.startReviewer();
+    w.tick(601);
+    expect(w.reviewerBash(`roz decide ${SID} COMPLETE ok`).verdict).toMatchObject({ kind: 'deny', code: 'SELF_APPROVAL' });
+    expect(w.state.review.reviewers[REV]!.end_reason).toBe('timeout');
+  });
+
   it('a killed reviewer cannot decide afterwards', () => {
     const w = world();
     w.prompt('#roz task');
