@@ -114,6 +114,33 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('exec')
+    .description("run Claude Code with roz's enforcement (sandboxed Bash, protected files) and no TUI: for claude -p and CI")
+    .argument('[command...]', 'the agent command line (default: claude)')
+    .option('--plugin-dir <dir>', "load roz's plugin from here (default: this roz's plugin)")
+    .passThroughOptions()
+    .allowUnknownOption()
+    .addHelpText('after', '\nExample: roz exec -- claude -p "fix the tests"\nThe exit code is claude\'s. Settings: see `roz settings` and docs/security.md.')
+    .action(
+      run(async (command: string[], opts: { pluginDir?: string }) => {
+        const { execCommand } = await import('./commands/exec.js');
+        return execCommand(command, opts);
+      }),
+    );
+
+  program
+    .command('settings')
+    .description('print the Claude Code settings roz enforces (sandbox, deny rules), for claude --settings or managed settings')
+    .option('--managed', "for an organisation's managed-settings.json (every project)")
+    .option('--json', 'print compact JSON only')
+    .action(
+      run(async (opts: { managed?: boolean; json?: boolean }) => {
+        const { settingsCommand } = await import('./commands/settings.js');
+        return settingsCommand(opts);
+      }),
+    );
+
+  program
     .command('config')
     .description('show the effective configuration and where each value came from')
     .option('--json', 'print JSON')

@@ -5,6 +5,8 @@
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+/** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
+export type NetworkSetting = 'user' | 'open' | string[];
 export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
 
 export interface RozConfig {
@@ -30,6 +32,8 @@ export interface RozConfig {
     active: string;
     weights: Record<string, number>;
   };
+  /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
+  enforce: { network: NetworkSetting };
 }
 
 /** A rule returns why a value is wrong, or null. */
@@ -58,6 +62,13 @@ const weightTable: Rule = (v) => {
   return bad ? `${bad[0]}: expected a number >= 0, got ${got(bad[1])}` : null;
 };
 
+const networkSetting: Rule = (v) =>
+  v === 'user' || v === 'open'
+    ? null
+    : Array.isArray(v)
+      ? listOf(nonEmpty)(v)
+      : `expected "user", "open" or a list of domains, got ${got(v)}`;
+
 const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   storage: { path: nonEmpty },
   review: {
@@ -72,6 +83,7 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   cleanup: { retention_days: intAtLeast(1) },
   external_models: { codex: string, codex_model: string, gemini: string, gemini_model: string, claude: string, claude_model: string },
   templates: { active: nonEmpty, weights: weightTable },
+  enforce: { network: networkSetting },
 };
 
 /** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
@@ -113,6 +125,7 @@ export function defaultConfig(home: string): RozConfig {
     // The seed's order and models: codex, then gemini, then a Claude model.
     external_models: { codex: 'codex', codex_model: 'gpt-5.2', gemini: 'gemini', gemini_model: 'gemini-3-pro-preview', claude: 'claude', claude_model: 'opus' },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
+    enforce: { network: 'user' },
   };
 }
 
@@ -154,6 +167,7 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_CLAUDE: { key: 'external_models.claude', parse: (v) => v },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  ROZ_ENFORCE_NETWORK: { key: 'enforce.network', parse: (v) => (v.trim() === 'user' || v.trim() === 'open' ? v.trim() : list(v)) },
 };
 
 const sections = Object.keys(rules) as Array<keyof RozConfig>;

@@ -19,14 +19,18 @@ function loadSession(id: string | undefined): { sid: string; state: SessionState
 export function debugCommand(id: string | undefined, opts: { json?: boolean }): number {
   const { state } = loadSession(id);
   if (opts.json) {
-    printJson(state);
+    // "enforcement" is the mode as a word, its reasons beside it (state.enforcement holds both).
+    const { enforcement, ...rest } = state;
+    printJson({ ...rest, enforcement: enforcement?.mode ?? null, enforcement_reasons: enforcement?.reasons ?? [] });
     return 0;
   }
   const r = state.review;
+  const e = state.enforcement;
   const lines = [
     `${c.bold('session')}   ${state.session_id}`,
     `created   ${state.created_at}   updated ${state.updated_at}${state.ended_at ? `   ended ${state.ended_at}` : ''}`,
     `cwd       ${state.cwd ?? '-'}`,
+    `mode      ${e ? (e.mode === 'enforced' ? c.green('enforced') : `${c.red('ADVISORY')}: ${e.reasons.join('; ')}`) : '-'}`,
     `review    ${r.enabled ? 'on' : 'off'}, status ${c.bold(r.status)}, blocks ${r.block_count}, trigger ${r.trigger ? r.trigger.kind : '-'}`,
     `breaker   ${r.breaker.open_until ? `open until ${r.breaker.open_until}` : 'closed'}, trips ${r.breaker.trips.length}`,
     `base      ${r.base ? `HEAD ${r.base.head?.slice(0, 12) ?? '-'}, tree ${r.base.tree.slice(0, 12)} at ${r.base.at}` : '-'}`,

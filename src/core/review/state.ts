@@ -1,5 +1,6 @@
 // The persisted shape of one Claude Code session as roz sees it: review state,
 // reviewer run windows, decision history and counters for stats.
+import type { Enforcement } from '../enforce/mode.js';
 
 export type ReviewStatus = 'idle' | 'pending' | 'blocked' | 'approved' | 'issues';
 export type DecisionKind = 'complete' | 'issues';
@@ -133,6 +134,8 @@ export interface SessionState {
   review: ReviewState;
   /** Owned by intent governance; opaque to the review gate. */
   governance?: Record<string, unknown>;
+  /** Decided at SessionStart (core/enforce/mode.ts); absent for sessions older than that. */
+  enforcement?: Enforcement;
 }
 
 export function newSession(session_id: string, now: Date): SessionState {
