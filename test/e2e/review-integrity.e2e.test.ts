@@ -177,4 +177,28 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
     expect((review.decision as { covers?: string[] }).covers, run.why()).toEqual(['hello.txt', 'late.txt']);
     expect(run.trace().some((e) => e.event === 'roz:ReviewRearmed'), run.why()).toBe(true);
   }, TEST_TIMEOUT);
+
+  test('C: roz exec --require-review fails a run that claude ended cleanly but roz did not see reviewed', async () => {
+    const ws = fresh();
+    const run = await runRoz({
+      prompt: '#roz write hello.txt',
+      workspace: ws,
+      client,
+      env: { ROZ_MAX_BLOCKS: '1' },
+      execArgs: ['--require-review'],
+      timeoutMs: RUN_TIMEOUT,
+      scenario: {
+        main: [
+          { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(join(ws.repo, 'hello.txt'), 'hello\n')) },
+          { name: 'claim', when: on.any(on.toolResult('Write'), on.stopFeedback()), reply: say('Done; I will not spawn a reviewer.'), times: Infinity },
+        ],
+      },
+    });
+    expect(run.api.scriptErrors, run.why()).toEqual([]);
+    // claude itself succeeded; the breaker let it stop unreviewed, and roz exec says so in its exit code.
+    expect(run.result.is_error, run.why()).toBe(false);
+    expect(run.exitCode, run.why()).toBe(7);
+    expect(run.stderr, run.why()).toMatch(/roz exec: .*UNREVIEWED/);
+    expect(run.state().review.breaker.trips, run.why()).toHaveLength(1);
+  }, TEST_TIMEOUT);
 });
