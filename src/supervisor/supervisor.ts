@@ -7,7 +7,7 @@ import type { SessionState } from '../core/review/state.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
-import { ApprovalBroker, type HumanAnswer, type PendingApproval } from './approval-broker.js';
+import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApproval } from './approval-broker.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import { ChannelServer, type HookConnection } from './channel-server.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
@@ -38,6 +38,8 @@ export interface SupervisorSnapshot {
   /** The governed project's intents, when intent governance is on. */
   intents: ProjectIntents | null;
   pending: PendingApproval[];
+  /** Requests already decided (by whom, when, after how long, why), oldest first. */
+  decided: DecidedApproval[];
   lastEvent: LiveEvent | null;
   totalEvents: number;
   refused: number;
@@ -81,7 +83,7 @@ export class Supervisor {
         } catch (err) {
           this.log(`could not record a human decision: ${(err as Error).message}`);
         }
-        this.pushNotice('roz:HumanDecision', `${String(rec.decision)} ${String(rec.tool_name)} by ${String(rec.decided_by)} after ${String(rec.wait_ms)} ms`, sid);
+        this.pushNotice('roz:HumanDecision', `${String(rec.decision)} ${String(rec.tool_name)} by ${String(rec.decided_by)} after ${String(rec.wait_ms)} ms`, sid, rec);
       },
       onChange: () => this.changed(),
     });
@@ -133,8 +135,8 @@ export class Supervisor {
     this.changed();
   }
 
-  private pushNotice(event: string, summary: string, sid = ''): void {
-    this.events.push(noticeEvent(++this.seq, Date.now(), event, summary, sid));
+  private pushNotice(event: string, summary: string, sid = '', input: unknown = null): void {
+    this.events.push(noticeEvent(++this.seq, Date.now(), event, summary, sid, input));
     this.changed();
   }
 
@@ -182,6 +184,7 @@ export class Supervisor {
       state: this.state,
       intents: this.intents,
       pending: this.broker.pending(),
+      decided: this.broker.history(),
       lastEvent: this.events.last() ?? null,
       totalEvents: this.events.total,
       refused: this.refused,
