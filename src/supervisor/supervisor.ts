@@ -14,6 +14,7 @@ import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
 import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
 import { ProjectIntentsReader, type ProjectIntents } from './project-intents.js';
+import { peekGovernance } from '../core/governance/state.js';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
 /** Listeners hear about changes at most this often, however fast events arrive. */
@@ -143,6 +144,34 @@ export class Supervisor {
   /** The human's answer, from the TUI keyboard only. */
   answer(id: string, answer: HumanAnswer): boolean {
     return this.broker.answer(id, answer);
+  }
+
+  /**
+   * The human selects (or, with null, clears) the current session's intent from
+   * the intents view. The supervisor is trusted: the selection is written under
+   * the session lock and traced with `via: "human"`.
+   */
+  async selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }> {
+    const sid = this.sessionId;
+    const state = sid ? this.store.read(sid) : null;
+    const root = state?.governance ? peekGovernance(state).project_root : null;
+    if (!sid || !root) return { ok: false, message: 'no governed session yet: intents apply once Claude works in a project with .orchestration/active_intents.yaml' };
+    const [{ bindSelection, clearSelection }, { loadAllOnDemand }] = await Promise.all([import('../engine/governance.js'), import('../core/on-demand.js')]);
+    await loadAllOnDemand();
+    const now = new Date();
+    try {
+      if (intentId === null) {
+        const was = await clearSelection({ store: this.store, sessionId: sid, via: 'human', now });
+        return { ok: true, message: was ? `cleared ${was}` : 'no intent was selected' };
+      }
+      const r = await bindSelection({ store: this.store, storeRoot: this.store.root, root, intentId, sessionId: sid, via: 'human', now });
+      return r.ok ? { ok: true, message: `selected ${intentId}` } : { ok: false, message: r.reason };
+    } catch (err) {
+      return { ok: false, message: (err as Error).message };
+    } finally {
+      this.stateReadAt = 0;
+      this.changed();
+    }
   }
 
   subscribe(fn: () => void): () => void {

@@ -39,6 +39,13 @@ export class FakeSource implements SupervisorSource {
   stats() {
     return this.statsValue;
   }
+  selections: Array<string | null> = [];
+  async selectIntent(id: string | null) {
+    this.selections.push(id);
+    if (this.state) this.state.governance = { ...(this.state.governance ?? {}), intent_id: id, selected_via: 'human' };
+    this.changed();
+    return { ok: true, message: id ? `selected ${id}` : 'cleared' };
+  }
   push(e: Partial<LiveEvent> & { event: string }) {
     this.events.push({ seq: ++this.seq, at: Date.UTC(2026, 0, 1, 12, 0, 0, this.seq % 1000), session_id: 's1', summary: '', verdict: { kind: 'none' }, input: {}, ...e });
   }

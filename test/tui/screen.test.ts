@@ -20,7 +20,7 @@ describe('compositor', () => {
     await parsed(child, '\x1b[1;31mred bold\x1b[0m plain\r\n\x1b[44mblue bg\x1b[0m\r\nwide 日本\r\n> ');
     const real = new Terminal({ cols: 40, rows: 6, allowProposedApi: true });
     let out = '';
-    const comp = new Compositor((s) => (out += s), 40, 6, () => ({ pane: child, status: 'roz │ status', alert: false, cursor: child.cursor(), modes: child.inputModes() }));
+    const comp = new Compositor((s) => (out += s), 40, 6, () => ({ regions: [{ screen: child, rect: { x: 0, y: 0, cols: 40, rows: 5 } }], status: 'roz │ status', alert: false, cursor: child.cursor(), modes: child.inputModes() }));
     comp.paint();
     await flush(real, out);
     const row = (y: number) => real.buffer.active.getLine(y)!.translateToString(true);
@@ -41,7 +41,7 @@ describe('compositor', () => {
     const child = new VirtualScreen(20, 3);
     await parsed(child, 'one\r\ntwo\r\nthree');
     let out = '';
-    const comp = new Compositor((s) => (out += s), 20, 4, () => ({ pane: child, status: 's', alert: false, cursor: null, modes: null }));
+    const comp = new Compositor((s) => (out += s), 20, 4, () => ({ regions: [{ screen: child, rect: { x: 0, y: 0, cols: 20, rows: 3 } }], status: 's', alert: false, cursor: null, modes: null }));
     comp.paint();
     out = '';
     await parsed(child, '\x1b[2;1HTWO');
