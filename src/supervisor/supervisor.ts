@@ -11,6 +11,7 @@ import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApp
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import { ChannelServer, type HookConnection } from './channel-server.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
+import { FileWatch } from './file-watch.js';
 import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
 import { ProjectIntentsReader, type ProjectIntents } from './project-intents.js';
@@ -39,6 +40,8 @@ export interface SupervisorSnapshot {
   /** The governed project's intents, when intent governance is on. */
   intents: ProjectIntents | null;
   pending: PendingApproval[];
+  /** Where roz's config comes from and what is wrong with it, as last loaded (reloaded on change). */
+  config: { path: string; problems: string[] };
   /** Requests already decided (by whom, when, after how long, why), oldest first. */
   decided: DecidedApproval[];
   lastEvent: LiveEvent | null;
@@ -55,7 +58,9 @@ export class Supervisor {
   private readonly sessions: string[] = [];
   private state: SessionState | null = null;
   private intents: ProjectIntents | null = null;
-  private readonly intentsReader = new ProjectIntentsReader();
+  private readonly intentsReader: ProjectIntentsReader;
+  private readonly files: FileWatch;
+  private config: ReturnType<typeof loadConfig>;
   private stateReadAt = 0;
   private refused = 0;
   private seq = 0;
@@ -64,7 +69,12 @@ export class Supervisor {
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    const root = loadConfig(opts.env).config.storage.path;
+    this.config = loadConfig(opts.env);
+    const root = this.config.config.storage.path;
+    // Intents and config are reloaded when they change on disk (file events; polling only without them).
+    this.files = new FileWatch((file) => this.fileChanged(file));
+    this.intentsReader = new ProjectIntentsReader((file) => this.files.add(file));
+    this.files.add(this.config.path);
     this.store = opts.store ?? new FileSessionStore(root);
     this.log =
       opts.log ??
@@ -102,6 +112,23 @@ export class Supervisor {
       },
     });
     return sup;
+  }
+
+  private fileChanged(file: string): void {
+    if (file === this.config.path) {
+      this.config = loadConfig(this.opts.env);
+      const problems = this.config.problems;
+      this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`);
+      return;
+    }
+    this.intentsReader.changed(file);
+    this.stateReadAt = 0;
+    this.pushNotice('roz:IntentsReloaded', file);
+  }
+
+  /** The file watcher, for tests: resolves once it watches what it was given. */
+  get fileWatch(): FileWatch {
+    return this.files;
   }
 
   /** Variables the child (and through it every hook) needs to reach us. */
@@ -213,6 +240,7 @@ export class Supervisor {
       state: this.state,
       intents: this.intents,
       pending: this.broker.pending(),
+      config: { path: this.config.path, problems: this.config.problems },
       decided: this.broker.history(),
       lastEvent: this.events.last() ?? null,
       totalEvents: this.events.total,
@@ -233,6 +261,7 @@ export class Supervisor {
   async close(): Promise<void> {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     this.broker.dispose();
+    await this.files.close();
     await this.channel.close();
   }
 }

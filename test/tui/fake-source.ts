@@ -28,7 +28,7 @@ export class FakeSource implements SupervisorSource {
     this.listeners.forEach((l) => l());
   }
   snapshot(): SupervisorSnapshot {
-    return { sessionId: 's1', sessions: ['s1'], state: this.state, intents: this.intents, pending: [...this.pending], decided: [...this.decided], lastEvent: this.events.last() ?? null, totalEvents: this.events.total, refused: 0 };
+    return { sessionId: 's1', sessions: ['s1'], state: this.state, intents: this.intents, pending: [...this.pending], decided: [...this.decided], config: { path: '/home/u/.roz/config.toml', problems: [] }, lastEvent: this.events.last() ?? null, totalEvents: this.events.total, refused: 0 };
   }
   answer(id: string, a: HumanAnswer) {
     this.answers.push([id, a]);

@@ -83,7 +83,7 @@ describe('input routing', () => {
 });
 
 describe('status line', () => {
-  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), intents: null, pending: [], decided: [], lastEvent: null, totalEvents: 0, refused: 0, ...over });
+  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), intents: null, pending: [], decided: [], config: { path: 'c', problems: [] }, lastEvent: null, totalEvents: 0, refused: 0, ...over });
 
   const lastDeny = { seq: 1, at: 0, event: 'PreToolUse', session_id: 's', tool_name: 'Bash', summary: '', verdict: { kind: 'deny' as const, code: 'SCOPE_VIOLATION', reason: '' }, code: 'SCOPE_VIOLATION', input: null };
   const pendingAsk = (command: string) => ({ id: 'p1', session_id: 's', event: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, code: 'DESTRUCTIVE_BLOCKED', reason: 'r', received_at: 0, deadline_at: 1 });
