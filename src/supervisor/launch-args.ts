@@ -14,6 +14,11 @@ export function rozPluginInstalled(env: Record<string, string | undefined>, home
   }
 }
 
+/** `claude`, or the npm package's native binary `claude.exe` addressed by path. */
+export function isClaudeCommand(command: string): boolean {
+  return /^claude(\.exe)?$/.test(basename(command));
+}
+
 export interface LaunchPlan {
   command: string;
   args: string[];
@@ -26,7 +31,7 @@ export function planLaunch(
   args: string[],
   opts: { env: Record<string, string | undefined>; home: string; pluginDir: string; forcePluginDir?: boolean },
 ): LaunchPlan {
-  const isClaude = basename(command) === 'claude';
+  const isClaude = isClaudeCommand(command);
   if (!isClaude && !opts.forcePluginDir) return { command, args, notes: [] };
   if (args.includes('--plugin-dir')) return { command, args, notes: [] };
   if (!opts.forcePluginDir && rozPluginInstalled(opts.env, opts.home)) return { command, args, notes: ['roz plugin is installed; not adding --plugin-dir'] };
