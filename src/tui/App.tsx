@@ -25,6 +25,8 @@ export interface AppProps {
   height: number;
   /** Drawn as a panel beside or under Claude's pane. */
   split?: boolean;
+  /** Whether keys come here (false: the panel is on screen while Claude has the keyboard). */
+  focused?: boolean;
   onLeave?: () => void;
   onToggleSplit?: () => void;
   /** Clock for the approval countdown (tests pin it). */
@@ -41,7 +43,7 @@ function useTicker(active: boolean, now: () => number): number {
   return active ? t : now();
 }
 
-export function App({ source, width, height, split = false, onLeave, onToggleSplit, now = Date.now }: AppProps) {
+export function App({ source, width, height, split = false, focused = true, onLeave, onToggleSplit, now = Date.now }: AppProps) {
   const snap = useSnapshot(source);
   const [tab, setTab] = useState<Tab>('trace');
   const [help, setHelp] = useState({ open: false, top: 0 });
@@ -110,6 +112,7 @@ export function App({ source, width, height, split = false, onLeave, onToggleSpl
             now={tick}
             height={bodyHeight}
             width={width}
+            focused={focused}
             history={snap.decided}
             historyTop={approvals.historyTop}
           />
@@ -128,7 +131,7 @@ export function App({ source, width, height, split = false, onLeave, onToggleSpl
   }
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <TabBar tab={tab} pending={snap.pending.length} hotkey={HOTKEY_LABEL} compact={split || width < 100} />
+      <TabBar tab={tab} pending={snap.pending.length} hotkey={HOTKEY_LABEL} compact={split || width < 100} focused={focused} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {body}
       </Box>

@@ -93,6 +93,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
       width={layout.roz.cols}
       height={layout.roz.rows}
       split={layout.split}
+      focused={focus.focus === 'roz'}
       onLeave={() => update(() => focus.leave())}
       onToggleSplit={() => update(() => focus.toggleSplit())}
     />
@@ -114,6 +115,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
       layout = next;
       applySizes();
     } else if (focus.focus !== focusDrawn) {
+      ink.rerender(app());
       compositor.invalidate();
     }
     focusDrawn = focus.focus;

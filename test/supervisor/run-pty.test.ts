@@ -130,7 +130,8 @@ describe('roz run in a pseudo-terminal', () => {
     pty.write(CTRL_RBRACKET);
     const split = await pty.waitFor((s) => s.includes('RESIZED 80x13') && s.includes('APPROVAL NEEDED'), "Claude's pane and the approval panel under it");
     const lines = split.split('\n');
-    expect(lines[13]).toMatch(/^─{80}$/);
+    expect(lines[13]).toMatch(/^── roz ─{73}$/);
+    expect(lines.slice(14, 23).join('\n')).toContain('Ctrl-] to answer here');
     expect(lines.slice(14, 23).join('\n')).toContain('rm -rf deletes files for good');
     expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
     // Keys typed in Claude's pane go to Claude, never to the request.

@@ -5,6 +5,7 @@ import { Box, Text } from 'ink';
 import type { DecidedApproval, PendingApproval } from '../../supervisor/approval-broker.js';
 import { diffPreview } from '../diff-preview.js';
 import type { ApprovalMode } from '../hooks/use-approvals.js';
+import { HOTKEY_LABEL } from '../screen/input-router.js';
 import { wrapText } from '../wrap.js';
 
 export interface ApprovalPromptProps {
@@ -15,6 +16,8 @@ export interface ApprovalPromptProps {
   now: number;
   height: number;
   width: number;
+  /** False while Claude has the keyboard: the keys line says how to get here instead. */
+  focused?: boolean;
   /** Decided requests, oldest first: shown when nothing is pending. */
   history?: DecidedApproval[];
   /** Lines of history scrolled past (newest first). */
@@ -69,7 +72,7 @@ function Lines({ lines }: { lines: Line[] }) {
   );
 }
 
-export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, history = [], historyTop = 0 }: ApprovalPromptProps) {
+export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, history = [], historyTop = 0 }: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
     const room = Math.max(1, height - 2);
@@ -86,8 +89,9 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${approval.tool_name} · ${approval.code} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
-  const keys =
-    mode === 'reason'
+  const keys = !focused
+    ? `keys go to Claude now · ${HOTKEY_LABEL} to answer here`
+    : mode === 'reason'
       ? `block reason: ${reason}▌   (⏎ block · Esc back)`
       : width >= 96
         ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys'

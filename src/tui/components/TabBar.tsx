@@ -5,7 +5,7 @@ import { Box, Text } from 'ink';
 export const TABS = ['trace', 'approvals', 'reviews', 'intents', 'stats'] as const;
 export type Tab = (typeof TABS)[number];
 
-export function TabBar({ tab, pending, hotkey, compact = false }: { tab: Tab; pending: number; hotkey: string; compact?: boolean }) {
+export function TabBar({ tab, pending, hotkey, compact = false, focused = true }: { tab: Tab; pending: number; hotkey: string; compact?: boolean; focused?: boolean }) {
   return (
     <Box>
       {/* Tab names never shrink or wrap; on a narrow screen the help text is cut instead. */}
@@ -16,7 +16,7 @@ export function TabBar({ tab, pending, hotkey, compact = false }: { tab: Tab; pe
           </Text>
         </Box>
       ))}
-      <Text dimColor wrap="truncate-end">{`  ? keys · ${hotkey} claude`}</Text>
+      <Text dimColor wrap="truncate-end">{focused ? `  ? keys · ${hotkey} claude` : `  ${hotkey} here`}</Text>
     </Box>
   );
 }

@@ -14,7 +14,7 @@ export interface Frame {
   /** The screens on show and where; a region's screen is sized to its rect. */
   regions: Region[];
   /** Lines between regions. */
-  dividers?: Array<Rect & { char: string }>;
+  dividers?: Array<Rect & { char: string; label?: string }>;
   status: string;
   /** Draw the status line as an alert (a human is needed). */
   alert: boolean;
@@ -108,7 +108,9 @@ export class Compositor {
     }
     for (const d of f.dividers ?? []) {
       if (y < d.y || y >= d.y + d.rows) continue;
-      parts.push({ x: d.x, text: `\x1b[2m${d.char.repeat(d.cols)}\x1b[0m` });
+      // A labelled rule, so it is not mistaken for one of Claude's own.
+      const text = d.label && d.cols > d.label.length + 4 ? `${d.char.repeat(2)} ${d.label} ${d.char.repeat(d.cols - d.label.length - 4)}` : d.char.repeat(d.cols);
+      parts.push({ x: d.x, text: `\x1b[2m${text}\x1b[0m` });
     }
     parts.sort((a, b) => a.x - b.x);
     return parts.map((p) => (p.x === 0 ? p.text : `\x1b[${y + 1};${p.x + 1}H${p.text}`)).join('');

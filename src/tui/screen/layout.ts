@@ -17,7 +17,7 @@ export interface Layout {
   /** Both on screen at once. */
   split: boolean;
   /** The line between them when split. */
-  divider: (Rect & { char: '│' | '─' }) | null;
+  divider: (Rect & { char: '│' | '─'; label?: string }) | null;
 }
 
 /** From this width on the panel sits beside Claude (which keeps at least 100 columns), under it below. */
@@ -45,6 +45,6 @@ export function computeLayout(cols: number, rows: number, split: boolean): Layou
     child: { x: 0, y: 0, cols, rows: childRows },
     roz: { x: 0, y: childRows + 1, cols, rows: panel },
     split: true,
-    divider: { x: 0, y: childRows, cols, rows: 1, char: '─' },
+    divider: { x: 0, y: childRows, cols, rows: 1, char: '─', label: 'roz' },
   };
 }
