@@ -19,6 +19,9 @@ switch (section) {
   case 'http':
     print(await (await import('./http.js')).httpHook(num(0), args[1]!));
     break;
+  case 'review-snapshot':
+    print((await import('./review.js')).reviewSnapshot(num(0), args[1]!));
+    break;
   case 'scope':
     print((await import('./policy.js')).scopeThroughput(num(0), num(1)));
     break;
