@@ -1,7 +1,8 @@
 // `npm run bench`: what roz costs, each figure next to a baseline measured in
 // the same run on the same machine (ratios, not absolute promises).
 // `--quick` uses tiny counts so CI can run it and it cannot rot; `--hooks`
-// runs only the hook-process section (a minute), for work on the hook path.
+// runs only the hook-process section (a minute), for work on the hook path;
+// `--sandbox` only the Bash sandbox's cost with the real clients (two minutes).
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,10 +17,11 @@ import { esmBundleOptions } from './esbuild-shared.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const hooksOnly = process.argv.includes('--hooks');
+const sandboxOnly = process.argv.includes('--sandbox');
 const RUNS = quick ? 5 : 30;
 const N = quick
-  ? { shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
-  : { shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
+  ? { sandboxCalls: 1, sandboxRounds: 1, sandboxClients: '2.1.330', shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
+  : { sandboxCalls: 8, sandboxRounds: 3, sandboxClients: '2.1.197,2.1.330', shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
 const store = mkdtempSync(join(tmpdir(), 'roz-bench-'));
@@ -54,6 +56,19 @@ function measure(argv, input, procEnv = env) {
   return { wall, rss, stdout: r.stdout, stderr: r.stderr };
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The sandbox rows of the table (section 'sandbox'). */
+const sandboxRows = (rows) =>
+  rows.map((s) => `sandboxed Bash, client ${s.client}: +${s.added_ms_per_bash_call} ms per call, +${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`);
+if (sandboxOnly) {
+  const rows = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
+  const lines = sandboxRows(rows);
+  console.log(lines.join('\n'));
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  writeFileSync(join(root, 'bench-results', 'sandbox.json'), JSON.stringify({ when: new Date().toISOString(), quick, sandbox: rows }, null, 2) + '\n');
+  rmSync(store, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // ---- 1. hook processes, plain and supervised, against bare node
 // A real supervisor in its own process (this one blocks in spawnSync).
@@ -291,6 +306,9 @@ const stats = {
 };
 rmSync(statsRoot, { recursive: true, force: true });
 
+// ---- Claude Code's Bash sandbox (what roz exec/run turn on), per Bash call, apart from hook cost.
+const sandbox = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
+
 // ---- TUI: sustained event rates, then memory after many events.
 const tuiRates = section('tui-rates', [N.tuiWindow, N.tuiRates.join(',')]);
 const tuiMemory = section('tui-memory', [N.tuiSmall, N.tuiLarge], ['--expose-gc']);
@@ -311,6 +329,7 @@ const result = {
   review_snapshot: reviewSnapshot,
   ledger,
   stats,
+  sandbox,
   tui: { rates: tuiRates, memory: tuiMemory, memory_no_view: tuiMemoryNoView },
 };
 
@@ -336,6 +355,7 @@ for (const r of tuiRates.rates)
 row(`TUI heap MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.heap_mib, tuiMemory.after_small.heap_mib, `${tuiMemory.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
 row(`TUI RSS MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.rss_mib, tuiMemory.after_small.rss_mib, `${tuiMemory.rss_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
 row('  heap MiB, no view mounted', tuiMemoryNoView.after_large.heap_mib, tuiMemoryNoView.after_small.heap_mib, `${tuiMemoryNoView.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
+out.push(...sandboxRows(sandbox));
 out.push('', `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`);
 console.log(out.join('\n'));
 

@@ -42,6 +42,9 @@ switch (section) {
     print(await (await import('./tui.js')).tuiMemory(num(0), num(1), args[2] !== 'no-view'));
     process.exit(0);
     break;
+  case 'sandbox':
+    print(await (await import('./sandbox.js')).sandboxCost(num(0), num(1), args[2]!.split(',') as Array<'2.1.197' | '2.1.330'>));
+    break;
   default:
     process.stderr.write(`unknown bench section ${section}\n`);
     process.exit(2);

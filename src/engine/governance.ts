@@ -16,7 +16,7 @@ import { governPreToolUse, type GovernanceContext, type ProjectView } from '../c
 import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance/ranges.js';
 import { intentContext, sessionSummary } from '../core/governance/render.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
-import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
+import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
 import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
 import {
@@ -385,7 +385,7 @@ export async function bindSelection(opts: {
   root: string;
   intentId: string;
   sessionId: string | null;
-  via: 'mcp' | 'cli';
+  via: 'mcp' | 'cli' | 'human';
   now: Date;
 }): Promise<BindOutcome> {
   const prepared = prepareSelection(opts.root, opts.intentId);
@@ -402,8 +402,20 @@ export async function bindSelection(opts: {
     });
     return { ok: true, intent: prepared.intent, context: prepared.context, bound: { session: opts.sessionId } };
   }
+  // The human selects for the session on screen; there is always one.
+  if (opts.via === 'human') return { ok: false, reason: 'no session to select the intent for' };
   putPendingSelection(opts.storeRoot, { intent_id: opts.intentId, project_root: opts.root, at: opts.now.toISOString(), via: opts.via });
   return { ok: true, intent: prepared.intent, context: prepared.context, bound: { pending: opts.root } };
+}
+
+/** Clear a session's selected intent (the human at `roz run`), recorded in its trace. */
+export async function clearSelection(opts: { store: SessionStore; sessionId: string; via: 'human'; now: Date }): Promise<string | null> {
+  return opts.store.update(opts.sessionId, opts.now, (state) => {
+    const gov = governanceOf(state);
+    const was = gov.intent_id;
+    clearIntent(gov, opts.via, opts.now);
+    return { value: was, trace: [{ ts: opts.now.toISOString(), event: 'roz:IntentCleared', session_id: opts.sessionId, intent_id: was, via: opts.via }] };
+  });
 }
 
 // ------------------------------------------------------------- engine entry

@@ -5,7 +5,7 @@ import type { SessionStats } from '../supervisor/session-stats.js';
 import { StatsView } from './components/StatsView.js';
 
 export function renderSessionStats(stats: SessionStats | null, columns: number, title?: string): string {
-  return renderToString(<StatsView stats={stats} title={title} />, { columns });
+  return renderToString(<StatsView stats={stats} title={title} width={columns} />, { columns });
 }
 
 function Interactive({ stats }: { stats: SessionStats | null }) {

@@ -64,7 +64,15 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(prompt).toMatch(/\[a\] approve once/);
     expect(prompt).toMatch(new RegExp(`intent ${DEMO_INTENT}`)); // status line
     expect(existsSync(join(p.repo, 'build')), 'build/ must still exist while the human decides').toBe(true);
+    // The human looks back at Claude while the hook waits: the request stays on screen under Claude's pane.
+    t.write('\x1d');
+    const both = await step(/running PreToolUse hook[\s\S]*── roz ─[\s\S]*APPROVAL NEEDED[\s\S]*Ctrl-\] to answer here/, "Claude's pane with the waiting request under it", 20_000);
+    expect(both).toContain(`$ ${DESTRUCTIVE_COMMAND}`);
+    // Claude's own output reaches the terminal only as screen cells, so every BEL here is roz's (OSC terminators aside).
+    expect(t.raw().replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').split('\x07').length - 1, 'one bell for the request').toBe(1);
     await new Promise((r) => setTimeout(r, THINK_MS));
+    t.write('\x1d');
+    await step(/\[a\] approve once/, 'the keyboard back in the panel', 10_000);
     t.write('a');
 
     // Back on Claude's screen: the blocked stop, the reviewer, the end of the turn.

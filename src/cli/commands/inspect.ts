@@ -191,11 +191,23 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean })
   return 0;
 }
 
+/** A human gate's outcome on one line: what was asked, the verdict, who decided, after how long, and why. */
+function humanDecisionText(r: TraceRecord): string {
+  const input = (r.tool_input as { value?: unknown } | undefined)?.value as Record<string, unknown> | undefined;
+  const detail = input && typeof input === 'object' ? (input.command ?? input.file_path ?? '') : '';
+  const verdict = r.decision === 'allow' ? c.green('allow') : r.decision === 'deny' ? c.red('deny') : c.yellow(String(r.decision));
+  const wait = typeof r.wait_ms === 'number' ? ` after ${(r.wait_ms / 1000).toFixed(1)}s` : '';
+  const scope = r.scope === 'session' ? ' for the session' : '';
+  return `${String(r.tool_name ?? '?')}${detail ? ` ${clip(String(detail), 60)}` : ''} → ${verdict}${scope} by ${String(r.decided_by)}${wait}${r.code ? ` (${String(r.code)})` : ''}: ${String(r.reason ?? '')}`;
+}
+
 export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
   const time = r.ts.slice(11, 23);
   const who = r.agent_type ? c.cyan(`[${r.agent_type}]`) + ' ' : '';
   let what = '';
-  if (typeof r.tool_name === 'string') {
+  if (r.event === 'roz:HumanDecision') {
+    what = humanDecisionText(r);
+  } else if (typeof r.tool_name === 'string') {
     const input = (r.tool_input as { value?: unknown } | undefined)?.value as Record<string, unknown> | string | undefined;
     const detail = typeof input === 'object' && input ? (input.command ?? input.file_path ?? input.subagent_type ?? '') : '';
     what = `${r.tool_name}${detail ? ` ${clip(String(detail), 80)}` : ''}`;

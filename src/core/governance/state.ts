@@ -2,8 +2,8 @@
 // whatever an older or hand-edited document left there.
 import type { SessionState } from '../review/state.js';
 
-/** How the session came to work on its intent. */
-export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted';
+/** How the session came to work on its intent; `human`: at the `roz run` keyboard (the supervisor, trusted). */
+export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted' | 'human';
 
 export interface FileFingerprint {
   sha256: string;
@@ -51,7 +51,7 @@ export function governanceOf(state: SessionState): GovernanceState {
   const gov: GovernanceState = {
     intent_id: str(raw.intent_id),
     selected_at: str(raw.selected_at),
-    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' ? via : null,
+    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' || via === 'human' ? via : null,
     files,
     mutations: typeof raw.mutations === 'number' && raw.mutations >= 0 ? raw.mutations : 0,
     model_id: str(raw.model_id),
@@ -68,6 +68,13 @@ export function peekGovernance(state: SessionState): GovernanceState {
 
 export function selectIntent(gov: GovernanceState, intentId: string, via: SelectionSource, now: Date): void {
   gov.intent_id = intentId;
+  gov.selected_at = now.toISOString();
+  gov.selected_via = via;
+}
+
+/** No intent selected any more: mutations need a new selection. */
+export function clearIntent(gov: GovernanceState, via: SelectionSource, now: Date): void {
+  gov.intent_id = null;
   gov.selected_at = now.toISOString();
   gov.selected_via = via;
 }

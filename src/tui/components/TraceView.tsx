@@ -14,6 +14,8 @@ export interface TraceViewProps {
   rows: LiveEvent[];
   selected: LiveEvent | null;
   detail: LiveEvent | null;
+  detailLines: string[];
+  detailTop: number;
   follow: boolean;
   filter: TraceFilter;
   total: number;
@@ -21,16 +23,18 @@ export interface TraceViewProps {
   width: number;
 }
 
-export function TraceView({ rows, selected, detail, follow, filter, total, height, width }: TraceViewProps) {
-  const header = `trace · ${follow ? 'following' : 'paused'} · event=${filter.event ?? 'all'} code=${filter.code ?? 'all'} · ${total} events · f follow  ↑↓ select  ⏎ detail  e event  c code  x clear`;
+export function TraceView({ rows, selected, detail, detailLines, detailTop, follow, filter, total, height }: TraceViewProps) {
+  const header = `trace · ${follow ? 'following' : 'paused'} · event=${filter.event ?? 'all'} code=${filter.code ?? 'all'} · ${total} events · ? keys`;
   if (detail) {
-    const body = JSON.stringify({ event: detail.event, verdict: detail.verdict, input: detail.input }, null, 2).split('\n');
+    const room = Math.max(1, height - 1);
+    const shown = detailLines.slice(detailTop, detailTop + room);
+    const pos = detailLines.length > room ? ` · lines ${detailTop + 1}-${detailTop + shown.length} of ${detailLines.length} (↑↓)` : '';
     return (
       <Box flexDirection="column" height={height}>
-        <Text bold wrap="truncate">{`event #${detail.seq} ${detail.event} ${time(detail.at)} · Esc or ⏎ to close`}</Text>
-        {body.slice(0, height - 1).map((l, i) => (
-          <Text key={i} wrap="truncate">
-            {l.slice(0, width)}
+        <Text bold wrap="truncate">{`event #${detail.seq} ${detail.event} ${time(detail.at)}${pos} · Esc close`}</Text>
+        {shown.map((l, i) => (
+          <Text key={detailTop + i} wrap="truncate">
+            {l}
           </Text>
         ))}
       </Box>

@@ -14,6 +14,8 @@ export interface ApprovalsState {
   current: PendingApproval | null;
   mode: ApprovalMode;
   reason: string;
+  /** Lines of the decided-requests history scrolled past. */
+  historyTop: number;
   /** The mode right now, even between renders: what the keymap consults. */
   modeNow(): ApprovalMode;
   /** Whether a request is on screen and still unanswered. */
@@ -27,6 +29,7 @@ export interface ApprovalsState {
     submitBlock(): void;
     toggleInspect(): void;
     cancel(): void;
+    scrollHistory(delta: number): void;
   };
 }
 
@@ -38,6 +41,7 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
   const reasonRef = useRef('');
   const [mode, setModeState] = useState<ApprovalMode>('prompt');
   const [reason, setReasonState] = useState('');
+  const [historyTop, setHistoryTop] = useState(0);
   const setMode = (m: ApprovalMode): void => {
     modeRef.current = m;
     setModeState(m);
@@ -61,6 +65,7 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     current,
     mode: current ? mode : 'prompt',
     reason,
+    historyTop,
     modeNow: () => modeRef.current,
     showing: () => shown.current !== null,
     actions: {
@@ -75,6 +80,7 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
       },
       toggleInspect: () => shown.current && setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect'),
       cancel: () => setMode('prompt'),
+      scrollHistory: (d) => setHistoryTop((t) => Math.max(0, t + d)),
     },
   };
 }
