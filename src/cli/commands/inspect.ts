@@ -84,22 +84,29 @@ function changeView(state: SessionState): ChangeView {
   const cwd = state.cwd ?? process.cwd();
   const base = state.review.base ?? null;
   const now = snapshotWorktree(cwd, new Date());
-  if (!now) return { base, now: null, commits: [], files: [], diff: '', truncated: false, note: `no git worktree at ${cwd}: read the files yourself` };
+  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
+  const view = (from: string, to: string | null, note?: string): ChangeView => {
+    const full = treeDiff(cwd, from, to) ?? '';
+    return {
+      base,
+      now,
+      commits,
+      files: changedFiles(cwd, from, to) ?? [],
+      diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
+      truncated: full.length > DIFF_LIMIT,
+      ...(note ? { note } : {}),
+    };
+  };
+  if (!now) {
+    // No snapshot (not a git worktree, or this process may not write git objects
+    // or a temporary index, e.g. inside a sandbox): diff the files on disk.
+    if (base) return view(base.tree, null, 'could not snapshot the worktree here: the diff covers tracked files; untracked files are listed by name, read them in full');
+    return { base, now: null, commits, files: [], diff: '', truncated: false, note: `no review base and no git snapshot at ${cwd}: read the files yourself (git status, git diff HEAD)` };
+  }
   // Without a recorded base (an older session), HEAD is the best base there is.
   const from = base?.tree ?? now.head;
-  if (!from) return { base, now, commits: [], files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
-  const files = changedFiles(cwd, from, now.tree) ?? [];
-  const full = treeDiff(cwd, from, now.tree) ?? '';
-  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
-  return {
-    base,
-    now,
-    commits,
-    files,
-    diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
-    truncated: full.length > DIFF_LIMIT,
-    ...(base ? {} : { note: 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it' }),
-  };
+  if (!from) return { base, now, commits, files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
+  return view(from, now.tree, base ? undefined : 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it');
 }
 
 function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
