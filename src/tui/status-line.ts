@@ -43,6 +43,14 @@ export function reviewText(state: SessionState | null): string {
   return `review ${r.status} (${d.kind.toUpperCase()}${d.valid ? '' : ' not counted'}${covers})`;
 }
 
+/**
+ * The status line is written to the real terminal as text (the panes are
+ * copied cell by cell): no control character from the agent's command, an
+ * intent name or a file path may reach it as an escape sequence.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const safe = (text: string): string => text.replace(CONTROL, '?');
+
 interface Segment {
   text: string;
   /** Lower is more important; the highest rank is dropped first. */
@@ -59,7 +67,7 @@ function pendingSegment(snap: SupervisorSnapshot, focus: 'child' | 'roz'): strin
   const what = String(first.tool_input.command ?? first.tool_input.file_path ?? first.tool_input.url ?? '');
   const head = `!! ${n} APPROVAL${n === 1 ? '' : 'S'} PENDING`;
   const answer = focus === 'child' ? `${HOTKEY_LABEL} to answer` : 'a/s/b to answer';
-  return `${head}: ${first.tool_name}${what ? ` ${what.replace(/\s+/g, ' ')}` : ''}\u0000${answer}`;
+  return `${head}: ${safe(first.tool_name)}${what ? ` ${safe(what.replace(/\s+/g, ' '))}` : ''}\u0000${answer}`;
 }
 
 export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', cols: number): string {
@@ -87,6 +95,7 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
     lead = `${what.length > room ? `${what.slice(0, Math.max(0, room - 1))}…` : what}${tail}`;
   }
   const room = cols - (hint ? hint.length + 1 : 0) - (lead ? lead.length + SEP.length : 0);
+  for (const seg of segments) seg.text = safe(seg.text);
   const kept = [...segments];
   const join = (xs: Segment[]): string => xs.map((x) => x.text).join(SEP);
   while (kept.length && join(kept).length > room) {
