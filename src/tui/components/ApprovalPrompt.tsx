@@ -6,7 +6,7 @@ import type { DecidedApproval, PendingApproval } from '../../supervisor/approval
 import { diffPreview } from '../diff-preview.js';
 import type { ApprovalMode } from '../hooks/use-approvals.js';
 import { HOTKEY_LABEL } from '../screen/input-router.js';
-import { wrapText } from '../wrap.js';
+import { visible, wrapText } from '../wrap.js';
 
 export interface ApprovalPromptProps {
   approval: PendingApproval | null;
@@ -32,7 +32,7 @@ function inputLines(a: PendingApproval, width: number): Line[] {
   // The prompt scrolls, so the preview can be long; still bounded for a generated megabyte.
   const diff = diffPreview(a.tool_name, a.tool_input, 500);
   if (diff) {
-    return diff.map((d) => ({ text: `${d.sign === '@' ? '@@' : d.sign} ${d.text}`.slice(0, width), colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined }));
+    return diff.map((d) => ({ text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width), colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined }));
   }
   const cmd = a.tool_input.command;
   const lines = typeof cmd === 'string' ? [`$ ${cmd}`, ...Object.entries(a.tool_input).filter(([k]) => k !== 'command').map(([k, v]) => `${k}: ${JSON.stringify(v)}`)] : JSON.stringify(a.tool_input, null, 2).split('\n');
@@ -91,7 +91,7 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
     );
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
-  const title = `APPROVAL NEEDED · ${approval.tool_name} · ${approval.code} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
+  const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
   const keys = !focused
     ? `keys go to Claude now · ${HOTKEY_LABEL} to answer here`
     : mode === 'reason'
