@@ -133,12 +133,12 @@ describe('status line', () => {
 
   it('says ADVISORY out loud, and the review verdict with what it covers when known', () => {
     const state = newSession('s', new Date()) as ReturnType<typeof newSession> & { enforcement?: { mode: string } };
-    state.enforcement = { mode: 'advisory' };
+    state.enforcement = { mode: 'advisory', reasons: [] };
     state.review.status = 'approved';
     state.review.decision = { kind: 'complete', summary: 'ok', decided_at: '2026-01-01T00:00:00Z', valid: true, covers: 'abc123..def456' } as never;
     const line = statusLine(snap({ state, lastEvent: lastDeny }), 'child', 80);
     expect(line).toMatch(/^ADVISORY │ review approved \(COMPLETE covers abc123..def456\)/);
-    state.enforcement = { mode: 'enforced' };
+    state.enforcement = { mode: 'enforced', reasons: [] };
     expect(statusLine(snap({ state }), 'child', 120)).toContain('│ enforced │');
   });
 

@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type ParsedRequest, type Scenario } from './fake-api.js';
 import { killTree } from './kill-tree.js';
-import { ROZ_PLUGIN_DIR, claudeBin, createWorkspace, type ClientVersion, type Workspace } from './workspace.js';
+import { ROZ_BIN, ROZ_PLUGIN_DIR, claudeBin, createWorkspace, type ClientVersion, type Workspace } from './workspace.js';
 
 export interface PrintResult {
   type: string;
@@ -39,6 +39,10 @@ export interface PrintRunOptions {
   client?: ClientVersion;
   timeoutMs?: number;
   api?: FakeApiOptions;
+  /** Launch through `roz exec --` (roz's enforced settings: sandboxed Bash, protected files). */
+  exec?: boolean;
+  /** Options for `roz exec` before its `--` (e.g. `--require-review`); implies exec. */
+  execArgs?: string[];
 }
 
 export interface PrintRun {
@@ -85,7 +89,8 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
   const started = Date.now();
 
-  const child = spawn(bin, args, {
+  const [file, argv] = opts.exec || opts.execArgs ? [process.execPath, [ROZ_BIN, 'exec', ...(opts.execArgs ?? []), '--', bin, ...args]] : [bin, args];
+  const child = spawn(file, argv, {
     cwd: ws.repo,
     env: clientEnv(ws, api, opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
