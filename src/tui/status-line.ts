@@ -27,20 +27,27 @@ function breakerOpen(state: SessionState): boolean {
   return until !== null && Date.parse(until) > Date.now();
 }
 
-/** `enforced` or `advisory` once the session knows (a field newer engines write); null before. */
+/** `enforced` or `advisory` once the session knows (SessionStart records it); null before. */
 export function enforcementMode(state: SessionState | null): string | null {
-  const mode = (state as { enforcement?: { mode?: unknown } } | null)?.enforcement?.mode;
+  const mode = state?.enforcement?.mode;
   return typeof mode === 'string' ? mode : null;
 }
 
-/** Review status, the verdict that set it and, when the engine records it, what the verdict covers. */
+/** What the verdict covers: the files changed since the review base, at the tree the reviewer saw. */
+function coverage(d: NonNullable<SessionState['review']['decision']>): string {
+  const covers = d.covers as unknown;
+  const files = Array.isArray(covers) ? `${covers.length} file${covers.length === 1 ? '' : 's'}` : typeof covers === 'string' && covers ? covers : '';
+  const tree = typeof d.tree === 'string' && d.tree ? `@${d.tree.slice(0, 7)}` : '';
+  return files || tree ? ` covers ${[files, tree].filter(Boolean).join(' ')}` : '';
+}
+
+/** Review status, the verdict that set it and, when recorded, what it covers. */
 export function reviewText(state: SessionState | null): string {
   if (!state) return 'review -';
   const r = state.review;
-  const d = r.decision as (typeof r.decision & { covers?: unknown }) | null;
+  const d = r.decision;
   if (!d) return `review ${r.status}`;
-  const covers = typeof d.covers === 'string' && d.covers ? ` covers ${d.covers}` : '';
-  return `review ${r.status} (${d.kind.toUpperCase()}${d.valid ? '' : ' not counted'}${covers})`;
+  return `review ${r.status} (${d.kind.toUpperCase()}${d.valid ? '' : ' not counted'}${coverage(d)})`;
 }
 
 /**
