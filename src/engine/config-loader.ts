@@ -1,10 +1,10 @@
 // Reads ~/.roz/config.toml (or ROZ_CONFIG) and resolves it with the ROZ_*
 // environment. TOML via smol-toml: small, spec-compliant, no dependencies.
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { expandHome, resolveConfig, type ResolvedConfig } from '../core/config.js';
+import { MiB, readRegularText } from '../store/regular-file.js';
 
 export function configPath(env: Record<string, string | undefined>, home: string): string {
   if (env.ROZ_CONFIG) return expandHome(env.ROZ_CONFIG, home);
@@ -18,7 +18,7 @@ export function loadConfig(env: Record<string, string | undefined>): ResolvedCon
   const path = configPath(env, home);
   let file: { path: string; data: unknown } | { path: string; error: string } | undefined;
   try {
-    const text = readFileSync(path, 'utf8');
+    const text = readRegularText(path, MiB);
     try {
       file = { path, data: parseToml(text) };
     } catch (err) {
