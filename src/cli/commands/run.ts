@@ -8,6 +8,7 @@ import { pluginRoot } from '../../engine/templates-loader.js';
 import { FileSessionStore } from '../../store/file-store.js';
 import { resolveExecutable } from '../../supervisor/child-pty.js';
 import { planLaunch } from '../../supervisor/launch-args.js';
+import { loadPty } from '../../supervisor/pty-module.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
 import { requireSessionId, UsageError } from '../context.js';
 
@@ -45,6 +46,12 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
   if (!file) {
     process.stderr.write(`roz run: cannot find ${JSON.stringify(command)} on PATH${command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}\n`);
     return 127;
+  }
+  // Before the screen is taken over: a missing pty module is one line, not a stack trace.
+  const pty = await loadPty(env);
+  if (!pty.ok) {
+    process.stderr.write(`${pty.message}\n`);
+    return 1;
   }
   const plan = planLaunch(command, args, { env, home: env.HOME || homedir(), pluginDir: opts.pluginDir ?? pluginRoot(env), forcePluginDir: opts.pluginDir !== undefined });
   for (const n of plan.notes) process.stderr.write(`roz run: ${n}\n`);
