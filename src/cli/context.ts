@@ -30,8 +30,25 @@ export function cliContext(env: NodeJS.ProcessEnv = process.env): CliContext {
 
 export function requireSessionId(id: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const sid = id ?? env.CLAUDE_CODE_SESSION_ID;
-  if (!sid) throw new UsageError('no session given and CLAUDE_CODE_SESSION_ID is not set');
+  if (!sid) throw new UsageError('no session given and CLAUDE_CODE_SESSION_ID is not set (give a session id, or --last; `roz sessions` lists them)');
   if (!isSafeSessionId(sid)) throw new UsageError(`not a valid session id: ${JSON.stringify(sid)}`);
+  return sid;
+}
+
+/** The session most recently active (latest update) in the store, or null when there is none. */
+export function lastSessionId(store: SessionStore): string | null {
+  let best: { id: string; at: string } | null = null;
+  for (const s of store.list()) if (!best || s.updated_at > best.at) best = { id: s.session_id, at: s.updated_at };
+  return best?.id ?? null;
+}
+
+/** A command's session: the argument, or with --last the most recently active one, or $CLAUDE_CODE_SESSION_ID. */
+export function resolveSession(id: string | undefined, opts: { last?: boolean }, env: NodeJS.ProcessEnv = process.env): string {
+  if (!opts.last) return requireSessionId(id, env);
+  if (id !== undefined) throw new UsageError(`give a session id (${JSON.stringify(id)}) or --last, not both`);
+  const { config } = loadConfig(env);
+  const sid = lastSessionId(new FileSessionStore(config.storage.path, () => {}));
+  if (!sid) throw new UsageError(`--last: no sessions in ${config.storage.path}`, 3);
   return sid;
 }
 

@@ -4,18 +4,18 @@ import { tracePath } from '../../store/paths.js';
 import type { TraceRecord } from '../../store/session-store.js';
 import type { SessionState } from '../../core/review/state.js';
 import { clip } from '../../core/truncate.js';
-import { c, cliContext, printJson, requireSessionId, UsageError } from '../context.js';
+import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
 
-function loadSession(id: string | undefined): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
-  const sid = requireSessionId(id);
+function loadSession(id: string | undefined, opts: { last?: boolean }): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
+  const sid = resolveSession(id, opts);
   const ctx = cliContext();
   const state = ctx.store.read(sid);
   if (!state) throw new UsageError(`unknown session ${sid} (no state in ${ctx.config.storage.path})`, 3);
   return { sid, state, ctx };
 }
 
-export function debugCommand(id: string | undefined, opts: { json?: boolean }): number {
-  const { state } = loadSession(id);
+export function debugCommand(id: string | undefined, opts: { json?: boolean; last?: boolean }): number {
+  const { state } = loadSession(id, opts);
   if (opts.json) {
     printJson(state);
     return 0;
@@ -52,8 +52,8 @@ export function debugCommand(id: string | undefined, opts: { json?: boolean }): 
   return 0;
 }
 
-export function contextCommand(id: string | undefined, opts: { json?: boolean }): number {
-  const { state } = loadSession(id);
+export function contextCommand(id: string | undefined, opts: { json?: boolean; last?: boolean }): number {
+  const { state } = loadSession(id, opts);
   const r = state.review;
   if (opts.json) {
     printJson({
@@ -117,8 +117,8 @@ export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
   return line;
 }
 
-export async function traceCommand(id: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean }): Promise<number> {
-  const sid = requireSessionId(id);
+export async function traceCommand(id: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean; last?: boolean }): Promise<number> {
+  const sid = resolveSession(id, opts);
   const ctx = cliContext();
   const file = tracePath(ctx.config.storage.path, sid);
   if (!existsSync(file) && !ctx.store.read(sid)) throw new UsageError(`unknown session ${sid} (no trace in ${ctx.config.storage.path})`, 3);
