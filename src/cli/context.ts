@@ -1,6 +1,6 @@
 // What every CLI command needs: the resolved config, the store, and output
 // helpers that follow the ecosystem (colour off under NO_COLOR or off a TTY).
-import { loadConfig } from '../engine/config-loader.js';
+import { loadConfig, type ConfigFileInfo } from '../engine/config-loader.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { RozConfig } from '../core/config.js';
@@ -15,6 +15,8 @@ export class UsageError extends Error {
 export interface CliContext {
   config: RozConfig;
   configPath: string;
+  /** The user's and the project's config file, and whether each exists. */
+  configFiles: ConfigFileInfo[];
   sources: Record<string, string>;
   problems: string[];
   store: SessionStore;
@@ -22,10 +24,10 @@ export interface CliContext {
 }
 
 export function cliContext(env: NodeJS.ProcessEnv = process.env): CliContext {
-  const resolved = loadConfig(env);
+  const resolved = loadConfig(env, { cwd: process.cwd() });
   for (const p of resolved.problems) process.stderr.write(`roz: config: ${p}\n`);
   const store = new FileSessionStore(resolved.config.storage.path, (m) => process.stderr.write(`${m}\n`));
-  return { config: resolved.config, configPath: resolved.path, sources: resolved.sources, problems: resolved.problems, store, env };
+  return { config: resolved.config, configPath: resolved.path, configFiles: resolved.files, sources: resolved.sources, problems: resolved.problems, store, env };
 }
 
 export function requireSessionId(id: string | undefined, env: NodeJS.ProcessEnv = process.env): string {

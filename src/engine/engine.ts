@@ -77,7 +77,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const input = parsed.input;
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
-    const resolved = loadConfig(deps.env);
+    const resolved = loadConfig(deps.env, { cwd: input.cwd });
     for (const p of resolved.problems) warn(`roz: config: ${p}`);
     const config = resolved.config;
     const now = (deps.now ?? (() => new Date()))();

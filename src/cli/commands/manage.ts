@@ -96,7 +96,7 @@ export function statsCommand(opts: { days?: string; json?: boolean }): number {
 export function configCommand(opts: { json?: boolean }): number {
   const ctx = cliContext();
   if (opts.json) {
-    printJson({ path: ctx.configPath, config: ctx.config, sources: ctx.sources, problems: ctx.problems });
+    printJson({ path: ctx.configPath, files: ctx.configFiles, config: ctx.config, sources: ctx.sources, problems: ctx.problems });
     return 0;
   }
   const rows = [['key', 'value', 'source']];
@@ -105,7 +105,8 @@ export function configCommand(opts: { json?: boolean }): number {
       rows.push([`${section}.${k}`, JSON.stringify(v), ctx.sources[`${section}.${k}`] ?? 'default']);
     }
   }
-  process.stdout.write(`config file: ${ctx.configPath}\n\n${table(rows)}\n`);
+  const files = ctx.configFiles.map((f) => `${`${f.layer} file:`.padEnd(14)}${f.path} ${f.exists ? c.green('(exists)') : c.dim('(missing)')}`);
+  process.stdout.write(`${files.join('\n')}\nthen ROZ_* environment variables; a project file may only tighten (README, Configuration)\n\n${table(rows)}\n`);
   if (ctx.problems.length) process.stdout.write(`\n${c.yellow('problems:')}\n${ctx.problems.map((p) => `  ${p}`).join('\n')}\n`);
   return ctx.problems.length ? 1 : 0;
 }
