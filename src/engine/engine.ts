@@ -19,6 +19,7 @@ import { markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
+import { autoCleanup } from './cleanup.js';
 import { loadConfig } from './config-loader.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
@@ -150,6 +151,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       return failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
+    if (event === 'SessionStart' && !deps.store) {
+      autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+    }
     return {
       stdout: renderOutput(event, policy.verdict, warnings),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',

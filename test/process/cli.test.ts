@@ -1,6 +1,8 @@
 // The roz command line follows its ecosystem: help on stdout with exit 0 when
 // asked, on stderr with exit 2 on misuse, messages that name the bad argument,
 // `roz sessions` and `--last` on every command that takes a session.
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payloads, roz, runHook, sandbox } from '../helpers/hooks.js';
 
@@ -101,5 +103,33 @@ describe('roz sessions and --last', () => {
     const decide = await roz(['decide', '--last', 'COMPLETE', 'looked'], env);
     expect(decide.code).toBe(4);
     expect(decide.stderr).toMatch(/sess-older/);
+  });
+});
+
+describe('automatic clean-up', () => {
+  it('a session start removes sessions idle past retention_days at most once a day, never one with a pending review', async () => {
+    const { env, store } = sandbox({ ROZ_RETENTION_DAYS: '7' });
+    const age = (sid: string, days: number) => {
+      const file = join(store, 'sessions', sid, 'state.json');
+      const s = JSON.parse(readFileSync(file, 'utf8'));
+      s.updated_at = new Date(Date.now() - days * 86_400_000).toISOString();
+      writeFileSync(file, JSON.stringify(s));
+    };
+    for (const sid of ['old-idle', 'old-pending', 'recent']) await runHook('SessionStart', payloads(sid).sessionStart(), env);
+    await runHook('UserPromptSubmit', payloads('old-pending').prompt('#roz review this'), env);
+    age('old-idle', 8);
+    age('old-pending', 30);
+    age('recent', 6);
+    // The first starts above ran the daily pass already (nothing was old then): it waits a day.
+    await runHook('SessionStart', payloads('new-1').sessionStart(), env);
+    expect(existsSync(join(store, 'sessions', 'old-idle'))).toBe(true);
+
+    utimesSync(join(store, 'last-cleanup'), new Date(Date.now() - 25 * 3_600_000), new Date(Date.now() - 25 * 3_600_000));
+    const start = await runHook('SessionStart', payloads('new-2').sessionStart(), env);
+    expect(start.code).toBe(0);
+    expect(start.stderr).toBe('');
+    const left = readdirSync(join(store, 'sessions')).sort();
+    expect(left).toEqual(['new-1', 'new-2', 'old-pending', 'recent']);
+    expect(Date.now() - statSync(join(store, 'last-cleanup')).mtimeMs).toBeLessThan(3_600_000);
   });
 });

@@ -1,35 +1,16 @@
 // Store-wide commands: `roz clean`, `roz stats`, `roz config`.
 import { computeStats } from '../../core/stats.js';
 import type { SessionState } from '../../core/review/state.js';
+import { cleanSessions } from '../../engine/cleanup.js';
 import { c, cliContext, parseDuration, printJson, table, UsageError } from '../context.js';
-
-function reviewPending(s: SessionState): boolean {
-  return s.review.enabled && (s.review.status === 'pending' || s.review.status === 'blocked' || s.review.status === 'issues');
-}
 
 export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: boolean }): number {
   if (opts.before && opts.all) throw new UsageError('use either --before or --all, not both');
   const ctx = cliContext();
-  const maxAge = opts.all ? 0 : opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
-  const cutoff = Date.now() - maxAge;
-  let removed = 0;
-  const kept: string[] = [];
-  for (const summary of ctx.store.list()) {
-    if (!opts.all && Date.parse(summary.updated_at) >= cutoff) continue;
-    let state: SessionState | null = null;
-    try {
-      state = ctx.store.read(summary.session_id);
-    } catch {
-      /* corrupt: removable */
-    }
-    if (state && reviewPending(state)) {
-      kept.push(summary.session_id);
-      continue;
-    }
-    if (!opts.dryRun) ctx.store.remove(summary.session_id);
-    removed += 1;
-  }
-  process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${removed} session${removed === 1 ? '' : 's'}`);
+  const maxAge = opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
+  const { removed, kept } = cleanSessions(ctx.store, { cutoff: opts.all ? null : new Date(Date.now() - maxAge), dryRun: opts.dryRun === true });
+  const n = removed.length;
+  process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${n} session${n === 1 ? '' : 's'}`);
   process.stdout.write(kept.length ? `; kept ${kept.length} with a pending review (${kept.join(', ')})\n` : '\n');
   return 0;
 }
