@@ -1,10 +1,12 @@
 // The roz command line follows its ecosystem: help on stdout with exit 0 when
 // asked, on stderr with exit 2 on misuse, messages that name the bad argument,
-// `roz sessions` and `--last` on every command that takes a session.
+// `roz sessions` and `--last` on every command that takes a session; the daily
+// automatic clean-up; `roz trace --follow`.
 import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
-import { payloads, roz, runHook, sandbox } from '../helpers/hooks.js';
+import { spawn } from 'node:child_process';
+import { describe, expect, it, vi } from 'vitest';
+import { payloads, roz, rozBin, runHook, sandbox } from '../helpers/hooks.js';
 
 describe('help and misuse', () => {
   const { env } = sandbox();
@@ -131,5 +133,27 @@ describe('automatic clean-up', () => {
     const left = readdirSync(join(store, 'sessions')).sort();
     expect(left).toEqual(['new-1', 'new-2', 'old-pending', 'recent']);
     expect(Date.now() - statSync(join(store, 'last-cleanup')).mtimeMs).toBeLessThan(3_600_000);
+  });
+});
+
+describe('roz trace --follow', () => {
+  it('prints the trace so far, then each hook event as it is written, until interrupted', async () => {
+    const { env } = sandbox();
+    const p = payloads('follow-1');
+    await runHook('SessionStart', p.sessionStart(), env);
+    const child = spawn(process.execPath, [rozBin, 'trace', 'follow-1', '--follow', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+    const events = () => out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event);
+    try {
+      await vi.waitFor(() => expect(events()).toEqual(['SessionStart']), { timeout: 10_000, interval: 25 });
+      await runHook('UserPromptSubmit', p.prompt('hello'), env);
+      await vi.waitFor(() => expect(events()).toEqual(['SessionStart', 'UserPromptSubmit']), { timeout: 10_000, interval: 25 });
+      const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+      child.kill('SIGINT');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

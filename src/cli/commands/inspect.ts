@@ -1,5 +1,5 @@
 // Read-only views of one session: `roz debug`, `roz context`, `roz trace`.
-import { existsSync, openSync, readSync, statSync, closeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tracePath } from '../../store/paths.js';
 import type { TraceRecord } from '../../store/session-store.js';
 import type { SessionState } from '../../core/review/state.js';
@@ -122,48 +122,27 @@ export async function traceCommand(id: string | undefined, opts: { verbose?: boo
   const ctx = cliContext();
   const file = tracePath(ctx.config.storage.path, sid);
   if (!existsSync(file) && !ctx.store.read(sid)) throw new UsageError(`unknown session ${sid} (no trace in ${ctx.config.storage.path})`, 3);
-  const records = ctx.store.readTrace(sid);
-  if (opts.json && !opts.follow) {
-    printJson(records);
-    return 0;
-  }
   const emit = (r: TraceRecord) =>
     process.stdout.write((opts.json ? JSON.stringify(r) : formatTraceLine(r, opts.verbose === true)) + '\n');
-  records.forEach(emit);
-  if (!opts.follow) return 0;
-  // Follow by polling the file size: cheap, and robust to the file being created late.
-  let offset = existsSync(file) ? statSync(file).size : 0;
-  let partial = '';
+  if (!opts.follow) {
+    const records = ctx.store.readTrace(sid);
+    if (opts.json) printJson(records);
+    else records.forEach(emit);
+    return 0;
+  }
+  // Every line from the start, then each one as it is appended (file events, chokidar loaded only here).
+  const { followLines } = await import('../follow-file.js');
+  const follower = await followLines(file, (line) => {
+    try {
+      emit(JSON.parse(line) as TraceRecord);
+    } catch {
+      /* a torn line */
+    }
+  });
   await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      let size = 0;
-      try {
-        size = statSync(file).size;
-      } catch {
-        return;
-      }
-      if (size <= offset) return;
-      const fd = openSync(file, 'r');
-      const buf = Buffer.alloc(size - offset);
-      readSync(fd, buf, 0, buf.length, offset);
-      closeSync(fd);
-      offset = size;
-      const text = partial + buf.toString('utf8');
-      const lines = text.split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        try {
-          emit(JSON.parse(line) as TraceRecord);
-        } catch {
-          /* torn line */
-        }
-      }
-    }, 200);
-    process.once('SIGINT', () => {
-      clearInterval(timer);
-      resolve();
-    });
+    const stop = () => void follower.close().then(() => resolve());
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
   });
   return 0;
 }
