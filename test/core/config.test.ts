@@ -64,7 +64,7 @@ describe('config validation', () => {
       'c.toml: circuit_breaker.max_blocks: expected a whole number >= 1, got 0; using defaults',
       'c.toml: cleanup: expected a table, got "weekly"; using defaults',
       'c.toml: templates.weights: v1: expected a number >= 0, got -1; using defaults',
-      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, templates); using defaults',
+      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, templates, enforce); using defaults',
     ]);
     expect(r.config.review.gates).toEqual(['Bash:gh issue close*', 'Bash:gh pr merge*']);
   });
@@ -91,7 +91,7 @@ describe('project config (.roz/config.toml): between the user file and the envir
       env: {},
     });
     expect(r.problems).toEqual([]);
-    expect(r.config.review).toEqual({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*', 'Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 });
+    expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*', 'Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 });
     expect(r.config.circuit_breaker).toEqual({ max_blocks: 5, cooldown_seconds: 30 });
     expect(r.sources['review.mode']).toBe('project:/p/.roz/config.toml');
   });
@@ -111,7 +111,7 @@ describe('project config (.roz/config.toml): between the user file and the envir
       }),
       env: {},
     });
-    expect(r.config.review).toEqual({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'], approval_scope: 'prompt', approval_ttl_seconds: 60 });
+    expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'], approval_scope: 'prompt', approval_ttl_seconds: 60 });
     expect(r.config.circuit_breaker).toEqual({ max_blocks: 3, cooldown_seconds: 300 });
     expect(r.config.storage.path).toBe('/h/.roz');
     expect(r.config.external_models.codex).toBe('codex');

