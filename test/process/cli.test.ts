@@ -100,6 +100,8 @@ describe('roz sessions and --last', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).session_id).toBe('sess-older');
     }
+    const status = await roz(['intent', 'status', '--last', '--json'], env);
+    expect(JSON.parse(status.stdout).session, status.stderr).toBe('sess-older');
     const trace = await roz(['trace', '--last', '--json'], env);
     expect((JSON.parse(trace.stdout) as Array<{ session_id: string }>).every((t) => t.session_id === 'sess-older')).toBe(true);
   });
