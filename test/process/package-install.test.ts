@@ -70,13 +70,16 @@ describe('roz installed from a packed tarball', () => {
     expect(existsSync(join(installed, 'node_modules', '@lydell', 'node-pty', 'build'))).toBe(false);
   });
 
+  // The child prints, then waits for a line: what it printed is on the screen while it runs.
+  const child = ['/bin/sh', '-c', 'echo "hello from the $0"; read line', 'pty'];
+
   it('roz run starts a program in a pty', async () => {
-    const t = startPtyScreen(roz, ['run', '--no-stats', '--', '/bin/echo', 'hello from the pty'], { cols: 100, rows: 24, env: cleanEnv(), cwd: work });
+    const t = startPtyScreen(roz, ['run', '--no-stats', '--', ...child], { cols: 100, rows: 24, env: cleanEnv(), cwd: work });
     try {
-      const code = await t.exited;
-      expect(t.raw()).toMatch(/pending/); // roz's status line was drawn
-      expect(t.raw()).toContain('hello from the pty');
-      expect(code).toBe(0);
+      await t.waitFor('hello from the pty', 'the child in the pane');
+      await t.waitFor(/roz .*pending/, "roz's status line");
+      t.write('\r');
+      expect(await t.exited).toBe(0);
     } finally {
       t.kill();
     }
@@ -91,13 +94,18 @@ describe('roz installed from a packed tarball', () => {
     expect(said).toHaveLength(1);
     expect(said[0]).toMatch(/^roz run: @lydell\/node-pty is not installed beside this roz.*npm install -g/);
 
-    const withInstall = startPtyScreen(join(cache, 'bin', 'roz'), ['run', '--no-stats', '--', '/bin/echo', 'borrowed'], {
+    const withInstall = startPtyScreen(join(cache, 'bin', 'roz'), ['run', '--no-stats', '--', ...child], {
       cols: 100,
       rows: 24,
       env: cleanEnv({ PATH: `${join(prefix, 'bin')}:${basePath}` }),
       cwd: work,
     });
-    expect(await withInstall.exited).toBe(0);
-    expect(withInstall.raw()).toContain('borrowed');
+    try {
+      await withInstall.waitFor('hello from the pty', 'the child in the pane');
+      withInstall.write('\r');
+      expect(await withInstall.exited).toBe(0);
+    } finally {
+      withInstall.kill();
+    }
   });
 });
