@@ -21,6 +21,7 @@ import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
+import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
@@ -84,7 +85,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const input = parsed.input;
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
-    const resolved = loadConfig(deps.env);
+    const resolved = loadConfig(deps.env, { cwd: input.cwd });
     for (const p of resolved.problems) warn(`roz: config: ${p}`);
     const config = resolved.config;
     const now = (deps.now ?? (() => new Date()))();
@@ -194,6 +195,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       return failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
+    if (event === 'SessionStart' && !deps.store) {
+      autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+    }
     return {
       stdout: renderOutput(event, policy.verdict, warnings),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
