@@ -7,8 +7,10 @@ import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
 import { newSession, type SessionState } from '../core/review/state.js';
+import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviveSession } from './session-shape.js';
+import { appendStatsSummary, compactStatsIndex, readStatsIndex, summaryAt } from './stats-index.js';
 import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
 
 const LOCK_OPTIONS: LockOptions = {
@@ -42,7 +44,9 @@ export class FileSessionStore implements SessionStore {
       throw new StoreError(`cannot lock session ${sessionId}: ${(err as Error).message}`, err);
     }
     try {
-      const state = this.load(sessionId, now) ?? newSession(sessionId, now);
+      const loaded = this.load(sessionId, now);
+      const state = loaded ?? newSession(sessionId, now);
+      const keyBefore = loaded ? summaryKey(state) : null;
       const out = fn(state);
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
@@ -56,6 +60,15 @@ export class FileSessionStore implements SessionStore {
           writeFileAtomicSync(file, `${JSON.stringify(state)}\n`, { mode: 0o600, durable: false });
         } catch (err) {
           throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
+        }
+        // The stats index gets a line only when what stats reports changed (a
+        // few times a session), so most hooks pay two small stringify calls.
+        if (summaryKey(state) !== keyBefore) {
+          try {
+            appendStatsSummary(this.root, statsSummary(state));
+          } catch (err) {
+            this.warn(`roz: cannot append to the stats index (${(err as Error).message}); roz stats may show this session's previous summary`);
+          }
         }
       }
       this.appendTrace(sessionId, out.trace);
@@ -173,6 +186,33 @@ export class FileSessionStore implements SessionStore {
     }
     // ISO timestamps: code-unit order is time order, without localeCompare's ICU collator.
     return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  }
+
+  /** Every session's stats summary: from the index, else from its state file. */
+  *summaries(): Generator<StatsSummary> {
+    const index = readStatsIndex(this.root);
+    const ids = this.ids();
+    // Reading tidies: once superseded lines outnumber sessions, the next read would pay for them again.
+    if (index.lines > 2 * ids.length + 1_000) {
+      try {
+        compactStatsIndex(this.root, new Set(ids));
+      } catch (err) {
+        this.warn(`roz: could not compact the stats index: ${(err as Error).message}`);
+      }
+    }
+    for (const id of ids) {
+      const indexed = summaryAt(index, id);
+      if (indexed) {
+        yield indexed;
+        continue;
+      }
+      try {
+        const state = this.read(id);
+        if (state) yield statsSummary(state);
+      } catch (err) {
+        this.warn(`roz: skipped session ${id}: ${(err as Error).message}`);
+      }
+    }
   }
 
   remove(sessionId: string): void {
