@@ -5,6 +5,8 @@
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+export const telemetryExports = ['auto', 'on', 'off'] as const;
+export const otlpProtocols = ['', 'http/protobuf', 'http/json'] as const;
 
 export interface RozConfig {
   storage: { path: string };
@@ -23,6 +25,20 @@ export interface RozConfig {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
     active: string;
     weights: Record<string, number>;
+  };
+  /**
+   * OpenTelemetry export (docs/telemetry.md). `auto`: on when
+   * OTEL_EXPORTER_OTLP_ENDPOINT (or the logs/metrics one) is set. Empty
+   * strings defer to the standard OTEL_* variables.
+   */
+  telemetry: {
+    export: (typeof telemetryExports)[number];
+    endpoint: string;
+    protocol: (typeof otlpProtocols)[number];
+    /** `key=value,key2=value2`, like OTEL_EXPORTER_OTLP_HEADERS. */
+    headers: string;
+    /** `key=value,...`, like OTEL_RESOURCE_ATTRIBUTES. */
+    resource_attributes: string;
   };
 }
 
@@ -59,6 +75,7 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   cleanup: { retention_days: intAtLeast(1) },
   external_models: { codex: string, gemini: string },
   templates: { active: nonEmpty, weights: weightTable },
+  telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
 };
 
 /** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
@@ -97,6 +114,7 @@ export function defaultConfig(home: string): RozConfig {
     cleanup: { retention_days: 7 },
     external_models: { codex: 'codex', gemini: 'gemini' },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
+    telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
   };
 }
 
@@ -135,6 +153,7 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  ROZ_TELEMETRY: { key: 'telemetry.export', parse: (v) => v.trim() },
 };
 
 const sections = Object.keys(rules) as Array<keyof RozConfig>;

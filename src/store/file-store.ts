@@ -10,6 +10,7 @@ import { newSession, type SessionState } from '../core/review/state.js';
 import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviveSession } from './session-shape.js';
+import { spoolRecords } from './telemetry-spool.js';
 import { appendStatsSummary, compactStatsIndex, readStatsIndex, summaryAt } from './stats-index.js';
 import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
 
@@ -22,8 +23,17 @@ const LOCK_OPTIONS: LockOptions = {
   waitMs: 15_000,
 };
 
+export interface FileStoreOptions {
+  /** OpenTelemetry export is on: trace records worth exporting also go to the telemetry spool. */
+  telemetry?: boolean;
+}
+
 export class FileSessionStore implements SessionStore {
-  constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
+  constructor(
+    readonly root: string,
+    private readonly warn: Warn = () => {},
+    private readonly opts: FileStoreOptions = {},
+  ) {}
 
   async update<T>(
     sessionId: string,
@@ -135,6 +145,13 @@ export class FileSessionStore implements SessionStore {
       appendFileSync(file, text, { mode: 0o600 });
     } catch (err) {
       throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
+    }
+    if (this.opts.telemetry) {
+      try {
+        spoolRecords(this.root, records);
+      } catch (err) {
+        this.warn(`roz: telemetry spool: ${(err as Error).message}; these events will not be exported`);
+      }
     }
   }
 
