@@ -153,7 +153,13 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  // Claude Code removes every OTEL_* variable from the environment of hooks,
+  // so a hook (and the flush it starts) reads these instead (docs/telemetry.md).
   ROZ_TELEMETRY: { key: 'telemetry.export', parse: (v) => v.trim() },
+  ROZ_OTLP_ENDPOINT: { key: 'telemetry.endpoint', parse: (v) => v.trim() },
+  ROZ_OTLP_PROTOCOL: { key: 'telemetry.protocol', parse: (v) => v.trim() },
+  ROZ_OTLP_HEADERS: { key: 'telemetry.headers', parse: (v) => v },
+  ROZ_OTLP_RESOURCE_ATTRIBUTES: { key: 'telemetry.resource_attributes', parse: (v) => v },
 };
 
 const sections = Object.keys(rules) as Array<keyof RozConfig>;

@@ -63,6 +63,7 @@ export class Supervisor {
   private notifyTimer: NodeJS.Timeout | null = null;
   private readonly log: (line: string) => void;
   private telemetryTimer: NodeJS.Timeout | null = null;
+  private telemetry = false;
   private flushing: Promise<void> | null = null;
 
   private constructor(private readonly opts: SupervisorOptions) {
@@ -70,6 +71,7 @@ export class Supervisor {
     const config = loadConfig(opts.env).config;
     const root = config.storage.path;
     const telemetry = telemetryOn(config.telemetry, opts.env);
+    this.telemetry = telemetry;
     this.store = opts.store ?? new FileSessionStore(root, () => {}, { telemetry });
     if (telemetry) {
       // Hooks under a supervisor only spool; the supervisor batches the sending, off the hook path.
@@ -128,7 +130,13 @@ export class Supervisor {
   /** Variables the child (and through it every hook) needs to reach us. */
   childEnv(): Record<string, string> {
     // The hook's own deadline for a PreToolUse follows the approval timeout (src/cli/hook-entry.ts).
-    return { ...this.channel.env(), ROZ_SUPERVISED: '1', ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs) };
+    return {
+      ...this.channel.env(),
+      ROZ_SUPERVISED: '1',
+      ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs),
+      // The client strips OTEL_* from its hooks' environment: tell them to spool; we send with our own settings.
+      ...(this.telemetry ? { ROZ_TELEMETRY: 'on' } : {}),
+    };
   }
 
   get socketPath(): string {
