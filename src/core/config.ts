@@ -7,6 +7,9 @@ export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
 export const telemetryExports = ['auto', 'on', 'off'] as const;
 export const otlpProtocols = ['', 'http/protobuf', 'http/json'] as const;
+/** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
+export type NetworkSetting = 'user' | 'open' | string[];
+export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
 
 export interface RozConfig {
   storage: { path: string };
@@ -17,10 +20,15 @@ export interface RozConfig {
     approval_scope: (typeof approvalScopes)[number];
     /** 0 = approvals never expire by age. */
     approval_ttl_seconds: number;
+    /** Whether the reviewer seeks a second model's opinion, and whether COMPLETE needs one. */
+    second_opinion: (typeof secondOpinionPolicies)[number];
+    /** How long a reviewer run may stay open with no word from the client that it ended; 0 = no bound. */
+    reviewer_timeout_seconds: number;
   };
   circuit_breaker: { max_blocks: number; cooldown_seconds: number };
   cleanup: { retention_days: number };
-  external_models: { codex: string; gemini: string };
+  /** Second-opinion commands ("" disables one) and the model each is asked for; tried in this order. */
+  external_models: { codex: string; codex_model: string; gemini: string; gemini_model: string; claude: string; claude_model: string };
   templates: {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
     active: string;
@@ -40,6 +48,8 @@ export interface RozConfig {
     /** `key=value,...`, like OTEL_RESOURCE_ATTRIBUTES. */
     resource_attributes: string;
   };
+  /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
+  enforce: { network: NetworkSetting };
 }
 
 /** A rule returns why a value is wrong, or null. */
@@ -68,14 +78,29 @@ const weightTable: Rule = (v) => {
   return bad ? `${bad[0]}: expected a number >= 0, got ${got(bad[1])}` : null;
 };
 
+const networkSetting: Rule = (v) =>
+  v === 'user' || v === 'open'
+    ? null
+    : Array.isArray(v)
+      ? listOf(nonEmpty)(v)
+      : `expected "user", "open" or a list of domains, got ${got(v)}`;
+
 const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   storage: { path: nonEmpty },
-  review: { mode: oneOf(reviewModes), gates: listOf(nonEmpty), approval_scope: oneOf(approvalScopes), approval_ttl_seconds: intAtLeast(0) },
+  review: {
+    mode: oneOf(reviewModes),
+    gates: listOf(nonEmpty),
+    approval_scope: oneOf(approvalScopes),
+    approval_ttl_seconds: intAtLeast(0),
+    second_opinion: oneOf(secondOpinionPolicies),
+    reviewer_timeout_seconds: intAtLeast(0),
+  },
   circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
   cleanup: { retention_days: intAtLeast(1) },
-  external_models: { codex: string, gemini: string },
+  external_models: { codex: string, codex_model: string, gemini: string, gemini_model: string, claude: string, claude_model: string },
   templates: { active: nonEmpty, weights: weightTable },
   telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
+  enforce: { network: networkSetting },
 };
 
 /** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
@@ -109,12 +134,16 @@ export function defaultConfig(home: string): RozConfig {
       gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'],
       approval_scope: 'prompt',
       approval_ttl_seconds: 0,
+      second_opinion: 'advisory',
+      reviewer_timeout_seconds: 1800,
     },
     circuit_breaker: { max_blocks: 3, cooldown_seconds: 300 },
     cleanup: { retention_days: 7 },
-    external_models: { codex: 'codex', gemini: 'gemini' },
+    // The seed's order and models: codex, then gemini, then a Claude model.
+    external_models: { codex: 'codex', codex_model: 'gpt-5.2', gemini: 'gemini', gemini_model: 'gemini-3-pro-preview', claude: 'claude', claude_model: 'opus' },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
     telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
+    enforce: { network: 'user' },
   };
 }
 
@@ -146,11 +175,14 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_GATES: { key: 'review.gates', parse: list },
   ROZ_APPROVAL_SCOPE: { key: 'review.approval_scope', parse: (v) => v.trim() },
   ROZ_APPROVAL_TTL_SECONDS: { key: 'review.approval_ttl_seconds', parse: int },
+  ROZ_SECOND_OPINION: { key: 'review.second_opinion', parse: (v) => v.trim() },
+  ROZ_REVIEWER_TIMEOUT_SECONDS: { key: 'review.reviewer_timeout_seconds', parse: int },
   ROZ_MAX_BLOCKS: { key: 'circuit_breaker.max_blocks', parse: int },
   ROZ_COOLDOWN_SECONDS: { key: 'circuit_breaker.cooldown_seconds', parse: int },
   ROZ_RETENTION_DAYS: { key: 'cleanup.retention_days', parse: int },
   ROZ_CODEX: { key: 'external_models.codex', parse: (v) => v },
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
+  ROZ_CLAUDE: { key: 'external_models.claude', parse: (v) => v },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
   // Claude Code removes every OTEL_* variable from the environment of hooks,
@@ -160,6 +192,7 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_OTLP_PROTOCOL: { key: 'telemetry.protocol', parse: (v) => v.trim() },
   ROZ_OTLP_HEADERS: { key: 'telemetry.headers', parse: (v) => v },
   ROZ_OTLP_RESOURCE_ATTRIBUTES: { key: 'telemetry.resource_attributes', parse: (v) => v },
+  ROZ_ENFORCE_NETWORK: { key: 'enforce.network', parse: (v) => (v.trim() === 'user' || v.trim() === 'open' ? v.trim() : list(v)) },
 };
 
 const sections = Object.keys(rules) as Array<keyof RozConfig>;

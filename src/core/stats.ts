@@ -18,6 +18,8 @@ export interface StatsSummary {
   a: AttemptSummary[];
   /** breaker trips: the attempt id of each */
   t: Array<number | null>;
+  /** enforcement mode, when roz recorded one */
+  e?: 'enforced' | 'advisory';
 }
 
 export function statsSummary(s: SessionState): StatsSummary {
@@ -36,6 +38,7 @@ export function statsSummary(s: SessionState): StatsSummary {
       a.id,
     ]),
     t: s.review.breaker.trips.map((t) => t.attempt_id),
+    ...(s.enforcement?.mode ? { e: s.enforcement.mode } : {}),
   };
 }
 
@@ -75,6 +78,8 @@ export interface StatsReport {
   reviewed_sessions: number;
   templates: TemplateStats[];
   failures: FailureBreakdown;
+  /** Sessions by enforcement mode (unknown: started before roz recorded it). */
+  enforcement: { enforced: number; advisory: number; unknown: number };
 }
 
 function empty(id: string): TemplateStats {
@@ -106,10 +111,12 @@ export function computeStatsOfSummaries(sessions: Iterable<StatsSummary>, since:
   const failures: FailureBreakdown = { not_spawned: 0, no_decision: 0, bad_session_id: 0, self_approval_denied: 0, breaker_trips: 0 };
   let count = 0;
   let reviewed = 0;
+  const enforcement = { enforced: 0, advisory: 0, unknown: 0 };
   const cutoff = since.getTime();
   for (const s of sessions) {
     if (Date.parse(s.c) < cutoff) continue;
     count += 1;
+    enforcement[s.e ?? 'unknown'] += 1;
     if (s.a.length > 0) reviewed += 1;
     const templateOf = new Map<number, string>();
     for (const [templateId, spawned, outcome, decisionKind, blocksNeeded, badSessionId, selfApprovals, id] of s.a) {
@@ -157,5 +164,5 @@ export function computeStatsOfSummaries(sessions: Iterable<StatsSummary>, since:
       };
     })
     .sort((a, b) => a.template_id.localeCompare(b.template_id));
-  return { since: since.toISOString(), sessions: count, reviewed_sessions: reviewed, templates, failures };
+  return { since: since.toISOString(), sessions: count, reviewed_sessions: reviewed, templates, failures, enforcement };
 }

@@ -69,7 +69,8 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
   switch (rec.event) {
     case 'roz:SessionStarted':
       return ev('roz.session.start', 'INFO', `roz enforcement: ${String(rec.enforcement)}`, {
-        'roz.enforcement.mode': String(rec.enforcement ?? 'hooks'),
+        'roz.enforcement.mode': String(rec.enforcement ?? 'unknown'),
+        'roz.hooks.transport': String(rec.hooks ?? 'process'),
         'roz.review.mode': String(rec.review_mode ?? ''),
       });
     case 'roz:SessionEnded':
@@ -94,6 +95,9 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
         [{ name: 'roz.reviews', value: 1, attributes: { 'roz.review.outcome': outcome, ...repoAttr } }],
       );
     }
+    case 'roz:DecisionRefused':
+      // The verdict record of the same call carries the DECISION_REFUSED code; this one says why.
+      return ev('roz.review.decision_refused', 'WARN', String(rec.why ?? ''), {});
     case 'roz:ReviewerStopped':
       if (rec.decided !== false) return null;
       return ev('roz.review.no_decision', 'WARN', 'the reviewer stopped without a decision', { 'roz.review.outcome': 'no_decision' }, [

@@ -24,6 +24,7 @@ const NOTES = new Set([
   'roz:ReviewBlocked',
   'roz:ReviewerStopped',
   'roz:Decision',
+  'roz:DecisionRefused',
   'roz:SelfApprovalDenied',
   'roz:BadSessionId',
   'roz:BreakerTripped',

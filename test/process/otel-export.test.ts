@@ -21,16 +21,19 @@ async function receiver(): Promise<Receiver> {
 
 const spoolFiles = (store: string): string[] => (existsSync(join(store, 'otel')) ? readdirSync(join(store, 'otel')).filter((f) => f.endsWith('.jsonl') || f.endsWith('.sending')) : []);
 
-/** A short session: a gated call denied, a stop blocked for review, a reviewer decision, the end. */
+/** A short session: a gated call asked about, a decide refused, a reviewer's ISSUES decision, the end. */
 async function session(env: NodeJS.ProcessEnv, sid = SID): Promise<void> {
   const p = payloads(sid);
   await runHook('SessionStart', p.sessionStart(), env);
   await runHook('UserPromptSubmit', p.prompt('#roz close the issue'), env);
   const gated = await runHook('PreToolUse', p.pre('Bash', { command: 'gh issue close 1' }), env);
-  expect(gated.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+  expect(gated.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
   await runHook('SubagentStart', p.subagentStart('rev-1'), env);
-  const decided = await roz(['decide', 'ISSUES', 'tests fail', '-m', 'fix the test'], { ...env, CLAUDE_CODE_SESSION_ID: sid });
-  expect(decided.code, decided.stderr).toBe(4); // outside a decide call: recorded as invalid, still exported
+  const as = { agent_id: 'rev-1', agent_type: 'roz:roz' };
+  const chained = await runHook('PreToolUse', p.pre('Bash', { command: `git diff; roz decide ${sid} ISSUES "x" -m "y"` }, as), env);
+  expect(chained.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+  const decide = await runHook('PreToolUse', p.pre('Bash', { command: `roz decide ${sid} ISSUES "tests fail" -m "fix the test"` }, as), env);
+  expect(decide.json?.hookSpecificOutput?.permissionDecision).toBe('allow');
   await runHook('SubagentStop', p.subagentStop('rev-1'), env);
   await runHook('SessionEnd', p.sessionEnd(), env);
 }
@@ -62,23 +65,22 @@ describe('OpenTelemetry export', () => {
     expect(rx.requests.every((q) => q.contentType === 'application/x-protobuf')).toBe(true);
     expect(rx.requests[0]!.headers['x-team-token']).toBe('s3cr t');
     const names = rx.logs.map((l) => l.eventName);
-    expect(names).toEqual(['roz.session.start', 'roz.hook.verdict', 'roz.review.decision', 'roz.hook.verdict', 'roz.session.end']);
+    expect(names).toEqual(['roz.session.start', 'roz.hook.verdict', 'roz.hook.verdict', 'roz.review.decision_refused', 'roz.review.decision', 'roz.session.end']);
     for (const l of rx.logs) {
       expect(l.attributes['session.id']).toBe(SID);
       expect(l.attributes['event.name']).toBe(l.eventName);
       expect(l.resource).toMatchObject({ 'service.name': 'roz', team: 'platform', 'deployment.environment': 'ci' });
     }
-    const [denied, nudged] = rx.logs.filter((l) => l.eventName === 'roz.hook.verdict');
-    expect(denied!.attributes).toMatchObject({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'deny', 'gen_ai.tool.name': 'Bash', 'roz.hook.event': 'PreToolUse' });
-    // The reviewer stopping without a valid decision is sent back to record one.
-    expect(nudged!.attributes).toMatchObject({ 'roz.verdict': 'block', 'roz.hook.event': 'SubagentStop', 'roz.code': 'REVIEW_BLOCK' });
-    expect(rx.logs.find((l) => l.eventName === 'roz.session.start')!.attributes).toMatchObject({ 'roz.enforcement.mode': 'hooks' });
-    expect(rx.logs.find((l) => l.eventName === 'roz.review.decision')!.attributes).toMatchObject({ 'roz.review.decision': 'issues', 'roz.review.outcome': 'invalid' });
+    const [asked, refused] = rx.logs.filter((l) => l.eventName === 'roz.hook.verdict');
+    expect(asked!.attributes).toMatchObject({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'ask', 'gen_ai.tool.name': 'Bash', 'roz.hook.event': 'PreToolUse' });
+    expect(refused!.attributes).toMatchObject({ 'roz.code': 'DECISION_REFUSED', 'roz.verdict': 'deny' });
+    expect(rx.logs.find((l) => l.eventName === 'roz.session.start')!.attributes).toMatchObject({ 'roz.enforcement.mode': 'advisory', 'roz.hooks.transport': 'process' });
+    expect(rx.logs.find((l) => l.eventName === 'roz.review.decision')!.attributes).toMatchObject({ 'roz.review.decision': 'issues', 'roz.review.outcome': 'issues', 'roz.review.decision.valid': true });
     expect(rx.logs.find((l) => l.eventName === 'roz.session.end')!.attributes).toMatchObject({ 'roz.review.at_end': 'unreviewed' });
     const denials = rx.metrics.filter((m) => m.metric === 'roz.denials');
-    expect(denials).toContainEqual(expect.objectContaining({ value: 1, attributes: expect.objectContaining({ 'roz.code': 'REVIEW_REQUIRED' }) }));
+    expect(denials).toContainEqual(expect.objectContaining({ value: 1, attributes: expect.objectContaining({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'ask' }) }));
     expect(denials[0]!.temporality).toBe('AGGREGATION_TEMPORALITY_DELTA');
-    expect(rx.metrics.filter((m) => m.metric === 'roz.reviews').map((m) => m.attributes['roz.review.outcome'])).toEqual(['invalid']);
+    expect(rx.metrics.filter((m) => m.metric === 'roz.reviews').map((m) => m.attributes['roz.review.outcome'])).toEqual(['issues']);
     expect(denials.reduce((n, m) => n + m.value, 0)).toBe(2);
   });
 
