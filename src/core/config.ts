@@ -7,6 +7,8 @@ import { projectSettable } from './project-config.js';
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+export const telemetryExports = ['auto', 'on', 'off'] as const;
+export const otlpProtocols = ['', 'http/protobuf', 'http/json'] as const;
 /** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
 export type NetworkSetting = 'user' | 'open' | string[];
 export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
@@ -33,6 +35,20 @@ export interface RozConfig {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
     active: string;
     weights: Record<string, number>;
+  };
+  /**
+   * OpenTelemetry export (docs/telemetry.md). `auto`: on when
+   * OTEL_EXPORTER_OTLP_ENDPOINT (or the logs/metrics one) is set. Empty
+   * strings defer to the standard OTEL_* variables.
+   */
+  telemetry: {
+    export: (typeof telemetryExports)[number];
+    endpoint: string;
+    protocol: (typeof otlpProtocols)[number];
+    /** `key=value,key2=value2`, like OTEL_EXPORTER_OTLP_HEADERS. */
+    headers: string;
+    /** `key=value,...`, like OTEL_RESOURCE_ATTRIBUTES. */
+    resource_attributes: string;
   };
   /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
   enforce: { network: NetworkSetting };
@@ -85,6 +101,7 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   cleanup: { retention_days: intAtLeast(1) },
   external_models: { codex: string, codex_model: string, gemini: string, gemini_model: string, claude: string, claude_model: string },
   templates: { active: nonEmpty, weights: weightTable },
+  telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
   enforce: { network: networkSetting },
 };
 
@@ -127,6 +144,7 @@ export function defaultConfig(home: string): RozConfig {
     // The seed's order and models: codex, then gemini, then a Claude model.
     external_models: { codex: 'codex', codex_model: 'gpt-5.2', gemini: 'gemini', gemini_model: 'gemini-3-pro-preview', claude: 'claude', claude_model: 'opus' },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
+    telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
     enforce: { network: 'user' },
   };
 }
@@ -169,6 +187,13 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_CLAUDE: { key: 'external_models.claude', parse: (v) => v },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  // Claude Code removes every OTEL_* variable from the environment of hooks,
+  // so a hook (and the flush it starts) reads these instead (docs/telemetry.md).
+  ROZ_TELEMETRY: { key: 'telemetry.export', parse: (v) => v.trim() },
+  ROZ_OTLP_ENDPOINT: { key: 'telemetry.endpoint', parse: (v) => v.trim() },
+  ROZ_OTLP_PROTOCOL: { key: 'telemetry.protocol', parse: (v) => v.trim() },
+  ROZ_OTLP_HEADERS: { key: 'telemetry.headers', parse: (v) => v },
+  ROZ_OTLP_RESOURCE_ATTRIBUTES: { key: 'telemetry.resource_attributes', parse: (v) => v },
   ROZ_ENFORCE_NETWORK: { key: 'enforce.network', parse: (v) => (v.trim() === 'user' || v.trim() === 'open' ? v.trim() : list(v)) },
 };
 

@@ -10,6 +10,7 @@ import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } f
 import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/review/state.js';
+import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { newSession } from '../core/review/state.js';
@@ -89,7 +90,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     for (const p of resolved.problems) warn(`roz: config: ${p}`);
     const config = resolved.config;
     const now = (deps.now ?? (() => new Date()))();
-    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn);
+    const telemetry = telemetryOn(config.telemetry, deps.env);
+    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry });
     const home = deps.env.HOME || homedir();
 
     let enforcement: Enforcement | null = null;
@@ -152,6 +154,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const trace: TraceRecord[] = [
           eventRecord(event, input, out.verdict, ts),
           ...out.notes.map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+          ...sessionEdges(event, state, config, deps.env, ts),
         ];
         return { value: out, trace };
       });
@@ -197,6 +200,11 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     for (const w of policy.warnings) warn(w);
     if (event === 'SessionStart' && !deps.store) {
       autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+    }
+    // Export never waits on the network inside a hook: at the end of a turn or
+    // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.
+    if (telemetry && (event === 'Stop' || event === 'SessionEnd') && !deps.env.ROZ_SOCKET && !deps.store) {
+      await startBackgroundFlush(config.storage.path, deps.env, warn);
     }
     return {
       stdout: renderOutput(event, policy.verdict, warnings),
@@ -321,6 +329,53 @@ function eventRecord(event: HookEventName, input: HookInput, verdict: Verdict, t
   if (i.last_assistant_message !== undefined) rec.last_assistant_message = truncateValue(i.last_assistant_message, RESPONSE_TRACE_LIMIT);
   if (verdict.kind !== 'none') rec.verdict = verdict;
   return rec;
+}
+
+/**
+ * A session's start and end as trace notes: how roz enforces (for telemetry's
+ * "enforcement mode at start") and whether the session ended reviewed.
+ */
+function sessionEdges(event: HookEventName, state: SessionState, config: RozConfig, env: Record<string, string | undefined>, ts: string): TraceRecord[] {
+  if (event === 'SessionStart') {
+    // enforced/advisory as decided at SessionStart (core/enforce/mode.ts); how hooks reach roz beside it.
+    const hooks = env.ROZ_HOOK_TRANSPORT || (env.ROZ_SOCKET ? 'supervised' : 'process');
+    const enforcement = state.enforcement?.mode ?? 'unknown';
+    return [{ ts, event: 'roz:SessionStarted', session_id: state.session_id, type: 'SessionStarted', enforcement, hooks, review_mode: config.review.mode }];
+  }
+  if (event === 'SessionEnd') {
+    const r = state.review;
+    return [
+      {
+        ts,
+        event: 'roz:SessionEnded',
+        session_id: state.session_id,
+        type: 'SessionEnded',
+        review: reviewAtEnd(r),
+        review_status: r.status,
+        attempts: r.attempts.length,
+        denials: Object.values(state.denials).reduce((a, b) => a + b, 0),
+      },
+    ];
+  }
+  return [];
+}
+
+/** `roz otel flush` in its own session, not waited for; a flush already running (its lock) is left alone. */
+async function startBackgroundFlush(storeRoot: string, env: Record<string, string | undefined>, warn: (m: string) => void): Promise<void> {
+  try {
+    const { spoolPending } = await import('../store/telemetry-spool.js');
+    if (!spoolPending(storeRoot)) return;
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(pluginRoot(env), 'bin', 'roz'), 'otel', 'flush', '--quiet'], {
+      detached: true,
+      stdio: 'ignore',
+      env: env as NodeJS.ProcessEnv,
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch (err) {
+    warn(`roz: could not start the telemetry flush: ${(err as Error).message}`);
+  }
 }
 
 /**
