@@ -5,6 +5,7 @@
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+export const guardModes = ['ask', 'deny', 'off'] as const;
 
 export interface RozConfig {
   storage: { path: string };
@@ -19,6 +20,12 @@ export interface RozConfig {
   circuit_breaker: { max_blocks: number; cooldown_seconds: number };
   cleanup: { retention_days: number };
   external_models: { codex: string; gemini: string };
+  /** The destructive-command guard, in every project (governed or not). */
+  guard: { destructive: (typeof guardModes)[number] };
+  governance: {
+    /** Writes under /tmp, $TMPDIR and the client's session temp are not scope violations. */
+    allow_temp_writes: boolean;
+  };
   templates: {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
     active: string;
@@ -46,6 +53,7 @@ const listOf =
     const bad = v.map((x, i) => [i, item(x)] as const).find(([, why]) => why);
     return bad ? `item ${bad[0]}: ${bad[1]}` : null;
   };
+const boolean: Rule = (v) => (typeof v === 'boolean' ? null : `expected true or false, got ${got(v)}`);
 const weightTable: Rule = (v) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return `expected a table of weights, got ${got(v)}`;
   const bad = Object.entries(v).find(([, w]) => typeof w !== 'number' || !Number.isFinite(w) || w < 0);
@@ -58,6 +66,8 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
   cleanup: { retention_days: intAtLeast(1) },
   external_models: { codex: string, gemini: string },
+  guard: { destructive: oneOf(guardModes) },
+  governance: { allow_temp_writes: boolean },
   templates: { active: nonEmpty, weights: weightTable },
 };
 
@@ -96,6 +106,8 @@ export function defaultConfig(home: string): RozConfig {
     circuit_breaker: { max_blocks: 3, cooldown_seconds: 300 },
     cleanup: { retention_days: 7 },
     external_models: { codex: 'codex', gemini: 'gemini' },
+    guard: { destructive: 'ask' },
+    governance: { allow_temp_writes: true },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
   };
 }
@@ -112,6 +124,7 @@ export interface ResolvedConfig {
 
 type EnvSpec = { key: string; parse: (v: string) => unknown };
 const int = (v: string): unknown => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v);
+const bool = (v: string): unknown => (/^(?:1|true|yes|on)$/i.test(v.trim()) ? true : /^(?:0|false|no|off)$/i.test(v.trim()) ? false : v);
 const list = (v: string): unknown => v.split(',').map((s) => s.trim()).filter(Boolean);
 const weights = (v: string): unknown =>
   Object.fromEntries(
@@ -133,6 +146,8 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_RETENTION_DAYS: { key: 'cleanup.retention_days', parse: int },
   ROZ_CODEX: { key: 'external_models.codex', parse: (v) => v },
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
+  ROZ_GUARD_DESTRUCTIVE: { key: 'guard.destructive', parse: (v) => v.trim() },
+  ROZ_ALLOW_TEMP_WRITES: { key: 'governance.allow_temp_writes', parse: bool },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
 };

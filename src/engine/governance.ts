@@ -3,8 +3,9 @@
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
 import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import type { GuardMode } from '../core/guard.js';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
 import type { SessionState } from '../core/review/state.js';
 import { result, type PolicyResult, type TraceNote } from '../core/verdict.js';
@@ -45,6 +46,9 @@ export interface GovernanceDeps {
   /** roz's store root (config.storage.path). */
   storeRoot: string;
   home?: string;
+  /** [guard] destructive and [governance] allow_temp_writes from the config. */
+  guard?: GuardMode;
+  allowTempWrites?: boolean;
   /** Overrides for tests; default to core/shell. */
   writeTargets?: WriteAnalyzer;
   classifyDestructive?: GovernanceContext['destructive'];
@@ -67,6 +71,15 @@ const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadPro
 
 function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
   return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
+}
+
+/** /tmp, $TMPDIR, the client's session temp (CLAUDE_CODE_TMPDIR) and the OS temp, as real paths. */
+export function tempDirs(env: Record<string, string | undefined>): string[] {
+  const dirs = new Set<string>();
+  for (const d of ['/tmp', env.TMPDIR, env.CLAUDE_CODE_TMPDIR, env.TMP, env.TEMP, tmpdir()]) {
+    if (d && d.startsWith('/') && d !== '/') dirs.add(resolveReal(d));
+  }
+  return [...dirs];
 }
 
 function hashFile(realPath: string): string | null {
@@ -114,6 +127,8 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       writes: deps.writeTargets ?? writeTargets,
       destructive: deps.classifyDestructive ?? classifyDestructive,
       hashFile,
+      guard: deps.guard ?? 'ask',
+      tempDirs: deps.allowTempWrites === false ? [] : tempDirs(deps.env),
     };
     const out = governPreToolUse(gov, input, ctx);
     return { ...out, notes: [...adopted, ...out.notes] };
@@ -236,6 +251,8 @@ function recordMutation(
   };
 
   for (const target of mutation.targets) {
+    // "Anything under here" (`git stash`): the Stop audit records what really changed.
+    if (target.tree) continue;
     const p = resolvePath(target.path, paths);
     if (p.rel === null || project.ignored(p) || isInside(p.real, project.orchestration)) {
       // Outside the project, or outside governance: keep the stale-file memory right, record nothing.

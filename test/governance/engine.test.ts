@@ -136,7 +136,9 @@ describe('governance engine', () => {
     const p = makeProject();
     const s = session();
     governanceSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
-    expect(kind(governancePreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), deps(p)))).toBe('deny:INTENT_REQUIRED');
+    // p.outside lives under the OS temp dir: with temp writes allowed (the default) the write is scratch.
+    expect(kind(governancePreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), { ...deps(p), allowTempWrites: false }))).toBe('deny:INTENT_REQUIRED');
+    expect(kind(governancePreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), deps(p)))).toBe('none');
   });
 
   it('fails closed: an internal error on a mutation is HOOK_ERROR, on a read only a warning', () => {

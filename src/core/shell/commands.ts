@@ -32,6 +32,13 @@ export const MAX_REPARSE_DEPTH = 6;
 /** Shells whose `-c STRING` (or here-doc on stdin) is itself a script we should look into. */
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
 
+/** find predicates whose next word is their value, not an action. */
+const FIND_VALUE_PREDICATES = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-type', '-xtype', '-user', '-group', '-perm',
+  '-size', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-lname', '-ilname', '-samefile',
+  '-inum', '-links', '-uid', '-gid', '-fstype', '-printf', '-fprintf', '-fprint', '-fls', '-context',
+]);
+
 /** find actions that run a command up to `;` or `{} +`. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
 
@@ -399,7 +406,8 @@ class Walker {
     let findDelete = false;
     for (let i = 1; i < argv.length; i++) {
       const v = argv[i]!.value;
-      if (v === '-delete') findDelete = true;
+      // `find . -name -delete`: the word after a predicate that takes a value is that value.
+      if (v === '-delete' && !FIND_VALUE_PREDICATES.has(argv[i - 1]?.value ?? '')) findDelete = true;
       if (!FIND_EXEC.has(v)) continue;
       const body: ShellWord[] = [];
       let j = i + 1;
@@ -522,7 +530,8 @@ function runnerStart(name: string, words: readonly ShellWord[], at: number): num
   } else if (!looksLikeWrapper(name)) {
     return undefined;
   }
-  while (i < words.length && (words[i]!.value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value))) {
+  // Skip options, NAME=value, and option values that cannot be a command (`--times 3`, `-t 10s`).
+  while (i < words.length && (words[i]!.value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value) || /^\d+(?:\.\d+)?[smhd%]?$/.test(words[i]!.value))) {
     if (words[i]!.value === '--') {
       i++;
       break;
