@@ -212,6 +212,7 @@ const conc = await concurrent(quick ? 16 : 64);
 
 // ---- in-process sections
 const shell = section('shell', [N.shell]);
+const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
@@ -304,6 +305,7 @@ const result = {
   supervised_hook_process: supervisedProcess,
   concurrent_hooks: conc,
   shell_analysis: shell,
+  guard_classification: guard,
   supervised_channel: supervised,
   http_hook: http,
   scope,
@@ -326,6 +328,7 @@ row('  scope checks/s with 10 globs', scope.roz_checks_per_second_10_globs, '', 
 row(`ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`, ledger.roz_append_ledger_lines_per_second, ledger.baseline_append_file_sync_lines_per_second, `${ledger.ratio_baseline_over_roz}x slower`, 'fs.appendFileSync, same lines');
 row('  lost / torn / duplicate ledger lines', `${ledger.lost_lines}/${ledger.torn_lines}/${ledger.duplicates}`, ledger.baseline_lost_or_torn, '', '');
 row(`roz stats, ${stats.sessions} sessions, ms`, stats.roz_stats_ms, stats.baseline_read_files_ms, `${stats.ratio_roz_over_baseline}x`, 'node reading each state.json');
+row('guard classification per command, median µs', guard.median_us.toFixed(1), guard.baseline_parse_median_us.toFixed(1), `p99 ${guard.p99_us.toFixed(0)} µs (parse ${guard.baseline_parse_p99_us.toFixed(0)}; every run ${guard.raw_p99_us.toFixed(0)})`, 'parsing alone (unbash + walk)');
 row('shell analysis per command, median µs', shell.median_us.toFixed(1), shell.baseline_json_parse_median_us.toFixed(2), `p99 ${shell.p99_us.toFixed(0)} µs`, 'JSON.parse of the input');
 row('TUI max sustained events/s', tuiRates.max_sustained_events_per_second, tuiRates.baseline_event_path_no_view_events_per_second, '', 'event path, no view mounted');
 for (const r of tuiRates.rates)
