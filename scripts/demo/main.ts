@@ -14,7 +14,8 @@ import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, DEMO_INTENT, DEMO_PROMPT, DEST
 export async function main(root: string): Promise<number> {
   const plugin = join(root, 'plugin');
   const rozBin = join(root, 'bin', 'roz');
-  const claude = join(root, 'node_modules', '.bin', 'claude');
+  // By path: the oldest pinned client is installed too, and both declare a `claude` bin.
+  const claude = join(root, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
   if (!existsSync(join(plugin, 'dist', 'cli.mjs'))) return fail('roz is not built: run `npm run build` (npm run demo does it for you)');
   if (!existsSync(claude)) return fail(`the pinned Claude Code client is missing (${claude}): run \`npm install\``);
   if (!process.stdin.isTTY || !process.stdout.isTTY) return fail('the demo needs an interactive terminal');

@@ -37,12 +37,18 @@ export function buildProgram(): Command {
 
   program
     .command('decide')
-    .description('record a review decision (run by the roz:roz reviewer during its run)')
+    .description("the reviewer's decision: recorded by roz's hook when the roz:roz reviewer runs this as a Bash command of its own; the command reports what was recorded")
     .argument('[args...]', '[SESSION] COMPLETE|ISSUES "summary"')
     .option('-m, --message <text>', 'what the agent must fix (required for ISSUES)')
-    .option('--opinions <list>', 'second opinions obtained, e.g. codex,gemini')
-    .addHelpText('after', '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 not counted (not inside a reviewer run).')
-    .action(run((args: string[], opts: { message?: string; opinions?: string }) => decideCommand(args, opts)));
+    .option('--opinions <list>', 'second opinions obtained, e.g. codex,gemini,claude')
+    .option('--no-opinion <why>', 'why no second opinion could be had')
+    .addHelpText(
+      'after',
+      '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID. Running it anywhere else (a terminal, a script, chained to\nanother command) records nothing.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 nothing recorded.',
+    )
+    .action(run((args: string[], opts: { message?: string; opinions?: string; opinion?: string | boolean }) =>
+      decideCommand(args, { ...opts, ...(typeof opts.opinion === 'string' ? { noOpinion: opts.opinion } : {}) }),
+    ));
 
   program
     .command('debug')
@@ -104,6 +110,33 @@ export function buildProgram(): Command {
       run(async (command: string[], opts: { approvalTimeout?: string; pluginDir?: string; stats?: boolean }) => {
         const { runCommand } = await import('./commands/run.js');
         return runCommand(command, opts);
+      }),
+    );
+
+  program
+    .command('exec')
+    .description("run Claude Code with roz's enforcement (sandboxed Bash, protected files) and no TUI: for claude -p and CI")
+    .argument('[command...]', 'the agent command line (default: claude)')
+    .option('--plugin-dir <dir>', "load roz's plugin from here (default: this roz's plugin)")
+    .passThroughOptions()
+    .allowUnknownOption()
+    .addHelpText('after', '\nExample: roz exec -- claude -p "fix the tests"\nThe exit code is claude\'s. Settings: see `roz settings` and docs/security.md.')
+    .action(
+      run(async (command: string[], opts: { pluginDir?: string }) => {
+        const { execCommand } = await import('./commands/exec.js');
+        return execCommand(command, opts);
+      }),
+    );
+
+  program
+    .command('settings')
+    .description('print the Claude Code settings roz enforces (sandbox, deny rules), for claude --settings or managed settings')
+    .option('--managed', "for an organisation's managed-settings.json (every project)")
+    .option('--json', 'print compact JSON only')
+    .action(
+      run(async (opts: { managed?: boolean; json?: boolean }) => {
+        const { settingsCommand } = await import('./commands/settings.js');
+        return settingsCommand(opts);
       }),
     );
 

@@ -5,6 +5,9 @@
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+/** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
+export type NetworkSetting = 'user' | 'open' | string[];
+export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
 export const guardModes = ['ask', 'deny', 'off'] as const;
 
 export interface RozConfig {
@@ -16,10 +19,15 @@ export interface RozConfig {
     approval_scope: (typeof approvalScopes)[number];
     /** 0 = approvals never expire by age. */
     approval_ttl_seconds: number;
+    /** Whether the reviewer seeks a second model's opinion, and whether COMPLETE needs one. */
+    second_opinion: (typeof secondOpinionPolicies)[number];
+    /** How long a reviewer run may stay open with no word from the client that it ended; 0 = no bound. */
+    reviewer_timeout_seconds: number;
   };
   circuit_breaker: { max_blocks: number; cooldown_seconds: number };
   cleanup: { retention_days: number };
-  external_models: { codex: string; gemini: string };
+  /** Second-opinion commands ("" disables one) and the model each is asked for; tried in this order. */
+  external_models: { codex: string; codex_model: string; gemini: string; gemini_model: string; claude: string; claude_model: string };
   /** The destructive-command guard, in every project (governed or not). */
   guard: { destructive: (typeof guardModes)[number] };
   governance: {
@@ -31,6 +39,8 @@ export interface RozConfig {
     active: string;
     weights: Record<string, number>;
   };
+  /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
+  enforce: { network: NetworkSetting };
 }
 
 /** A rule returns why a value is wrong, or null. */
@@ -60,15 +70,30 @@ const weightTable: Rule = (v) => {
   return bad ? `${bad[0]}: expected a number >= 0, got ${got(bad[1])}` : null;
 };
 
+const networkSetting: Rule = (v) =>
+  v === 'user' || v === 'open'
+    ? null
+    : Array.isArray(v)
+      ? listOf(nonEmpty)(v)
+      : `expected "user", "open" or a list of domains, got ${got(v)}`;
+
 const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   storage: { path: nonEmpty },
-  review: { mode: oneOf(reviewModes), gates: listOf(nonEmpty), approval_scope: oneOf(approvalScopes), approval_ttl_seconds: intAtLeast(0) },
+  review: {
+    mode: oneOf(reviewModes),
+    gates: listOf(nonEmpty),
+    approval_scope: oneOf(approvalScopes),
+    approval_ttl_seconds: intAtLeast(0),
+    second_opinion: oneOf(secondOpinionPolicies),
+    reviewer_timeout_seconds: intAtLeast(0),
+  },
   circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
   cleanup: { retention_days: intAtLeast(1) },
-  external_models: { codex: string, gemini: string },
+  external_models: { codex: string, codex_model: string, gemini: string, gemini_model: string, claude: string, claude_model: string },
   guard: { destructive: oneOf(guardModes) },
   governance: { allow_temp_writes: boolean },
   templates: { active: nonEmpty, weights: weightTable },
+  enforce: { network: networkSetting },
 };
 
 /** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
@@ -102,13 +127,17 @@ export function defaultConfig(home: string): RozConfig {
       gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'],
       approval_scope: 'prompt',
       approval_ttl_seconds: 0,
+      second_opinion: 'advisory',
+      reviewer_timeout_seconds: 1800,
     },
     circuit_breaker: { max_blocks: 3, cooldown_seconds: 300 },
     cleanup: { retention_days: 7 },
-    external_models: { codex: 'codex', gemini: 'gemini' },
+    // The seed's order and models: codex, then gemini, then a Claude model.
+    external_models: { codex: 'codex', codex_model: 'gpt-5.2', gemini: 'gemini', gemini_model: 'gemini-3-pro-preview', claude: 'claude', claude_model: 'opus' },
     guard: { destructive: 'ask' },
     governance: { allow_temp_writes: true },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
+    enforce: { network: 'user' },
   };
 }
 
@@ -141,15 +170,19 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_GATES: { key: 'review.gates', parse: list },
   ROZ_APPROVAL_SCOPE: { key: 'review.approval_scope', parse: (v) => v.trim() },
   ROZ_APPROVAL_TTL_SECONDS: { key: 'review.approval_ttl_seconds', parse: int },
+  ROZ_SECOND_OPINION: { key: 'review.second_opinion', parse: (v) => v.trim() },
+  ROZ_REVIEWER_TIMEOUT_SECONDS: { key: 'review.reviewer_timeout_seconds', parse: int },
   ROZ_MAX_BLOCKS: { key: 'circuit_breaker.max_blocks', parse: int },
   ROZ_COOLDOWN_SECONDS: { key: 'circuit_breaker.cooldown_seconds', parse: int },
   ROZ_RETENTION_DAYS: { key: 'cleanup.retention_days', parse: int },
   ROZ_CODEX: { key: 'external_models.codex', parse: (v) => v },
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
+  ROZ_CLAUDE: { key: 'external_models.claude', parse: (v) => v },
   ROZ_GUARD_DESTRUCTIVE: { key: 'guard.destructive', parse: (v) => v.trim() },
   ROZ_ALLOW_TEMP_WRITES: { key: 'governance.allow_temp_writes', parse: bool },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  ROZ_ENFORCE_NETWORK: { key: 'enforce.network', parse: (v) => (v.trim() === 'user' || v.trim() === 'open' ? v.trim() : list(v)) },
 };
 
 const sections = Object.keys(rules) as Array<keyof RozConfig>;

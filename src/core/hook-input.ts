@@ -38,7 +38,7 @@ interface Inputs {
   PreToolUse: ToolHookInput;
   PostToolUse: ToolHookInput & { tool_response?: unknown; duration_ms?: number };
   PostToolUseFailure: ToolHookInput & { error?: string; is_interrupt?: boolean; duration_ms?: number };
-  Stop: BaseInput & { stop_hook_active?: boolean; last_assistant_message?: string };
+  Stop: BaseInput & { stop_hook_active?: boolean; last_assistant_message?: string; background_tasks?: unknown };
   SubagentStart: BaseInput & { agent_id: string; agent_type: string };
   SubagentStop: BaseInput & {
     agent_id: string;
@@ -72,7 +72,7 @@ export const hookFields: Record<HookEventName, Record<string, FieldKind>> = {
   PreToolUse: tool,
   PostToolUse: { ...tool, tool_response: 'unknown?', duration_ms: 'number?' },
   PostToolUseFailure: { ...tool, error: 'string?', is_interrupt: 'boolean?', duration_ms: 'number?' },
-  Stop: { ...base, stop_hook_active: 'boolean?', last_assistant_message: 'string?' },
+  Stop: { ...base, stop_hook_active: 'boolean?', last_assistant_message: 'string?', background_tasks: 'unknown?' },
   SubagentStart: { ...base, agent_id: 'nonEmpty', agent_type: 'string=""' },
   SubagentStop: {
     ...base,

@@ -32,6 +32,8 @@ export interface StatsReport {
   reviewed_sessions: number;
   templates: TemplateStats[];
   failures: FailureBreakdown;
+  /** Sessions by enforcement mode (unknown: started before roz recorded it). */
+  enforcement: { enforced: number; advisory: number; unknown: number };
 }
 
 function empty(id: string): TemplateStats {
@@ -55,10 +57,12 @@ export function computeStats(sessions: Iterable<SessionState>, since: Date): Sta
   const failures: FailureBreakdown = { not_spawned: 0, no_decision: 0, bad_session_id: 0, self_approval_denied: 0, breaker_trips: 0 };
   let count = 0;
   let reviewed = 0;
+  const enforcement = { enforced: 0, advisory: 0, unknown: 0 };
   const cutoff = since.getTime();
   for (const s of sessions) {
     if (Date.parse(s.created_at) < cutoff) continue;
     count += 1;
+    enforcement[s.enforcement?.mode ?? 'unknown'] += 1;
     if (s.review.attempts.length > 0) reviewed += 1;
     const templateOf = new Map<number, string>();
     for (const a of s.review.attempts) {
@@ -106,5 +110,5 @@ export function computeStats(sessions: Iterable<SessionState>, since: Date): Sta
       };
     })
     .sort((a, b) => a.template_id.localeCompare(b.template_id));
-  return { since: since.toISOString(), sessions: count, reviewed_sessions: reviewed, templates, failures };
+  return { since: since.toISOString(), sessions: count, reviewed_sessions: reviewed, templates, failures, enforcement };
 }

@@ -16,14 +16,19 @@ import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
-import { markCodePath } from './code-paths.js';
+import { codeCacheDir, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded, onDemand } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
-import { loadConfig } from './config-loader.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
-import { writesStore } from './store-guard.js';
+import { protectedWrite, writesStore } from './store-guard.js';
+import { onPreToolUseProtect } from '../core/enforce/protect.js';
+import type { Enforcement } from '../core/enforce/mode.js';
+import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
+import { configPath, loadConfig } from './config-loader.js';
+import { changedFiles, snapshotWorktree } from '../store/worktree.js';
+import type { TreeSnapshot } from '../core/review/state.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -88,7 +93,13 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn);
     const home = deps.env.HOME || homedir();
 
-    if (event === 'SessionStart') exportRozOnPath(deps.env, warn);
+    let enforcement: Enforcement | null = null;
+    if (event === 'SessionStart') {
+      exportRozOnPath(deps.env, warn);
+      enforcement = detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
+      // Said out loud: the human must know when roz cannot hold the line.
+      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement));
+    }
 
     // Every policy reads a Bash command through the shell parser: load it now
     // rather than in a second round of the update (see untilLoaded).
@@ -105,6 +116,10 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       guard: config.guard.destructive,
       allowTempWrites: config.governance.allow_temp_writes,
     };
+    // Taken at most once per hook, and only when a review rule asks (trigger,
+    // a reviewer's context/decide call, a stop after an approval, a gated call).
+    let snap: { value: TreeSnapshot | null } | null = null;
+    const snapshot = (): TreeSnapshot | null => (snap ??= { value: snapshotWorktree(input.cwd, now) }).value;
     const update = () =>
       store.update(input.session_id, now, (state) => {
         // The agent may have cd'd out of the project: the session's remembered
@@ -112,6 +127,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
+        if (enforcement) state.enforcement = enforcement;
         const ctx: review.ReviewContext = {
           now,
           config,
@@ -120,8 +136,20 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           shell: shellView,
           writesStore: () =>
             event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
+          snapshot,
+          changedFiles: (from, to) => changedFiles(input.cwd, from, to),
         };
-        const out = dispatch(event, state, input, ctx, governance, gov);
+        const protect = () =>
+          onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
+            protectedWrite(input as HookInput<'PreToolUse'>, {
+              codeCache: codeCacheDir(deps.env, home),
+              configFiles: [configPath(deps.env, home)],
+              settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
+              claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
+              home,
+            }),
+          );
+        const out = dispatch(event, state, input, ctx, governance, gov, protect);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -226,8 +254,20 @@ function dispatch(
   ctx: review.ReviewContext,
   governance: Governance | null,
   gov: GovernanceDeps,
+  protect: () => PolicyResult,
 ): PolicyResult {
-  const r = reviewOf(event, state, input, ctx);
+  // Protected paths and the sandbox flag fail closed and come first: nothing
+  // (not even the reviewer's allow) gets past them.
+  if (event === 'PreToolUse') {
+    const p = protect();
+    if (p.verdict.kind === 'deny') return p;
+  }
+  let r = reviewOf(event, state, input, ctx);
+  // A review that ends ISSUES is a lesson for the project (intent governance).
+  const issues = r.notes.find((n) => n.type === 'Decision' && n.kind === 'issues');
+  if (issues && governance) {
+    r = mergeResults(r, governance.governanceOnReviewIssues(state, { summary: String(issues.summary), ...(issues.message !== undefined ? { message: String(issues.message) } : {}) }, gov));
+  }
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
   if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
@@ -247,7 +287,7 @@ function reviewOf(event: HookEventName, state: SessionState, input: HookInput, c
       return reviewFailingOpen(() => review.onPreToolUse(state, input as HookInput<'PreToolUse'>, ctx));
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>);
+      return review.onPostToolUse(state, input as HookInput<'PostToolUse'>, ctx);
     case 'Stop':
       return review.onStop(state, input as HookInput<'Stop'>, ctx);
     case 'SubagentStart':
@@ -311,6 +351,7 @@ function canExec(p: string): boolean {
   }
 }
 
-function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean } {
-  return { codex: onPath(config.external_models.codex, env), gemini: onPath(config.external_models.gemini, env) };
+function detectSecondOpinions(config: RozConfig, env: Record<string, string | undefined>): { codex: boolean; gemini: boolean; claude: boolean } {
+  const m = config.external_models;
+  return { codex: onPath(m.codex, env), gemini: onPath(m.gemini, env), claude: onPath(m.claude, env) };
 }

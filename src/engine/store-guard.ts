@@ -1,10 +1,14 @@
-// Does a tool call write inside roz's own store? The agent must never edit
-// review state, traces or decisions by hand.
+// Does a tool call write inside roz's own store, or another area the agent
+// must never change (code cache, config, .claude/, .orchestration/, the run's
+// settings file)? The agent must never edit review state, traces or
+// decisions by hand.
 import { realpathSync } from 'node:fs';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
-import { onDemand } from '../core/on-demand.js';
+import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
+import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
+import { resolveReal } from '../store/realpath.js';
 
 
 /** Resolve symlinks of the longest existing prefix, so a link into the store counts. */
@@ -47,4 +51,60 @@ export function writesStore(input: ToolHookInput, storeRoot: string, home: strin
     return named && (w.writes || w.unknown.length > 0);
   }
   return false;
+}
+
+/** Where the protected areas are for one hook call (absolute, as configured). */
+export interface ProtectedRoots {
+  codeCache: string | null;
+  configFiles: string[];
+  settingsFile: string | null;
+  claudeUserDir: string;
+  home: string;
+}
+
+/** Under ~/.claude, what the agent's own tools legitimately write (plan files, its project memory). */
+const CLAUDE_USER_WRITABLE = ['plans', 'projects'];
+
+/**
+ * The first write of this call into an area the agent must never change
+ * (core/enforce/protect.ts), or null. Paths are resolved through symlinks
+ * (resolveReal) before they are compared, so a link into a protected area counts.
+ */
+export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): ProtectedHit | null {
+  const targets: string[] = [];
+  if (FILE_TOOLS.has(input.tool_name)) {
+    const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
+    if (typeof p === 'string' && p) targets.push(p);
+  } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
+    // Enforced mode: the sandbox already refuses these; advisory: the parser's
+    // first line, skipped (like the review gate) when the parser cannot load.
+    try {
+      for (const t of onDemand('shell').writeTargets(input.tool_input.command).targets) targets.push(t.path);
+    } catch (err) {
+      if (err instanceof NotLoaded) throw err;
+    }
+  }
+  if (targets.length === 0) return null;
+  const real = (p: string): string => resolveReal(resolve(p));
+  const cache = roots.codeCache ? real(roots.codeCache) : null;
+  const configs = roots.configFiles.map(real);
+  const settings = roots.settingsFile ? real(roots.settingsFile) : null;
+  const claudeUser = real(roots.claudeUserDir);
+  for (const given of targets) {
+    const p = real(resolve(input.cwd, expandTilde(given, roots.home)));
+    const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p });
+    if (cache && inside(p, cache)) return hit('code-cache');
+    if (configs.some((c) => p === c)) return hit('config');
+    if (settings && p === settings) return hit('settings-file');
+    if (inside(p, claudeUser)) {
+      const rest = p.slice(claudeUser.length + 1).split(sep)[0] ?? '';
+      if (!CLAUDE_USER_WRITABLE.includes(rest)) return hit('claude-settings');
+      continue;
+    }
+    // Any .claude/ or .orchestration/ folder, at the project root or nested.
+    const parts = p.split(sep);
+    if (parts.includes('.claude')) return hit('claude-settings');
+    if (parts.includes('.orchestration')) return hit('orchestration');
+  }
+  return null;
 }

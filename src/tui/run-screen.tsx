@@ -1,10 +1,10 @@
 // `roz run` on screen: the child's pty in a pane, roz's status line under it,
 // the Ink views behind the hotkey, and human gates brought to the front.
-// Everything it starts it also stops, and the terminal is always restored.
+// The run itself (supervisor, child, signals, settings) is the supervisor's
+// RunService; this only draws it, and always restores the terminal.
 import { render } from 'ink';
 import { StringDecoder } from 'node:string_decoder';
-import { spawnChild } from '../supervisor/child-pty.js';
-import { Supervisor } from '../supervisor/supervisor.js';
+import { RunService, type RunRequest, type RunResult } from '../supervisor/run-service.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
 import { Compositor } from './screen/compositor.js';
@@ -13,32 +13,24 @@ import { routeInput, type Focus } from './screen/input-router.js';
 import { VirtualScreen } from './screen/virtual-screen.js';
 import { statusLine } from './status-line.js';
 
-export interface RunScreenOptions {
-  file: string;
-  args: string[];
-  cwd: string;
-  env: Record<string, string>;
+export interface RunScreenOptions extends Omit<RunRequest, 'pty' | 'supervisor'> {
   approvalTimeoutMs: number;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
 
-export interface RunResult {
-  code: number;
-  sessions: string[];
-  supervisor: Pick<Supervisor, 'stats'>;
-}
-
-const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
-/** After forwarding a signal, how long the child gets before SIGKILL. */
-const KILL_GRACE_MS = 3_000;
+export type { RunResult };
 
 export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   let cols = stdout.columns || 80;
   let rows = Math.max(3, stdout.rows || 24);
-  const supervisor = await Supervisor.start({ env: opts.env, approvalTimeoutMs: opts.approvalTimeoutMs });
+  const { stdin: _i, stdout: _o, approvalTimeoutMs, ...req } = opts;
+  const run = await RunService.start({ ...req, supervisor: { approvalTimeoutMs }, pty: { cols, rows: rows - 1 } });
+  const supervisor = run.supervisor!;
+  const child = run.child;
+  for (const n of run.notes) process.stderr.write(`roz run: ${n}\n`);
   const guard = new TerminalGuard({ stdin, stdout });
   const childScreen = new VirtualScreen(cols, rows - 1);
   const rozScreen = new VirtualScreen(cols, rows - 1, 0);
@@ -65,14 +57,6 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   };
 
   guard.enter();
-  let child;
-  try {
-    child = await spawnChild(opts.file, opts.args, { cols, rows: rows - 1, cwd: opts.cwd, env: { ...opts.env, ...supervisor.childEnv() } });
-  } catch (err) {
-    guard.restore();
-    await supervisor.close();
-    throw err;
-  }
   child.onData((d) => childScreen.write(d));
   childScreen.onReply((d) => child.write(d));
   childScreen.onChange(() => focus === 'child' && compositor.schedule());
@@ -125,21 +109,10 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   };
   stdout.on('resize', onResize);
 
-  let killTimer: NodeJS.Timeout | null = null;
-  const onSignal = (sig: NodeJS.Signals): void => {
-    child.kill(sig);
-    killTimer ??= setTimeout(() => child.kill('SIGKILL'), KILL_GRACE_MS);
-  };
-  const handlers = FORWARDED.map((sig) => [sig, () => onSignal(sig)] as const);
-  for (const [sig, h] of handlers) process.on(sig, h);
-
   compositor.invalidate();
-  let code: number;
   try {
-    code = await child.exited;
+    await child.exited;
   } finally {
-    if (killTimer) clearTimeout(killTimer);
-    for (const [sig, h] of handlers) process.off(sig, h);
     stdin.off('data', onInput);
     stdout.off('resize', onResize);
     unsubscribe();
@@ -148,7 +121,6 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     guard.restore();
     childScreen.dispose();
     rozScreen.dispose();
-    await supervisor.close();
   }
-  return { code, sessions: supervisor.seenSessions(), supervisor };
+  return run.finish();
 }

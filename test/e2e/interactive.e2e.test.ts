@@ -72,6 +72,10 @@ describe.sequential('roz in the interactive TUI (pty, real client)', () => {
       throw new Error(`${err.message}\n--- trace:\n${traceDigest(rozTrace(ws!, sid!))}\n--- screen:\n${s.screenText()}`);
     });
     expect(state.review.decision).toMatchObject({ kind: 'complete', valid: true });
+    // The verdict is on screen: the stop the approval lets through carries it as a systemMessage.
+    await s.waitForScreen(/review APPROVED/, 15_000, 'the verdict on screen').catch((err: Error) => {
+      throw new Error(`${err.message}\n--- trace:\n${traceDigest(rozTrace(ws!, sid!))}`);
+    });
     // The backgrounded reviewer did not make roz block again while it ran.
     expect(state.review.breaker.trips).toEqual([]);
     expect(s.api.requests.filter((r) => r.role === 'main' && r.stopFeedback !== null)).toHaveLength(1);

@@ -5,9 +5,9 @@ import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { payloads, runHook, sandbox } from '../helpers/hooks.js';
+import { payloads, runHook, sandbox, type ProcResult } from '../helpers/hooks.js';
 
-const decision = (r: { json?: { hookSpecificOutput?: { permissionDecision?: string; permissionDecisionReason?: string } } }) => ({
+const decision = (r: ProcResult): { decision: string | undefined; reason: string } => ({
   decision: r.json?.hookSpecificOutput?.permissionDecision,
   reason: r.json?.hookSpecificOutput?.permissionDecisionReason ?? '',
 });

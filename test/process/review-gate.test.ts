@@ -21,8 +21,14 @@ async function trace(env: NodeJS.ProcessEnv, sid = SID): Promise<Array<Record<st
 async function reviewerDecides(env: NodeJS.ProcessEnv, agentId: string, decideArgs: string[]) {
   const p = payloads(SID);
   expect((await runHook('SubagentStart', p.subagentStart(agentId), env)).stdout).toBe('');
-  const command = `git diff --stat; roz decide ${SID} ${decideArgs.map((a) => JSON.stringify(a)).join(' ')}`;
-  const bash = p.pre('Bash', { command, description: 'Record the review decision' }, { agent_id: agentId, agent_type: 'roz:roz' });
+  const as = { agent_id: agentId, agent_type: 'roz:roz' };
+  const quoted = decideArgs.map((a) => JSON.stringify(a)).join(' ');
+  // Chained to anything, the reviewer's own decide is refused whole, and nothing is recorded.
+  const chained = await runHook('PreToolUse', p.pre('Bash', { command: `git diff --stat; roz decide ${SID} ${quoted}` }, as), env);
+  expect(chained.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+  expect(chained.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/DECISION_REFUSED.*of its own/);
+  const command = `roz decide ${SID} ${quoted}`;
+  const bash = p.pre('Bash', { command, description: 'Record the review decision' }, as);
   const pre = await runHook('PreToolUse', bash, env);
   expect(pre.json?.hookSpecificOutput?.permissionDecision).toBe('allow');
   // What the Bash tool then runs: the CLI, with the session from the client's env.
@@ -52,10 +58,10 @@ describe('review gate through hooks.json', () => {
     const self = await runHook('PreToolUse', p.pre('Bash', { command: `roz decide ${SID} COMPLETE "I checked it myself"` }), env);
     expect(self.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
     expect(self.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/roz:roz/);
-    // Even if it ran the CLI anyway (say, hidden in a script), the decision would not count.
+    // Even if it ran the CLI anyway (say, hidden in a script), the CLI records nothing.
     const sneaky = await roz(['decide', SID, 'COMPLETE', 'trust me'], env);
     expect(sneaky.code).toBe(4);
-    expect(sneaky.stderr).toMatch(/NOT counted/);
+    expect(sneaky.stderr).toMatch(/NOTHING was recorded/);
     expect((await runHook('Stop', p.stop(true), env)).json?.decision).toBe('block');
 
     const spawn = await runHook('PreToolUse', p.pre('Agent', { description: 'Independent review', prompt: `SESSION_ID=${SID}\nI wrote hello.txt`, subagent_type: 'roz:roz' }), env);
@@ -67,11 +73,14 @@ describe('review gate through hooks.json', () => {
     const allowed = await runHook('Stop', p.stop(true), env);
     expect(allowed.code).toBe(0);
     expect(allowed.json?.decision).toBeUndefined();
+    // The stop an approval lets through says so, once.
+    expect(allowed.json?.systemMessage).toMatch(/review APPROVED.*Read the diff/);
+    expect((await runHook('Stop', p.stop(true), env)).stdout).toBe('');
 
     const s = await state(env);
     expect(s.review.status).toBe('approved');
     expect(s.review.decision).toMatchObject({ kind: 'complete', valid: true, agent_id: 'a2cb00be235232124' });
-    expect(s.review.decision_history.filter((d: any) => !d.valid)).toHaveLength(1);
+    expect(s.review.decision_history).toHaveLength(1);
     expect(s.denials.SELF_APPROVAL).toBe(1);
     const events = (await trace(env)).map((r) => r.event);
     for (const e of ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'SubagentStop', 'roz:Decision']) {
@@ -98,7 +107,7 @@ describe('review gate through hooks.json', () => {
 
     const second = await reviewerDecides(env, 'rev-2', ['COMPLETE', 'spelling fixed']);
     expect(second.decided.code).toBe(0);
-    expect((await runHook('Stop', p.stop(true), env)).stdout).toBe('');
+    expect((await runHook('Stop', p.stop(true), env)).json?.decision).toBeUndefined();
     const s = await state(env);
     expect(s.review.status).toBe('approved');
     expect(s.review.decision_history.map((d: any) => d.kind)).toEqual(['issues', 'complete']);
@@ -149,8 +158,9 @@ describe('review gate through hooks.json', () => {
     const p = payloads(SID);
     await runHook('UserPromptSubmit', p.prompt('close the issue when done'), env);
     const gated = await runHook('PreToolUse', p.pre('Bash', { command: 'GH_TOKEN=x gh issue close 1' }), env);
-    expect(gated.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
-    expect(gated.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/gh issue close\*/);
+    // An ask: a human may let this one call run (print mode turns it into a denial).
+    expect(gated.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
+    expect(gated.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/gh issue close\*.*print mode/);
     expect((await state(env)).review).toMatchObject({ enabled: true, status: 'pending', trigger: { kind: 'gate' } });
     // Unrelated commands are not gated.
     expect((await runHook('PreToolUse', p.pre('Bash', { command: 'gh issue list' }), env)).stdout).toBe('');
@@ -158,11 +168,11 @@ describe('review gate through hooks.json', () => {
     await reviewerDecides(env, 'rev-g', ['COMPLETE', 'issue 1 is really fixed']);
     const retry = await runHook('PreToolUse', p.pre('Bash', { command: 'bash -c "gh issue close 1"' }), env);
     expect(retry.json?.hookSpecificOutput?.permissionDecision).toBeUndefined();
-    expect((await runHook('Stop', p.stop(), env)).stdout).toBe('');
-    // Approval scope `prompt`: a new prompt closes the gate again.
+    expect((await runHook('Stop', p.stop(), env)).json?.decision).toBeUndefined();
+    // Approval scope `prompt`: a new prompt closes the gate again; global flags do not hide the command.
     await runHook('UserPromptSubmit', p.prompt('now close issue 2'), env);
-    const again = await runHook('PreToolUse', p.pre('Bash', { command: 'gh issue close 2' }), env);
-    expect(again.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    const again = await runHook('PreToolUse', p.pre('Bash', { command: 'gh issue -R o/r close 2' }), env);
+    expect(again.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
   });
 
   it('without #roz nothing is blocked', async () => {

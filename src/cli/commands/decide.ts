@@ -1,70 +1,54 @@
-// `roz decide`: the reviewer records COMPLETE or ISSUES. The decision counts
-// only inside the reviewer's own run (see core/review/decide.ts).
-import { recordDecision, type DecisionOutcome } from '../../core/review/decide.js';
-import type { DecisionKind } from '../../core/review/state.js';
+// `roz decide`: tells the reviewer what roz recorded. It writes nothing: the
+// decision is recorded by roz's PreToolUse hook of the reviewer's own Bash
+// call (core/review/policy.ts), which the client spawns with the reviewer's
+// agent id. Anything the agent's tools run, this command included, is
+// untrusted, so running it can never approve anything.
+import { parseDecideArgs, type DecideArgs } from '../../core/review/decide-args.js';
+import type { Decision } from '../../core/review/state.js';
 import { cliContext, requireSessionId, UsageError } from '../context.js';
-import { governanceOnReviewIssues } from '../../engine/governance.js';
 
 export interface DecideOptions {
   message?: string;
   opinions?: string;
+  noOpinion?: string;
 }
 
-const KINDS: Record<string, DecisionKind> = { COMPLETE: 'complete', ISSUES: 'issues' };
+/** How recent a recorded decision must be to be the one this command's hook just recorded. */
+const RECENT_MS = 10 * 60_000;
+
+function matches(d: Decision, a: DecideArgs): boolean {
+  return d.kind === a.kind && d.summary === a.summary && (d.message ?? undefined) === (a.message ?? undefined);
+}
 
 export async function decideCommand(args: string[], opts: DecideOptions): Promise<number> {
-  let sessionArg: string | undefined;
-  let rest = args;
-  if (args.length > 0 && !(args[0]!.toUpperCase() in KINDS)) {
-    sessionArg = args[0];
-    rest = args.slice(1);
-  }
-  const [kindArg, summary, ...extra] = rest;
-  if (!kindArg) throw new UsageError('missing decision: COMPLETE or ISSUES');
-  const kind = KINDS[kindArg.toUpperCase()];
-  if (!kind) throw new UsageError(`invalid decision ${JSON.stringify(kindArg)}: use COMPLETE or ISSUES`);
-  if (!summary || !summary.trim()) throw new UsageError('missing summary: say what you verified, in quotes');
-  if (extra.length > 0) throw new UsageError(`unexpected arguments: ${extra.join(' ')} (quote the summary)`);
-  if (kind === 'issues' && !opts.message?.trim()) {
-    throw new UsageError('ISSUES needs --message "what the agent must fix"');
-  }
-  const sid = requireSessionId(sessionArg);
+  // The same grammar the hook used to record it.
+  const words = [
+    ...args,
+    ...(opts.message !== undefined ? ['--message', opts.message] : []),
+    ...(opts.opinions !== undefined ? ['--opinions', opts.opinions] : []),
+    ...(opts.noOpinion !== undefined ? ['--no-opinion', opts.noOpinion] : []),
+  ];
+  const parsed = parseDecideArgs(words);
+  if (!parsed.ok) throw new UsageError(parsed.error);
+  const a = parsed.args;
+  const sid = requireSessionId(a.session ?? undefined);
   const ctx = cliContext();
-  if (!ctx.store.read(sid)) throw new UsageError(`unknown session ${sid} (no state in ${ctx.config.storage.path})`, 3);
-  const opinions = opts.opinions?.split(',').map((s) => s.trim()).filter(Boolean);
-  const now = new Date();
-  const out = await ctx.store.update<DecisionOutcome>(sid, now, (state) => {
-    const outcome = recordDecision(
-      state,
-      { kind, summary, ...(opts.message ? { message: opts.message } : {}), ...(opinions ? { opinions } : {}) },
-      now,
+  const state = ctx.store.read(sid);
+  if (!state) throw new UsageError(`unknown session ${sid} (no state in ${ctx.config.storage.path})`, 3);
+  const last = state.review.decision_history.at(-1);
+  const now = Date.now();
+  if (last && last.valid && matches(last, a) && now - Date.parse(last.decided_at) < RECENT_MS) {
+    process.stdout.write(
+      `roz: decision recorded: ${last.kind.toUpperCase()} for session ${sid} (by reviewer ${last.agent_id ?? '?'} at ${last.decided_at}` +
+        `${last.tree ? `, tree ${last.tree.slice(0, 12)}` : ''}).\n`,
     );
-    // A review that ends ISSUES is a lesson for the project (intent governance).
-    const lesson =
-      outcome.ok && kind === 'issues'
-        ? governanceOnReviewIssues(state, { summary, ...(opts.message ? { message: opts.message } : {}) }, { env: process.env, now, storeRoot: ctx.config.storage.path })
-        : null;
-    for (const w of lesson?.warnings ?? []) process.stderr.write(`${w}\n`);
-    return {
-      value: outcome,
-      trace: [
-        {
-          ts: now.toISOString(),
-          event: 'roz:Decision',
-          session_id: sid,
-          kind,
-          valid: outcome.ok,
-          summary,
-          ...(opts.message ? { message: opts.message } : {}),
-          ...(outcome.ok ? { agent_id: outcome.decision.agent_id } : { invalid_reason: outcome.reason }),
-        },
-      ],
-    };
-  });
-  if (!out.ok) {
-    process.stderr.write(`roz: decision NOT counted for session ${sid}: ${out.reason}\n`);
-    return 4;
+    return 0;
   }
-  process.stdout.write(`roz: decision recorded: ${kind.toUpperCase()} for session ${sid}\n`);
-  return 0;
+  process.stderr.write(
+    `roz: NOTHING was recorded for session ${sid}. A decision is recorded only by roz's hook, when the running roz:roz reviewer ` +
+      'runs `roz decide ...` as a Bash command of its own (nothing chained before or after it). ' +
+      (last ? `The latest decision on record is ${last.kind.toUpperCase()} at ${last.decided_at} ("${last.summary}").` : 'No decision is on record.') +
+      ` Inspect with: roz debug ${sid}\n`,
+  );
+  return 4;
 }

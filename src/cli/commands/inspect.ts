@@ -5,6 +5,8 @@ import type { TraceRecord } from '../../store/session-store.js';
 import type { SessionState } from '../../core/review/state.js';
 import { clip } from '../../core/truncate.js';
 import { c, cliContext, printJson, requireSessionId, UsageError } from '../context.js';
+import { changedFiles, commitsSince, snapshotWorktree, treeDiff } from '../../store/worktree.js';
+import type { RozConfig } from '../../core/config.js';
 
 function loadSession(id: string | undefined): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
   const sid = requireSessionId(id);
@@ -17,23 +19,34 @@ function loadSession(id: string | undefined): { sid: string; state: SessionState
 export function debugCommand(id: string | undefined, opts: { json?: boolean }): number {
   const { state } = loadSession(id);
   if (opts.json) {
-    printJson(state);
+    // "enforcement" is the mode as a word, its reasons beside it (state.enforcement holds both).
+    const { enforcement, ...rest } = state;
+    printJson({ ...rest, enforcement: enforcement?.mode ?? null, enforcement_reasons: enforcement?.reasons ?? [] });
     return 0;
   }
   const r = state.review;
+  const e = state.enforcement;
   const lines = [
     `${c.bold('session')}   ${state.session_id}`,
     `created   ${state.created_at}   updated ${state.updated_at}${state.ended_at ? `   ended ${state.ended_at}` : ''}`,
     `cwd       ${state.cwd ?? '-'}`,
+    `mode      ${e ? (e.mode === 'enforced' ? c.green('enforced') : `${c.red('ADVISORY')}: ${e.reasons.join('; ')}`) : '-'}`,
     `review    ${r.enabled ? 'on' : 'off'}, status ${c.bold(r.status)}, blocks ${r.block_count}, trigger ${r.trigger ? r.trigger.kind : '-'}`,
     `breaker   ${r.breaker.open_until ? `open until ${r.breaker.open_until}` : 'closed'}, trips ${r.breaker.trips.length}`,
+    `base      ${r.base ? `HEAD ${r.base.head?.slice(0, 12) ?? '-'}, tree ${r.base.tree.slice(0, 12)} at ${r.base.at}` : '-'}`,
+    ...(r.rearmed ? [`rearmed   ${r.rearmed.at}: ${r.rearmed.files.join(', ')} ${r.rearmed.why}`] : []),
     `decision  ${r.decision ? `${r.decision.kind.toUpperCase()} ${r.decision.valid ? '' : '(INVALID) '}— ${r.decision.summary}` : '-'}`,
     `events    ${Object.entries(state.counters).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
     `denials   ${Object.entries(state.denials).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
     '',
     c.bold('decision history'),
     ...(r.decision_history.length
-      ? r.decision_history.map((d) => `  ${d.decided_at} ${d.kind.toUpperCase()} ${d.valid ? c.green('valid') : c.red(`invalid: ${d.invalid_reason}`)} — ${d.summary}`)
+      ? r.decision_history.flatMap((d) => [
+          `  ${d.decided_at} ${d.kind.toUpperCase()} ${d.valid ? c.green('valid') : c.red(`invalid: ${d.invalid_reason}`)} — ${d.summary}`,
+          `      by ${d.agent_id ?? '-'}; tree ${d.tree ? d.tree.slice(0, 12) : '-'}${d.covers ? `; covers ${d.covers.length} file(s)` : ''}; ` +
+            (d.opinions?.length ? `second opinions: ${d.opinions.join(', ')}` : d.no_opinion ? `no second opinion: ${d.no_opinion}` : 'no second opinion recorded') +
+            (d.opinion_policy ? ` (policy ${d.opinion_policy})` : ''),
+        ])
       : ['  -']),
     '',
     c.bold('review attempts'),
@@ -43,7 +56,9 @@ export function debugCommand(id: string | undefined, opts: { json?: boolean }): 
     '',
     c.bold('reviewer runs'),
     ...(Object.keys(r.reviewers).length
-      ? Object.entries(r.reviewers).map(([id, run]) => `  ${id} ${run.started_at} → ${run.stopped_at ?? 'running'} decided=${run.decided}`)
+      ? Object.entries(r.reviewers).map(
+          ([id, run]) => `  ${id} ${run.started_at} → ${run.stopped_at ?? 'running'}${run.end_reason ? ` (${run.end_reason})` : ''} decided=${run.decided}`,
+        )
       : ['  -']),
     '',
     c.dim('full state: roz debug --json ' + state.session_id),
@@ -52,9 +67,67 @@ export function debugCommand(id: string | undefined, opts: { json?: boolean }): 
   return 0;
 }
 
+/** The diff a reviewer reads: from the review's base (HEAD and worktree at the trigger) to the worktree now, commits included. */
+interface ChangeView {
+  base: { head: string | null; tree: string; at: string } | null;
+  now: { head: string | null; tree: string } | null;
+  commits: string[];
+  files: string[];
+  diff: string;
+  truncated: boolean;
+  note?: string;
+}
+
+const DIFF_LIMIT = 400_000;
+
+function changeView(state: SessionState): ChangeView {
+  const cwd = state.cwd ?? process.cwd();
+  const base = state.review.base ?? null;
+  const now = snapshotWorktree(cwd, new Date());
+  if (!now) return { base, now: null, commits: [], files: [], diff: '', truncated: false, note: `no git worktree at ${cwd}: read the files yourself` };
+  // Without a recorded base (an older session), HEAD is the best base there is.
+  const from = base?.tree ?? now.head;
+  if (!from) return { base, now, commits: [], files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
+  const files = changedFiles(cwd, from, now.tree) ?? [];
+  const full = treeDiff(cwd, from, now.tree) ?? '';
+  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
+  return {
+    base,
+    now,
+    commits,
+    files,
+    diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
+    truncated: full.length > DIFF_LIMIT,
+    ...(base ? {} : { note: 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it' }),
+  };
+}
+
+function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
+  const policy = config.review.second_opinion;
+  const m = config.external_models;
+  if (policy === 'off') return ['Second opinions: off for this project ([review] second_opinion = "off").'];
+  const lines = [
+    `Second opinions ([review] second_opinion = "${policy}"): ask in this order and use the first that answers;` +
+      (policy === 'required' ? ' COMPLETE is refused without --opinions.' : ' if none can be had, say why with --no-opinion.'),
+  ];
+  const ask = '"Review this change against the request: <the request>, <the diff or the files>"';
+  let n = 1;
+  if (m.codex) lines.push(`  ${n++}. codex (${available?.codex ? 'on PATH' : 'not found at session start'}): ${m.codex} exec -s read-only -m ${m.codex_model} -c reasoning=high ${ask}`);
+  if (m.gemini) lines.push(`  ${n++}. gemini (${available?.gemini ? 'on PATH' : 'not found at session start'}): ${m.gemini} -s -m ${m.gemini_model} -p ${ask}`);
+  if (m.claude) {
+    lines.push(
+      `  ${n++}. a Claude model: ${m.claude} -p --model ${m.claude_model} ${ask}` +
+        ' (if `claude` is not on PATH, use "$CLAUDE_CODE_EXECPATH"; same model family as you: weigh it lower)',
+    );
+  }
+  lines.push('Record what you used: roz decide ... --opinions codex,gemini,claude  (or --no-opinion "why none could be had")');
+  return lines;
+}
+
 export function contextCommand(id: string | undefined, opts: { json?: boolean }): number {
-  const { state } = loadSession(id);
+  const { state, ctx } = loadSession(id);
   const r = state.review;
+  const change = changeView(state);
   if (opts.json) {
     printJson({
       session_id: state.session_id,
@@ -64,6 +137,8 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean })
       trigger: r.trigger,
       decision_history: r.decision_history,
       second_opinions: state.second_opinions,
+      second_opinion_policy: ctx.config.review.second_opinion,
+      change,
     });
     return 0;
   }
@@ -78,17 +153,33 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean })
   if (r.trigger?.kind === 'gate') {
     out.push(`Review triggered by gate "${r.trigger.pattern}": the agent tried ${r.trigger.command ?? r.trigger.tool_name}`, '');
   }
+  if (r.rearmed) out.push(`Changed after the last approval (${r.rearmed.why}): ${r.rearmed.files.join(', ') || '(see the diff)'}`, '');
   const earlier = r.decision_history.filter((d) => d.valid);
   if (earlier.length > 0) {
     out.push('Earlier decisions in this session:');
     for (const d of earlier) out.push(`  ${d.decided_at} ${d.kind.toUpperCase()}: ${d.summary}${d.message ? ` (asked: ${d.message})` : ''}`);
     out.push('');
   }
-  const so = state.second_opinions;
+  out.push(...secondOpinionLines(ctx.config, state.second_opinions), '');
   out.push(
-    `Second opinions available: codex ${so?.codex ? 'yes' : 'no'}, gemini ${so?.gemini ? 'yes' : 'no'}` +
-      (so && !so.codex && !so.gemini ? ' (fall back to a Claude Opus subagent)' : ''),
+    change.base
+      ? `Changes since the review started (${change.base.at}; base commit ${change.base.head?.slice(0, 12) ?? '(none)'}, tree ${change.base.tree.slice(0, 12)}), commits included:`
+      : 'Changes:',
   );
+  if (change.note) out.push(`  note: ${change.note}`);
+  if (change.commits.length > 0) {
+    out.push(`Commits made since then (${change.commits.length}):`);
+    for (const line of change.commits) out.push(`  ${line}`);
+  }
+  out.push(`Changed files (${change.files.length}):`);
+  for (const f of change.files) out.push(`  ${f}`);
+  if (change.files.length === 0) out.push('  (none)');
+  if (change.diff) {
+    out.push('', 'Diff:', change.diff.trimEnd());
+    if (change.truncated && change.now) {
+      out.push(`... (diff truncated; the whole of it: git diff ${change.base?.tree ?? change.now.head} ${change.now.tree})`);
+    }
+  }
   process.stdout.write(out.join('\n') + '\n');
   return 0;
 }

@@ -88,6 +88,9 @@ export function statsCommand(opts: { days?: string; json?: boolean }): number {
     `  BadSessionId:        ${f.bad_session_id}${share(f.bad_session_id)}`,
     `  SelfApprovalDenied:  ${f.self_approval_denied}${share(f.self_approval_denied)}`,
     `  Breaker trips:       ${f.breaker_trips}`,
+    '',
+    c.bold('Enforcement'),
+    `  enforced: ${report.enforcement.enforced}   advisory: ${report.enforcement.advisory}${report.enforcement.unknown ? `   unknown: ${report.enforcement.unknown}` : ''}`,
   );
   process.stdout.write(out.join('\n') + '\n');
   return 0;

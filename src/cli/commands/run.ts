@@ -2,12 +2,9 @@
 // supervisor (pty pane, status line, live views, human gates), then show the
 // session's stats. Also `roz stats --tui [SESSION]`. The TUI is imported
 // lazily so other commands never load ink or react.
-import { homedir } from 'node:os';
 import { loadConfig } from '../../engine/config-loader.js';
-import { pluginRoot } from '../../engine/templates-loader.js';
 import { FileSessionStore } from '../../store/file-store.js';
-import { resolveExecutable } from '../../supervisor/child-pty.js';
-import { planLaunch } from '../../supervisor/launch-args.js';
+import { RunError } from '../../supervisor/run-service.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
 import { requireSessionId, UsageError } from '../context.js';
 
@@ -39,27 +36,32 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     process.stderr.write('roz run: needs an interactive terminal (stdin and stdout must be a TTY); run claude directly, roz hooks still apply\n');
     return 2;
   }
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-  const file = resolveExecutable(command, env.PATH);
-  if (!file) {
-    process.stderr.write(`roz run: cannot find ${JSON.stringify(command)} on PATH${command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}\n`);
-    return 127;
-  }
-  const plan = planLaunch(command, args, { env, home: env.HOME || homedir(), pluginDir: opts.pluginDir ?? pluginRoot(env), forcePluginDir: opts.pluginDir !== undefined });
-  for (const n of plan.notes) process.stderr.write(`roz run: ${n}\n`);
-
+  const env = processEnv();
   const { runScreen } = await import('../../tui/run-screen.js');
-  const result = await runScreen({ file, args: plan.args, cwd: process.cwd(), env, approvalTimeoutMs: timeoutMs });
+  let result;
+  try {
+    result = await runScreen({ command, args, cwd: process.cwd(), env, approvalTimeoutMs: timeoutMs, ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}) });
+  } catch (err) {
+    if (!(err instanceof RunError)) throw err;
+    process.stderr.write(`roz run: ${err.message}\n`);
+    return err.exitCode;
+  }
 
   if (opts.stats !== false && result.sessions.length > 0) {
     const { renderSessionStats } = await import('../../tui/stats-screen.js');
     for (const sid of result.sessions) {
-      process.stdout.write(`${renderSessionStats(result.supervisor.stats(sid), process.stdout.columns || 100)}\n`);
+      process.stdout.write(`${renderSessionStats(result.supervisor!.stats(sid), process.stdout.columns || 100)}\n`);
     }
   }
   if (result.code !== 0) process.stderr.write(`roz run: ${command} exited with code ${result.code}\n`);
   return result.code;
+}
+
+/** The environment as a plain record (no undefined values), for a child. */
+export function processEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+  return env;
 }
 
 /** `roz stats --tui [SESSION]`: one session's stats view (q to quit); printed once off a terminal. */

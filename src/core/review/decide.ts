@@ -1,51 +1,41 @@
-// Recording a reviewer's decision. A decision counts only when a roz:roz
-// reviewer run is open AND that reviewer has a `roz decide` Bash call in
-// flight (registered at its PreToolUse); anything else is kept in the history
-// as invalid, with the reason, and changes nothing.
-import type { Decision, DecisionKind, SessionState } from './state.js';
-import { openReviewers } from './state.js';
+// Recording a reviewer's decision. The PreToolUse hook of the reviewer's own
+// Bash call records it (policy.ts checks that the call is the roz:roz
+// reviewer's, that its run is open and that the command is exactly one
+// `roz decide ...`); `roz decide` itself only reports what was recorded.
+import type { Decision, SecondOpinionPolicy, SessionState } from './state.js';
+import type { DecideArgs } from './decide-args.js';
 
-export interface DecisionRequest {
-  kind: DecisionKind;
-  summary: string;
-  message?: string;
-  opinions?: string[];
+export interface DecisionBy {
+  agent_id: string;
+  tool_use_id?: string;
+  /** The worktree the reviewer saw. */
+  tree?: string | null;
+  covers?: string[];
+  opinion_policy?: SecondOpinionPolicy;
 }
 
-export type DecisionOutcome =
-  | { ok: true; decision: Decision }
-  | { ok: false; decision: Decision; reason: string };
-
-export function recordDecision(state: SessionState, req: DecisionRequest, now: Date): DecisionOutcome {
+export function recordDecision(state: SessionState, req: Omit<DecideArgs, 'session'>, by: DecisionBy, now: Date): Decision {
   const review = state.review;
   const at = now.toISOString();
-  const open = openReviewers(state);
-  const issuer = open.find(([, run]) => run.decide_calls.length > 0);
-
-  const base = {
+  const decision: Decision = {
     kind: req.kind,
     summary: req.summary,
-    decided_at: at,
     ...(req.message !== undefined ? { message: req.message } : {}),
     ...(req.opinions && req.opinions.length > 0 ? { opinions: req.opinions } : {}),
+    ...(req.no_opinion ? { no_opinion: req.no_opinion } : {}),
+    ...(by.opinion_policy ? { opinion_policy: by.opinion_policy } : {}),
+    decided_at: at,
+    agent_id: by.agent_id,
+    ...(by.tool_use_id ? { tool_use_id: by.tool_use_id } : {}),
+    ...(by.tree !== undefined ? { tree: by.tree } : {}),
+    ...(by.covers ? { covers: by.covers } : {}),
+    valid: true,
   };
-
-  if (!issuer) {
-    const reason =
-      open.length === 0
-        ? 'no roz:roz reviewer is running for this session; a decision only counts when the reviewer records it during its own run'
-        : 'this command did not come from the running roz:roz reviewer\'s Bash tool';
-    const decision: Decision = { ...base, agent_id: null, valid: false, invalid_reason: reason };
-    review.decision_history.push(decision);
-    return { ok: false, decision, reason };
-  }
-
-  const [agentId, run] = issuer;
-  run.decide_calls.shift();
-  run.decided = true;
-  const decision: Decision = { ...base, agent_id: agentId, valid: true };
+  const run = review.reviewers[by.agent_id];
+  if (run) run.decided = true;
   review.decision_history.push(decision);
   review.decision = decision;
+  review.rearmed = null;
 
   const attempt = review.attempts.at(-1);
   if (attempt && attempt.outcome === 'pending') {
@@ -59,12 +49,15 @@ export function recordDecision(state: SessionState, req: DecisionRequest, now: D
     review.status = 'approved';
     review.gate_approved_at = at;
     review.block_count = 0;
+    review.issues_pending = false;
   } else {
-    // ISSUES keeps the review on: the next stop delivers the message and asks
-    // for a new review once the agent has fixed things.
+    // ISSUES is progress: a new breaker cycle starts, and the next stop
+    // delivers the message (whatever the block count) and asks for a new review.
     review.enabled = true;
     review.status = 'issues';
     review.gate_approved_at = null;
+    review.block_count = 0;
+    review.issues_pending = true;
   }
-  return { ok: true, decision };
+  return decision;
 }

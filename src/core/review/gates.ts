@@ -2,6 +2,7 @@
 // before the tool may run, and the approval scopes that decide how long a
 // reviewer's COMPLETE keeps a gate open.
 import type { SessionState } from './state.js';
+import { gateForms } from './gate-match.js';
 
 export interface GatePattern {
   source: string;
@@ -39,21 +40,23 @@ export interface GateMatch {
 }
 
 /**
- * Which gate (if any) a tool call hits. `commands` are the normalised simple
- * commands of a Bash call (see core/shell), each matched on its own.
+ * Which gate (if any) a tool call hits. `argvs` are the effective argv of every
+ * simple command of a Bash call (see core/shell), each matched on its own,
+ * joined and with global flags removed (gate-match.ts).
  */
 export function matchGate(
   gates: string[],
   toolName: string,
-  commands: () => string[],
+  argvs: () => string[][],
 ): GateMatch | null {
   for (const source of gates) {
     const gate = parseGate(source);
     if (!commandGlob(gate.tool)(toolName)) continue;
     if (gate.arg === null) return { pattern: source };
     if (toolName !== 'Bash') continue;
-    const hit = commands().find((c) => commandGlob(gate.arg!)(c));
-    if (hit !== undefined) return { pattern: source, command: hit };
+    const glob = commandGlob(gate.arg);
+    const hit = argvs().find((argv) => gateForms(argv).some(glob));
+    if (hit !== undefined) return { pattern: source, command: hit.join(' ') };
   }
   return null;
 }

@@ -7,12 +7,17 @@ import { result, type PolicyResult, type TraceNote, type Verdict } from '../verd
 import { breakerOpen, shouldTrip, trip } from './breaker.js';
 import { consumeApproval, isGateApproved, matchGate } from './gates.js';
 import { chooseTemplate, renderBlockMessage } from './templates.js';
+import { recordDecision } from './decide.js';
+import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
+import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
+import { approvedMessage, pendingSummary } from './outcome.js';
 import {
   currentAttempt,
   isReviewer,
   REVIEWER_AGENT_TYPE,
   type ReviewTrigger,
   type SessionState,
+  type TreeSnapshot,
 } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
@@ -21,6 +26,8 @@ export interface ShellView {
   argvs(): string[][];
   /** The same commands joined by spaces, for glob matching. */
   normalized(): string[];
+  /** The argv when the line is exactly one plain simple command (nothing chained, redirected or substituted), else null. */
+  alone(): string[] | null;
 }
 
 export interface ReviewContext {
@@ -31,6 +38,10 @@ export interface ReviewContext {
   shell: (command: string) => ShellView;
   /** True when the tool call would write inside roz's own store. */
   writesStore: () => boolean;
+  /** The session's worktree now (git), or null outside git or on failure. Costs a few git calls: only where a review needs it. */
+  snapshot: () => TreeSnapshot | null;
+  /** Paths that differ between two trees, or null when git cannot say. */
+  changedFiles: (from: string, to: string) => string[] | null;
 }
 
 const PROMPT_LIMIT = 10_000;
@@ -48,27 +59,69 @@ function baseName(p: string): string {
   return p.slice(p.lastIndexOf('/') + 1);
 }
 
+/** Where the roz subcommand sits in argv: `roz decide`, `/x/bin/roz decide` -> 1; `node bin/roz decide`, `npx roz decide` -> 2. */
+function rozSubcommandIndex(argv: string[]): number | null {
+  const [a0, a1] = argv;
+  if (a0 === undefined) return null;
+  if (baseName(a0) === 'roz') return 1;
+  if ((baseName(a0) === 'node' || baseName(a0) === 'nodejs' || baseName(a0) === 'npx') && a1 && baseName(a1) === 'roz') return 2;
+  return null;
+}
+
 /** `roz decide ...`, `/x/bin/roz decide`, `node bin/roz decide`, `npx roz decide` -> 'decide'. */
 export function rozSubcommand(argv: string[]): string | null {
-  const [a0, a1, a2] = argv;
-  if (a0 === undefined) return null;
-  if (baseName(a0) === 'roz') return a1 ?? '';
-  if ((baseName(a0) === 'node' || baseName(a0) === 'nodejs' || baseName(a0) === 'npx') && a1 && baseName(a1) === 'roz') return a2 ?? '';
-  return null;
+  const i = rozSubcommandIndex(argv);
+  return i === null ? null : (argv[i] ?? '');
 }
 
 function reviewerSpawnHint(sessionId: string): string {
   return `spawn the reviewer with the Agent tool (subagent_type "${REVIEWER_AGENT_TYPE}") and a prompt that starts with SESSION_ID=${sessionId}`;
 }
 
-function startReview(state: SessionState, trigger: ReviewTrigger, now: Date): void {
+function startReview(state: SessionState, trigger: ReviewTrigger, ctx: ReviewContext): void {
   const review = state.review;
+  // A review still waiting for its verdict keeps its base: the reviewer must
+  // see everything since the first trigger, not only the latest task.
+  const keepBase = reviewActive(state) && review.base;
   review.enabled = true;
   review.status = 'pending';
   review.trigger = trigger;
   review.block_count = 0;
   review.decision = null;
-  review.review_started_at = now.toISOString();
+  review.issues_pending = false;
+  review.rearmed = null;
+  review.review_started_at = ctx.now.toISOString();
+  if (!keepBase) review.base = ctx.snapshot();
+}
+
+/**
+ * Files changed after an approval put the gate back: the approval covered
+ * another tree. The decision stays in the history; a new cycle starts.
+ */
+function rearm(state: SessionState, files: string[], why: string, now: Date): TraceNote {
+  const review = state.review;
+  review.enabled = true;
+  review.status = 'pending';
+  review.decision = null;
+  review.gate_approved_at = null;
+  review.block_count = 0;
+  review.rearmed = { at: now.toISOString(), files, why };
+  return { type: 'ReviewRearmed', files, why };
+}
+
+function namedFiles(files: string[]): string {
+  if (files.length === 0) return 'files';
+  const shown = files.slice(0, 10).join(', ');
+  return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
+}
+
+/** The tree an approval covers, compared with the worktree now: changed files, or null when unchanged or unknown. */
+function changedSinceApproval(state: SessionState, ctx: ReviewContext): string[] | null {
+  const d = state.review.decision;
+  if (!d || d.kind !== 'complete' || !d.tree) return null;
+  const now = ctx.snapshot();
+  if (!now || now.tree === d.tree) return null;
+  return ctx.changedFiles(d.tree, now.tree) ?? [];
 }
 
 function reviewActive(state: SessionState): boolean {
@@ -79,6 +132,11 @@ function reviewActive(state: SessionState): boolean {
 export function onSessionStart(state: SessionState, input: HookInput<'SessionStart'>): PolicyResult {
   state.cwd = input.cwd;
   state.transcript_path = input.transcript_path ?? state.transcript_path;
+  // After /compact (or an automatic compaction) the agent has lost what it was
+  // told: say again that its work is under review and what is pending.
+  if (input.source === 'compact' && state.review.enabled) {
+    return result({ kind: 'context', text: `roz: ${pendingSummary(state)}` }, [{ type: 'ReviewRecalled', status: state.review.status }]);
+  }
   return result();
 }
 
@@ -88,7 +146,10 @@ export function onUserPrompt(state: SessionState, input: HookInput<'UserPromptSu
   const text = input.prompt;
   // The client re-engages the agent with a <task-notification> "prompt" when a
   // background subagent finishes; that is not the human speaking.
-  if (isClientNotification(text)) return result(undefined, [{ type: 'ClientNotification' }]);
+  if (isClientNotification(text)) {
+    const ended = onTaskNotification(state, text, ctx.now);
+    return result(undefined, [{ type: 'ClientNotification' }, ...ended.map((e) => ({ type: 'ReviewerEnded', ...e }))]);
+  }
   review.user_prompts.push(
     text.length > PROMPT_LIMIT ? { text: text.slice(0, PROMPT_LIMIT), at, truncated: true } : { text, at },
   );
@@ -102,7 +163,7 @@ export function onUserPrompt(state: SessionState, input: HookInput<'UserPromptSu
     }
     // A human typing #roz re-arms the breaker: that is an explicit request.
     if (explicit) review.breaker.open_until = null;
-    startReview(state, { kind: explicit ? 'prompt' : 'always', at }, ctx.now);
+    startReview(state, { kind: explicit ? 'prompt' : 'always', at }, ctx);
     review.last_prompt_at = at;
     const verdict: Verdict = {
       kind: 'context',
@@ -140,34 +201,30 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   if (command !== null) {
     const view = ctx.shell(command);
     const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
+    // A reviewer's tool call is proof that it runs (reviewer-life.ts).
+    const reviewerRunning = proofOfLife(state, input.agent_id, input.agent_type);
     if (decides) {
-      if (isReviewer(input.agent_type) && input.agent_id) {
-        const run = state.review.reviewers[input.agent_id];
-        if (run && run.stopped_at === null) {
-          run.decide_calls.push(input.tool_use_id ?? `call-${ctx.now.getTime()}`);
-          // Answer allow so the human is not asked to approve the reviewer's own verdict.
-          return result({ kind: 'allow', reason: 'roz: the reviewer records its decision' }, [{ type: 'DecisionCallRegistered', agent_id: input.agent_id }]);
-        }
-      }
+      if (reviewerRunning && input.agent_id) return reviewerDecides(state, input, view, ctx);
       const attempt = currentAttempt(state);
       if (attempt) attempt.self_approvals_denied = (attempt.self_approvals_denied ?? 0) + 1;
-      return result(
-        {
-          kind: 'deny',
-          code: 'SELF_APPROVAL',
-          reason:
-            `roz: only the independent reviewer may record a review decision, not the agent whose work is reviewed. ` +
-            `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`,
-        },
-        [{ type: 'SelfApprovalDenied' }],
-      );
+      const reason = isReviewer(input.agent_type)
+        ? `roz: this reviewer run has ended (${input.agent_id ? (state.review.reviewers[input.agent_id]?.end_reason ?? 'not started') : 'no agent id'}), so it can no longer record a decision. Nothing was recorded.`
+        : `roz: only the independent reviewer may record a review decision, not the agent whose work is reviewed. ` +
+          `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`;
+      return result({ kind: 'deny', code: 'SELF_APPROVAL', reason }, [{ type: 'SelfApprovalDenied' }]);
     }
     if (isReviewer(input.agent_type)) {
-      const allRoz = view.argvs().every((argv) => {
+      const argvs = view.argvs();
+      const allRoz = argvs.every((argv) => {
         const sub = rozSubcommand(argv);
         return sub === 'context' || sub === 'debug' || sub === 'trace';
       });
-      if (allRoz && view.argvs().length > 0) return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
+      if (allRoz && argvs.length > 0) {
+        // What the reviewer sees is the worktree now: its decision is bound to it.
+        const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) run.seen_tree = ctx.snapshot()?.tree ?? null;
+        return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
+      }
     }
   }
 
@@ -192,7 +249,7 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
 
   // Gates apply to the agent doing the work, not to the reviewer.
   if (isReviewer(input.agent_type)) return result();
-  const gate = matchGate(ctx.config.review.gates, tool, () => (command !== null ? ctx.shell(command).normalized() : []));
+  const gate = matchGate(ctx.config.review.gates, tool, () => (command !== null ? ctx.shell(command).argvs() : []));
   if (!gate) return result();
 
   const policy = ctx.config.review;
@@ -201,40 +258,117 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       `roz: gate "${gate.pattern}" let through unreviewed: the circuit breaker is open.`,
     ]);
   }
+  const notes: TraceNote[] = [];
   if (isGateApproved(state, policy, ctx.now)) {
-    consumeApproval(state, policy);
-    return result(undefined, [{ type: 'GateAllowed', pattern: gate.pattern, why: `approved (${policy.approval_scope} scope)` }]);
+    const changed = changedSinceApproval(state, ctx);
+    if (changed === null) {
+      consumeApproval(state, policy);
+      return result(undefined, [{ type: 'GateAllowed', pattern: gate.pattern, why: `approved (${policy.approval_scope} scope)` }]);
+    }
+    notes.push(rearm(state, changed, 'changed after the review approved the work', ctx.now));
   }
   if (!reviewActive(state)) {
     startReview(
       state,
       { kind: 'gate', at: ctx.now.toISOString(), tool_name: tool, pattern: gate.pattern, ...(gate.command ? { command: gate.command } : {}) },
-      ctx.now,
+      ctx,
     );
   }
   const what = gate.command ?? tool;
+  // An ask: a human at the client's dialog (or roz run's approval panel) may let
+  // this one call run. That does not approve the review, which stays required
+  // at the next stop. In print mode (-p) the client turns an ask into a denial.
   return result(
     {
-      kind: 'deny',
+      kind: 'ask',
       code: 'REVIEW_REQUIRED',
       reason:
         `roz: \`${what}\` matches the review gate "${gate.pattern}" and needs an independent review first. ` +
-        `${capitalise(reviewerSpawnHint(sid))}; once it records COMPLETE, run \`${what}\` again.`,
+        `${capitalise(reviewerSpawnHint(sid))}; once it records COMPLETE, run \`${what}\` again. ` +
+        `(A human may allow this one call; the review is still required. In print mode, -p, this ask is a denial.)`,
     },
-    [{ type: 'GateBlocked', pattern: gate.pattern, command: what }],
+    [...notes, { type: 'GateBlocked', pattern: gate.pattern, command: what }],
   );
+}
+
+/**
+ * The running reviewer's own `roz decide` Bash call: recorded here, by the
+ * hook the client spawned (agent_id and agent_type are the client's), and only
+ * when the command is exactly one `roz decide ...`. Anything else is refused
+ * with what to do; nothing is recorded.
+ */
+function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, view: ShellView, ctx: ReviewContext): PolicyResult {
+  const sid = state.session_id;
+  const agentId = input.agent_id!;
+  const refuse = (why: string): PolicyResult =>
+    result({ kind: 'deny', code: 'DECISION_REFUSED', reason: `roz: decision NOT recorded: ${why}` }, [{ type: 'DecisionRefused', agent_id: agentId, why }]);
+  const argv = view.alone();
+  const at = argv ? rozSubcommandIndex(argv) : null;
+  if (!argv || at === null || argv[at] !== 'decide') {
+    return refuse(
+      `run \`roz decide\` as a Bash command of its own, with nothing before or after it (no ;, &&, |, redirection, variable or $(...)). Usage: ${DECIDE_USAGE.replace('SESSION', sid)}`,
+    );
+  }
+  const parsed = parseDecideArgs(argv.slice(at + 1));
+  if (!parsed.ok) return refuse(`${parsed.error}. Usage: ${DECIDE_USAGE.replace('SESSION', sid)}`);
+  const args = parsed.args;
+  if (args.session !== null && args.session !== sid) return refuse(`it names session ${args.session}, but you are reviewing SESSION_ID=${sid}`);
+  const opinionPolicy = ctx.config.review.second_opinion;
+  if (opinionPolicy === 'required' && args.kind === 'complete' && !args.opinions?.length) {
+    return refuse(
+      `second opinions are required here ([review] second_opinion = "required"): consult one as \`roz context ${sid}\` says and name it with --opinions, or record ISSUES`,
+    );
+  }
+  const run = state.review.reviewers[agentId]!;
+  const tree = run.seen_tree !== undefined ? run.seen_tree : (ctx.snapshot()?.tree ?? null);
+  const base = state.review.base?.tree;
+  const covers = tree && base ? (ctx.changedFiles(base, tree) ?? undefined) : undefined;
+  const d = recordDecision(
+    state,
+    args,
+    { agent_id: agentId, ...(input.tool_use_id ? { tool_use_id: input.tool_use_id } : {}), tree, ...(covers ? { covers } : {}), opinion_policy: opinionPolicy },
+    ctx.now,
+  );
+  return result({ kind: 'allow', reason: `roz: decision recorded: ${d.kind.toUpperCase()} for SESSION_ID=${sid}` }, [
+    {
+      type: 'Decision',
+      kind: d.kind,
+      valid: true,
+      summary: d.summary,
+      agent_id: agentId,
+      ...(d.message !== undefined ? { message: d.message } : {}),
+      ...(d.opinions ? { opinions: d.opinions } : {}),
+      ...(d.no_opinion ? { no_opinion: d.no_opinion } : {}),
+      tree,
+    },
+  ]);
 }
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>): PolicyResult {
-  if (input.agent_id && input.tool_use_id) {
-    const run = state.review.reviewers[input.agent_id];
-    if (run) run.decide_calls = run.decide_calls.filter((id) => id !== input.tool_use_id);
+/** Tools whose PostToolUse means a file changed (the path is in tool_input). */
+const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+
+export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, ctx: ReviewContext): PolicyResult {
+  const notes: TraceNote[] = [];
+  const stopped = stoppedTaskId(input.tool_name, input.tool_input);
+  if (stopped && endReviewer(state, stopped, 'task_stop', ctx.now)) notes.push({ type: 'ReviewerEnded', agent_id: stopped, why: 'task_stop' });
+  // A file written after an approval is not covered by it (Bash writes are
+  // caught by the tree re-hash at the next stop or gated call).
+  if (
+    input.hook_event_name !== 'PostToolUseFailure' &&
+    WRITE_TOOLS.has(input.tool_name) &&
+    !isReviewer(input.agent_type) &&
+    state.review.enabled &&
+    state.review.status === 'approved'
+  ) {
+    const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
+    const files = typeof file === 'string' ? [file] : [];
+    notes.push(rearm(state, files, `written with ${input.tool_name} after the review approved the work`, ctx.now));
   }
-  return result();
+  return result(undefined, notes);
 }
 
 export function onSubagentStart(state: SessionState, input: HookInput<'SubagentStart'>, ctx: ReviewContext): PolicyResult {
@@ -244,7 +378,6 @@ export function onSubagentStart(state: SessionState, input: HookInput<'SubagentS
     agent_type: input.agent_type,
     started_at: at,
     stopped_at: null,
-    decide_calls: [],
     decided: false,
   };
   const attempt = currentAttempt(state);
@@ -259,13 +392,13 @@ export function onSubagentStop(state: SessionState, input: HookInput<'SubagentSt
   if (!isReviewer(input.agent_type)) return result();
   const run = state.review.reviewers[input.agent_id];
   const sid = state.session_id;
-  if (run && !run.decided && !input.stop_hook_active) {
+  if (run && run.stopped_at === null && !run.decided && !input.stop_hook_active) {
     // Keep the window open: the reviewer goes on and can still decide.
     return result(
       {
         kind: 'block',
         reason:
-          `roz: you have not recorded a decision for SESSION_ID=${sid}. Record it now with Bash:\n` +
+          `roz: you have not recorded a decision for SESSION_ID=${sid}. Record it now with a Bash command of its own:\n` +
           `  roz decide ${sid} COMPLETE "what you verified"\n` +
           `or\n  roz decide ${sid} ISSUES "what is wrong" --message "what the agent must fix"`,
       },
@@ -275,16 +408,8 @@ export function onSubagentStop(state: SessionState, input: HookInput<'SubagentSt
   const notes: TraceNote[] = [{ type: 'ReviewerStopped', agent_id: input.agent_id, decided: run?.decided ?? false }];
   const warnings: string[] = [];
   if (run) {
-    run.stopped_at = ctx.now.toISOString();
-    run.decide_calls = [];
-    if (!run.decided) {
-      const attempt = currentAttempt(state);
-      if (attempt && attempt.reviewer_agent_id === input.agent_id) {
-        attempt.outcome = 'no_decision';
-        attempt.ended_at = run.stopped_at;
-      }
-      warnings.push(`roz: the reviewer finished without recording a decision for session ${sid}.`);
-    }
+    endReviewer(state, input.agent_id, 'subagent_stop', ctx.now);
+    if (!run.decided) warnings.push(`roz: the reviewer finished without recording a decision for session ${sid}.`);
   }
   return result(undefined, notes, warnings);
 }
@@ -296,10 +421,32 @@ function closeAttempt(state: SessionState, now: Date): void {
   attempt.ended_at = now.toISOString();
 }
 
-export function onStop(state: SessionState, _input: HookInput<'Stop'>, ctx: ReviewContext): PolicyResult {
+export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: ReviewContext): PolicyResult {
   const review = state.review;
-  if (!review.enabled || review.status === 'approved' || review.status === 'idle') return result();
+  const notes: TraceNote[] = [];
+  // Who is still reviewing, from the client's facts (reviewer-life.ts).
+  for (const e of settleReviewers(state, input.background_tasks, ctx.config.review.reviewer_timeout_seconds, ctx.now)) {
+    notes.push({ type: 'ReviewerEnded', ...e });
+  }
+  if (!review.enabled || review.status === 'idle') return result(undefined, notes);
   const cfg = ctx.config.circuit_breaker;
+
+  if (review.status === 'approved') {
+    // The approval covers the tree the reviewer saw; anything written since
+    // (a Bash write, a commit of other work) needs its own review.
+    const changed = changedSinceApproval(state, ctx);
+    if (changed === null) {
+      const d = review.decision;
+      // Shown once per decision, at the stop it lets through: in print mode this
+      // is the run's last word on the review.
+      if (d && review.announced !== d.decided_at) {
+        review.announced = d.decided_at;
+        return result(undefined, [...notes, { type: 'ReviewOutcomeShown', outcome: 'approved' }], [approvedMessage(state)]);
+      }
+      return result(undefined, notes);
+    }
+    notes.push(rearm(state, changed, 'changed after the review approved the work', ctx.now));
+  }
 
   // Current clients run subagents in the background: the agent's turn may end
   // while its reviewer is still working, and the client wakes the agent when
@@ -307,13 +454,16 @@ export function onStop(state: SessionState, _input: HookInput<'Stop'>, ctx: Revi
   // breaker); the next stop after the reviewer finishes is gated as usual.
   const running = Object.entries(review.reviewers).filter(([, r]) => r.stopped_at === null);
   if (running.length > 0) {
-    return result(undefined, [{ type: 'StopWhileReviewing', agent_ids: running.map(([id]) => id) }]);
+    return result(undefined, [...notes, { type: 'StopWhileReviewing', agent_ids: running.map(([id]) => id) }]);
   }
 
-  if (shouldTrip(state, cfg)) {
+  // An ISSUES message not yet delivered always is: ISSUES is progress, not a
+  // failure, and the breaker must not swallow it.
+  const deliverIssues = review.status === 'issues' && review.issues_pending === true && review.decision?.kind === 'issues';
+  if (!deliverIssues && shouldTrip(state, cfg)) {
     closeAttempt(state, ctx.now);
     const warning = trip(state, cfg, ctx.now);
-    return result(undefined, [{ type: 'BreakerTripped', max_blocks: cfg.max_blocks }], [warning]);
+    return result(undefined, [...notes, { type: 'BreakerTripped', max_blocks: cfg.max_blocks }], [warning]);
   }
 
   const previousStatus = review.status;
@@ -321,13 +471,19 @@ export function onStop(state: SessionState, _input: HookInput<'Stop'>, ctx: Revi
   const templateId = chooseTemplate(ctx.config.templates.active, ctx.config.templates.weights, ctx.rng);
   const rendered = renderBlockMessage(templateId, state.session_id, ctx.loadTemplate);
   let reason = rendered.text;
-  if (previousStatus === 'issues' && review.decision?.kind === 'issues') {
-    const d = review.decision;
+  if (deliverIssues) {
+    const d = review.decision!;
     reason =
       `roz: the reviewer found issues with your work (SESSION_ID=${state.session_id}).\n\n` +
       `Summary: ${d.summary}\n` +
       (d.message ? `What to fix: ${d.message}\n` : '') +
       `\nFix these first. Then the work must be reviewed again:\n\n${rendered.text}`;
+    review.issues_pending = false;
+  } else if (review.rearmed) {
+    const r = review.rearmed;
+    reason =
+      `roz: ${namedFiles(r.files)} ${r.files.length === 1 ? 'was' : 'were'} ${r.why} (SESSION_ID=${state.session_id}). ` +
+      `The approval covered the work as the reviewer saw it; these changes need a review too.\n\n${rendered.text}`;
   }
   review.block_count += 1;
   review.status = 'blocked';
@@ -335,12 +491,12 @@ export function onStop(state: SessionState, _input: HookInput<'Stop'>, ctx: Revi
     id: review.attempts.length + 1,
     template_id: rendered.template_id,
     blocked_at: ctx.now.toISOString(),
-    reason: previousStatus === 'issues' ? 'issues' : previousStatus === 'blocked' ? 'retry' : 'review',
+    reason: deliverIssues || previousStatus === 'issues' ? 'issues' : previousStatus === 'blocked' ? 'retry' : 'review',
     outcome: 'pending',
   });
   return result(
     { kind: 'block', reason },
-    [{ type: 'ReviewBlocked', template_id: rendered.template_id, block_count: review.block_count }],
+    [...notes, { type: 'ReviewBlocked', template_id: rendered.template_id, block_count: review.block_count }],
     rendered.warning ? [rendered.warning] : [],
   );
 }
@@ -349,9 +505,6 @@ export function onSessionEnd(state: SessionState, _input: HookInput<'SessionEnd'
   const at = ctx.now.toISOString();
   state.ended_at = at;
   closeAttempt(state, ctx.now);
-  for (const run of Object.values(state.review.reviewers)) {
-    if (run.stopped_at === null) run.stopped_at = at;
-    run.decide_calls = [];
-  }
+  for (const id of Object.keys(state.review.reviewers)) endReviewer(state, id, 'session_end', ctx.now);
   return result();
 }

@@ -1,5 +1,6 @@
 // The persisted shape of one Claude Code session as roz sees it: review state,
 // reviewer run windows, decision history and counters for stats.
+import type { Enforcement } from '../enforce/mode.js';
 
 export type ReviewStatus = 'idle' | 'pending' | 'blocked' | 'approved' | 'issues';
 export type DecisionKind = 'complete' | 'issues';
@@ -8,13 +9,33 @@ export interface Decision {
   kind: DecisionKind;
   summary: string;
   message?: string;
+  /** Second-opinion sources the reviewer consulted. */
   opinions?: string[];
+  /** Why no second opinion could be had (the reviewer's words). */
+  no_opinion?: string;
+  /** `[review] second_opinion` when the decision was recorded. */
+  opinion_policy?: SecondOpinionPolicy;
   decided_at: string;
   /** The reviewer run this decision was recorded in, when there was one. */
   agent_id: string | null;
+  /** The reviewer's `roz decide` Bash call, as the client named it. */
+  tool_use_id?: string;
+  /** The worktree the reviewer saw (git tree hash); null when it could not be taken. */
+  tree?: string | null;
+  /** Files changed from the review base to `tree`: what the decision covers. */
+  covers?: string[];
   valid: boolean;
   /** Why a decision did not count (recorded outside a reviewer run, ...). */
   invalid_reason?: string;
+}
+
+export type SecondOpinionPolicy = 'off' | 'advisory' | 'required';
+
+/** The worktree at one moment: HEAD and a git tree of every tracked and untracked-not-ignored file. */
+export interface TreeSnapshot {
+  head: string | null;
+  tree: string;
+  at: string;
 }
 
 export type AttemptOutcome =
@@ -51,10 +72,18 @@ export interface ReviewerRun {
   agent_type: string;
   started_at: string;
   stopped_at: string | null;
-  /** Bash tool calls of this reviewer that run `roz decide`, not yet finished. */
-  decide_calls: string[];
   decided: boolean;
+  /**
+   * How the run ended, from the client's facts: its SubagentStop, a TaskStop
+   * of its id, a <task-notification> saying killed/failed, its absence from the
+   * Stop payload's background_tasks, the configured window, or the session end.
+   */
+  end_reason?: ReviewerEnd;
+  /** The worktree when the reviewer last ran `roz context` (what it saw). */
+  seen_tree?: string | null;
 }
+
+export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end';
 
 export interface BreakerTrip {
   at: string;
@@ -78,6 +107,14 @@ export interface ReviewState {
   last_prompt_at: string | null;
   review_started_at: string | null;
   reviewers: Record<string, ReviewerRun>;
+  /** The worktree when the review was triggered: `roz context` diffs from here, commits included. */
+  base?: TreeSnapshot | null;
+  /** An ISSUES message not yet delivered to the agent by a Stop block. */
+  issues_pending?: boolean;
+  /** Files changed after an approval, which re-armed the gate (cleared by the next block). */
+  rearmed?: { at: string; files: string[]; why: string } | null;
+  /** decided_at of the outcome last shown to the human at a stop (shown once). */
+  announced?: string | null;
 }
 
 export interface SessionState {
@@ -92,10 +129,13 @@ export interface SessionState {
   counters: Record<string, number>;
   /** PreToolUse denials by code. */
   denials: Record<string, number>;
-  second_opinions: { codex: boolean; gemini: boolean } | null;
+  /** Which second-opinion commands were on PATH at session start. */
+  second_opinions: { codex: boolean; gemini: boolean; claude?: boolean } | null;
   review: ReviewState;
   /** Owned by intent governance; opaque to the review gate. */
   governance?: Record<string, unknown>;
+  /** Decided at SessionStart (core/enforce/mode.ts); absent for sessions older than that. */
+  enforcement?: Enforcement;
 }
 
 export function newSession(session_id: string, now: Date): SessionState {

@@ -14,7 +14,11 @@ export function ReviewsView({ state, height }: { state: SessionState | null; hei
   for (const d of r.decision_history) {
     lines.push({ text: `  ${d.decided_at.slice(11, 19)} ${d.kind.toUpperCase()} ${d.valid ? '' : `(not counted: ${d.invalid_reason}) `}— ${d.summary}`, colour: d.valid ? (d.kind === 'complete' ? 'green' : 'yellow') : 'red' });
     if (d.message) lines.push({ text: `      asked: ${d.message}` });
+    // The opinions (or why none could be had) are part of the decision record.
     if (d.opinions?.length) lines.push({ text: `      second opinions: ${d.opinions.join(', ')}` });
+    else if (d.no_opinion) lines.push({ text: `      no second opinion: ${d.no_opinion}` });
+    else if (d.valid) lines.push({ text: '      no second opinion recorded' });
+    if (d.covers) lines.push({ text: `      covers ${d.covers.length} file(s) at tree ${d.tree ? d.tree.slice(0, 12) : '-'}` });
   }
   if (r.decision_history.length === 0) lines.push({ text: '  (none)' });
   lines.push({ text: 'review attempts', bold: true });

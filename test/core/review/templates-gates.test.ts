@@ -36,7 +36,7 @@ describe('templates', () => {
 
 describe('gates', () => {
   const gates = ['Bash:gh issue close*', 'mcp__tissue__close_issue'];
-  const cmds = (c: string) => () => shellView(c).normalized();
+  const cmds = (c: string) => () => shellView(c).argvs();
 
   it.each([
     'gh issue close 123',

@@ -114,12 +114,14 @@ export function decideCommand(sessionId: string, kind: 'COMPLETE' | 'ISSUES', su
 }
 
 /**
- * A reviewer that reads the diff and records `kind`. The session id is the one
- * in its prompt, as the agent file instructs.
+ * A reviewer that reads the change with `roz context` (the user's prompts and
+ * the diff from the review's base, commits included) and records `kind` with
+ * `roz decide` as a Bash command of its own. The session id is the one in its
+ * prompt, as the agent file instructs.
  */
 export function reviewerScript(kind: 'COMPLETE' | 'ISSUES', summary: string, message?: string, name = kind.toLowerCase()): Step[] {
   return [
-    { name: `${name}:diff`, when: on.start(), reply: reply(undefined, bash('git status --short && git diff HEAD', 'Read the real changes')) },
+    { name: `${name}:diff`, when: on.start(), reply: (req) => reply(undefined, bash(`${ROZ_CMD} context ${req.sessionId ?? 'MISSING'}`, 'Read the request and the real changes')) },
     {
       name: `${name}:decide`,
       when: on.toolResult('Bash'),

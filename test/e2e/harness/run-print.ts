@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type ParsedRequest, type Scenario } from './fake-api.js';
 import { killTree } from './kill-tree.js';
-import { ROZ_PLUGIN_DIR, claudeBin, createWorkspace, type ClientVersion, type Workspace } from './workspace.js';
+import { ROZ_BIN, ROZ_PLUGIN_DIR, claudeBin, createWorkspace, type ClientVersion, type Workspace } from './workspace.js';
 
 export interface PrintResult {
   type: string;
@@ -39,6 +39,8 @@ export interface PrintRunOptions {
   client?: ClientVersion;
   timeoutMs?: number;
   api?: FakeApiOptions;
+  /** Launch through `roz exec --` (roz's enforced settings: sandboxed Bash, protected files). */
+  exec?: boolean;
 }
 
 export interface PrintRun {
@@ -85,7 +87,8 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
   const started = Date.now();
 
-  const child = spawn(bin, args, {
+  const [file, argv] = opts.exec ? [process.execPath, [ROZ_BIN, 'exec', '--', bin, ...args]] : [bin, args];
+  const child = spawn(file, argv, {
     cwd: ws.repo,
     env: clientEnv(ws, api, opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,0 +1,112 @@
+// The Claude Code settings roz launches the client with (`--settings FILE`
+// under `roz run`/`roz exec`, printed by `roz settings`): the client's own
+// Bash sandbox confines the agent's shell, deny rules keep the Write/Edit
+// tools out of roz's files. Pure: every path comes in absolute; composable
+// fragments merged into one document, so other parts of roz (hooks for
+// supervised runs) add theirs without knowing this one.
+
+/** A Claude Code settings document (or a fragment of one). */
+export type ClaudeSettings = { [key: string]: unknown };
+
+/** `user`: keep the user's own network settings; `open`: every host; a list: exactly those domains. */
+export type NetworkPolicy = 'user' | 'open' | string[];
+
+/** Absolute paths the agent must not write, with what they are (for `roz settings` readers). */
+export interface ProtectedPaths {
+  /** roz's store (sessions, traces, decisions; the config file by default). */
+  store: string;
+  /** The hook bundle's V8 code cache directory. */
+  codeCache: string | null;
+  /** Config files read by roz that live outside the store. */
+  configFiles: string[];
+  /** The governed project's `.orchestration/` (absent outside a project). */
+  orchestration: string | null;
+  /** The per-run settings file itself. */
+  settingsFile: string | null;
+  /** The client's user directory (`~/.claude` or CLAUDE_CONFIG_DIR). */
+  claudeUserDir: string | null;
+}
+
+export interface EnforceOptions {
+  network: NetworkPolicy;
+  /** Environment variables to keep out of sandboxed Bash (e.g. the supervisor token). */
+  secretEnv: string[];
+}
+
+function isPlainObject(v: unknown): v is ClaudeSettings {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * Deep merge, left to right: objects merge key by key, arrays are
+ * concatenated without duplicates (a later fragment adds deny rules, it never
+ * drops one), anything else is replaced by the later value.
+ */
+export function mergeSettings(...fragments: ClaudeSettings[]): ClaudeSettings {
+  const out: ClaudeSettings = {};
+  for (const frag of fragments) mergeInto(out, frag);
+  return out;
+}
+
+function mergeInto(target: ClaudeSettings, src: ClaudeSettings): void {
+  for (const [k, v] of Object.entries(src)) {
+    if (v === undefined) continue;
+    const cur = target[k];
+    if (isPlainObject(cur) && isPlainObject(v)) mergeInto(cur, v);
+    else if (Array.isArray(cur) && Array.isArray(v)) {
+      const seen = new Set(cur.map((x) => JSON.stringify(x)));
+      for (const x of v) if (!seen.has(JSON.stringify(x))) (seen.add(JSON.stringify(x)), cur.push(structuredClone(x)));
+    } else target[k] = structuredClone(v);
+  }
+}
+
+/** Every protected path, each once, in a stable order. */
+export function protectedPathList(p: ProtectedPaths): string[] {
+  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.settingsFile, p.claudeUserDir];
+  return [...new Set(all.filter((x): x is string => typeof x === 'string' && x.startsWith('/')))];
+}
+
+/** The OS sandbox for Bash: on, no way out, roz's paths read-only, no Unix sockets. */
+export function sandboxFragment(p: ProtectedPaths, opts: EnforceOptions): ClaudeSettings {
+  const sandbox: ClaudeSettings = {
+    enabled: true,
+    // No sandbox (no bwrap/socat) must stop the client, not quietly run Bash unconfined.
+    failIfUnavailable: true,
+    // Otherwise `dangerouslyDisableSandbox: true` in a Bash call runs it outside.
+    allowUnsandboxedCommands: false,
+    autoAllowBashIfSandboxed: true,
+    filesystem: { denyWrite: protectedPathList(p) },
+    // network.allowAllUnixSockets is deliberately never set: seccomp then
+    // refuses every Unix socket, so Bash cannot reach or replace the supervisor's.
+  };
+  if (opts.secretEnv.length > 0) sandbox.credentials = { envVars: opts.secretEnv.map((name) => ({ name, mode: 'deny' })) };
+  const network = networkFragment(opts.network);
+  if (network) sandbox.network = network;
+  return { sandbox };
+}
+
+function networkFragment(policy: NetworkPolicy): ClaudeSettings | null {
+  if (policy === 'user') return null;
+  // "*" matches every host on both pinned clients (observed; "*.*" matches nothing).
+  if (policy === 'open') return { allowedDomains: ['*'] };
+  return { allowedDomains: [...policy] };
+}
+
+/**
+ * Deny rules for the file tools, which the sandbox does not confine.
+ * `Edit(//abs/**)` covers Write, Edit, MultiEdit and NotebookEdit. Never the
+ * project's `.claude/`: on 2.1.197 such a rule makes every Bash call fail;
+ * the PreToolUse hook refuses those writes instead (PROTECTED_PATH).
+ */
+export function permissionsFragment(p: ProtectedPaths): ClaudeSettings {
+  const rules: string[] = [];
+  const dirs = [p.store, p.codeCache, p.orchestration].filter((x): x is string => !!x);
+  for (const d of dirs) rules.push(`Edit(/${d}/**)`);
+  for (const f of [...p.configFiles, p.settingsFile].filter((x): x is string => !!x)) rules.push(`Edit(/${f})`);
+  return { permissions: { deny: [...new Set(rules)] } };
+}
+
+/** The whole enforced document: sandbox + deny rules. */
+export function enforcedSettings(p: ProtectedPaths, opts: EnforceOptions): ClaudeSettings {
+  return mergeSettings(sandboxFragment(p, opts), permissionsFragment(p));
+}

@@ -1,0 +1,37 @@
+// The absolute paths enforcement protects for one run: roz's store, code
+// cache and config, the project's .orchestration/, the settings file and the
+// client's user directory. Resolved through symlinks, so a store reached by
+// a link is protected where it really is.
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { ProtectedPaths } from '../core/enforce/settings.js';
+import { resolveReal } from '../store/realpath.js';
+import { findProjectRoot, orchestrationPaths } from '../store/project-root.js';
+import { codeCacheDir } from './code-paths.js';
+import { configPath, loadConfig } from './config-loader.js';
+
+function inside(path: string, root: string): boolean {
+  return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
+}
+
+export function protectedPaths(env: Record<string, string | undefined>, cwd: string, settingsFile: string | null): ProtectedPaths {
+  const home = env.HOME || homedir();
+  const real = (p: string): string => resolveReal(resolve(cwd, p));
+  const store = real(loadConfig(env).config.storage.path);
+  const cache = codeCacheDir(env, home);
+  const config = real(configPath(env, home));
+  const project = findProjectRoot(cwd, { projectDir: env.CLAUDE_PROJECT_DIR });
+  // Only an existing .orchestration/: the sandbox mounts a placeholder for a
+  // missing path inside the project while a command runs, which would look
+  // like a governed project to the next hook.
+  const orch = project ? orchestrationPaths(project).dir : join(cwd, '.orchestration');
+  return {
+    store,
+    codeCache: cache ? real(cache) : null,
+    configFiles: inside(config, store) ? [] : [config],
+    orchestration: existsSync(orch) ? real(orch) : null,
+    settingsFile: settingsFile ? real(settingsFile) : null,
+    claudeUserDir: real(env.CLAUDE_CONFIG_DIR || join(home, '.claude')),
+  };
+}

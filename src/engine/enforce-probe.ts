@@ -1,0 +1,115 @@
+// Reads what decides the session's enforcement mode (core/enforce/mode.ts):
+// the run's settings file and whether the client was started with it, managed,
+// user, project and local settings, and whether the sandbox's tools exist.
+// SessionStart only: a few small file reads, no heavy imports.
+import { accessSync, constants, fstatSync, openSync, readFileSync, readSync, closeSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
+import { decideMode, type Enforcement } from '../core/enforce/mode.js';
+import type { ClaudeSettings } from '../core/enforce/settings.js';
+import { resolveReal } from '../store/realpath.js';
+
+const MAX_SETTINGS_BYTES = 1024 * 1024;
+
+/** A settings file, read only when it is a regular file (never block on a FIFO). */
+function readSettings(file: string): { doc: ClaudeSettings | null; error?: string } {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch (err) {
+    return { doc: null, error: (err as NodeJS.ErrnoException).code ?? 'unreadable' };
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return { doc: null, error: 'not a regular file' };
+    if (st.size > MAX_SETTINGS_BYTES) return { doc: null, error: 'too large' };
+    const buf = Buffer.alloc(st.size);
+    let n = 0;
+    while (n < st.size) {
+      const r = readSync(fd, buf, n, st.size - n, n);
+      if (r === 0) break;
+      n += r;
+    }
+    const doc = JSON.parse(buf.subarray(0, n).toString('utf8')) as unknown;
+    return doc && typeof doc === 'object' && !Array.isArray(doc) ? { doc: doc as ClaudeSettings } : { doc: null, error: 'not a JSON object' };
+  } catch (err) {
+    return { doc: null, error: (err as Error).message.split('\n')[0] };
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function onPath(cmd: string, path: string | undefined): boolean {
+  return (path ?? '').split(delimiter).some((dir) => {
+    if (!dir) return false;
+    try {
+      accessSync(join(dir, cmd), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+function sandboxTools(env: Record<string, string | undefined>): { ok: boolean; missing: string[] } | null {
+  if (process.platform === 'linux') {
+    const missing = ['bwrap', 'socat'].filter((c) => !onPath(c, env.PATH));
+    return { ok: missing.length === 0, missing };
+  }
+  if (process.platform === 'darwin') return onPath('sandbox-exec', `/usr/bin:${env.PATH ?? ''}`) ? { ok: true, missing: [] } : { ok: false, missing: ['sandbox-exec'] };
+  return null;
+}
+
+/**
+ * Whether an ancestor of this hook (the client) was started with
+ * `--settings FILE`: Linux /proc only; null where that cannot be read.
+ */
+function launchedWith(file: string): boolean | null {
+  if (process.platform !== 'linux') return null;
+  let pid = process.ppid;
+  for (let depth = 0; depth < 8 && pid > 1; depth++) {
+    let argv: string[];
+    let stat: string;
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return depth === 0 ? null : false;
+    }
+    const i = argv.indexOf('--settings');
+    if ((i >= 0 && argv[i + 1] === file) || argv.includes(`--settings=${file}`)) return true;
+    // Field 4 of stat, after the parenthesised command name (which may hold spaces).
+    pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
+}
+
+export function managedSettingsFile(): string {
+  return process.platform === 'darwin' ? '/Library/Application Support/ClaudeCode/managed-settings.json' : '/etc/claude-code/managed-settings.json';
+}
+
+export function detectEnforcement(opts: { env: Record<string, string | undefined>; home: string; projectDir: string; store: string }): Enforcement {
+  const { env, home, projectDir } = opts;
+  const runFile = env.ROZ_SETTINGS_FILE;
+  const run = runFile ? { file: runFile, ...readSettings(runFile), launchedWith: launchedWith(runFile) } : null;
+  const managedFile = managedSettingsFile();
+  const managedRead = readSettings(managedFile);
+  const claudeDir = env.CLAUDE_CONFIG_DIR || join(home, '.claude');
+  const others = [join(claudeDir, 'settings.json'), join(projectDir, '.claude', 'settings.json'), join(projectDir, '.claude', 'settings.local.json')]
+    .map((file) => ({ file, doc: readSettings(file).doc }))
+    .filter((o): o is { file: string; doc: ClaudeSettings } => o.doc !== null);
+  return decideMode({
+    sandboxTools: sandboxTools(env),
+    run,
+    managed: managedRead.doc ? { file: managedFile, doc: managedRead.doc } : null,
+    others,
+    store: resolveReal(opts.store),
+  });
+}
+
+/** The one line said at SessionStart in advisory mode. */
+export function advisoryMessage(e: Enforcement): string {
+  return (
+    `roz: ADVISORY mode: the agent's Bash is not confined by roz's sandbox settings (${e.reasons.join('; ')}). ` +
+    "roz's hooks still judge every tool call, but an agent determined to get around them can. Start with `roz exec claude` or `roz run claude` for enforced mode."
+  );
+}

@@ -1,0 +1,55 @@
+// The per-run settings file `roz run`/`roz exec` launch claude with
+// (`--settings FILE`): written into a private directory inside roz's store
+// (which the sandbox itself makes read-only to the agent), absolute paths
+// only, removed when the run ends.
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
+import { loadConfig } from '../engine/config-loader.js';
+import { protectedPaths } from '../engine/enforce-paths.js';
+
+/** The env var that tells the hooks which settings file this run was launched with. */
+export const SETTINGS_ENV = 'ROZ_SETTINGS_FILE';
+/** Never visible to the agent's Bash (sandbox.credentials.envVars deny). */
+export const SECRET_ENV = ['ROZ_TOKEN'];
+
+export interface RunSettings {
+  file: string;
+  settings: ClaudeSettings;
+  paths: ProtectedPaths;
+  dispose(): void;
+}
+
+/** The enforced document for this environment and cwd (also what `roz settings` prints). */
+export function buildSettings(env: Record<string, string | undefined>, cwd: string, settingsFile: string | null, extra: ClaudeSettings[] = []): { settings: ClaudeSettings; paths: ProtectedPaths } {
+  const paths = protectedPaths(env, cwd, settingsFile);
+  const network = loadConfig(env).config.enforce.network;
+  // Ours last: a user's own --settings may add to the sandbox, never loosen it.
+  return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV })), paths };
+}
+
+/** A user's own `--settings` value (a file or inline JSON), to merge under ours. */
+export function readUserSettings(value: string, cwd: string): ClaudeSettings {
+  const text = value.trimStart().startsWith('{') ? value : readFileSync(resolve(cwd, value), 'utf8');
+  const doc = JSON.parse(text) as unknown;
+  if (!doc || typeof doc !== 'object' || Array.isArray(doc)) throw new Error('--settings must hold a JSON object');
+  return doc as ClaudeSettings;
+}
+
+export function writeRunSettings(env: Record<string, string | undefined>, cwd: string, extra: ClaudeSettings[] = []): RunSettings {
+  const store = resolve(cwd, loadConfig(env).config.storage.path);
+  const runs = join(store, 'runs');
+  mkdirSync(runs, { recursive: true, mode: 0o700 });
+  const dir = mkdtempSync(join(runs, 'run-'));
+  const file = join(dir, 'settings.json');
+  try {
+    const { settings, paths } = buildSettings(env, cwd, file, extra);
+    // The paths must exist before the sandbox mounts them read-only.
+    if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
+    writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+    return { file, settings, paths, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+  } catch (err) {
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
