@@ -38,6 +38,7 @@ const rank: Record<Verdict['kind'], number> = { none: 0, context: 1, allow: 2, a
 /** The strictest of two verdicts; context from both is kept when neither decides. */
 export function combine(a: Verdict, b: Verdict): Verdict {
   if (a.kind === 'context' && b.kind === 'context') return { kind: 'context', text: `${a.text}\n\n${b.text}` };
+  if (a.kind === 'block' && b.kind === 'block') return { kind: 'block', reason: `${a.reason}\n\n${b.reason}` };
   // Two reasons to ask the human: one question that says both.
   if (a.kind === 'ask' && b.kind === 'ask') {
     const merged: Verdict = { kind: 'ask', code: a.code, reason: `${a.reason}\n${b.reason}` };

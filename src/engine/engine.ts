@@ -48,7 +48,7 @@ export interface EngineDeps {
 type Governance = typeof import('./governance.js');
 
 /** Events intent governance takes part in. */
-const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
 
 /**
  * Intent governance (yaml, globs, the ledger schema) is loaded only for a

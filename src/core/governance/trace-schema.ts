@@ -41,6 +41,8 @@ export const rozMetadataSchema = z.strictObject({
   symbols: z.optional(z.record(z.string(), z.array(z.string()))),
   /** sha256 of each whole file right after the change, per file path. */
   file_hashes: z.optional(z.record(z.string(), z.string())),
+  /** Found by the scope audit at Stop: no tool call roz judged made this change. */
+  unattributed: z.optional(z.boolean()),
 });
 
 export const traceRecordSchema = z.strictObject({
