@@ -41,7 +41,7 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
   const keys =
     mode === 'reason'
       ? `block reason: ${reason}▌   (⏎ block · Esc back)`
-      : '[a] approve once   [s] approve for this session   [b] block with a reason   [i] inspect';
+      : `[a] approve once   [s] approve for this session${approval.widen ? `   [g] add ${approval.widen.globs.join(', ')} to ${approval.widen.intent_id}` : ''}   [b] block with a reason   [i] inspect`;
   const body =
     mode === 'inspect'
       ? JSON.stringify({ session_id: approval.session_id, tool_use_id: approval.tool_use_id, tool_input: approval.tool_input }, null, 2).split('\n').map((text) => ({ text: text.slice(0, width) }))
