@@ -91,7 +91,9 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   }
 
   // Scratch files under /tmp, $TMPDIR or the client's temp are nobody's scope ([governance] allow_temp_writes).
-  const isTemp = (p: ResolvedPath): boolean => p.rel === null && (ctx.tempDirs ?? []).some((d) => isInside(p.real, d));
+  // A temp dir that holds the project itself (a checkout under /tmp) is not scratch: its other files are someone's.
+  const scratch = (ctx.tempDirs ?? []).filter((d) => !isInside(project.root, d));
+  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d));
   const governed = resolved.filter(({ path }) => !project.ignored(path) && !isTemp(path));
   const guard = guardVerdict(destructive, what, ctx.guard ?? 'ask');
   // Everything the call writes is listed in .intentignore or is scratch: outside governance.

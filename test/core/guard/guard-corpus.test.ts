@@ -1,8 +1,9 @@
 // The guard measured on its corpus, in an ungoverned project (the guard alone)
 // and in a governed one (an intent owning `**`): at least 99 % of the must-ask
 // commands reach a human, at most 1 % of the safe ones are flagged.
-import { realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { guardPreToolUse } from '../../../src/core/guard.js';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
@@ -65,10 +66,17 @@ describe('guard corpus', () => {
   });
 
   it('governed project, intent owning **: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
+    // A project where projects live (not under /tmp, which would make /tmp the project's neighbourhood, not scratch).
+    const base = join(fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url)), 'roz-guard-corpus');
+    mkdirSync(base, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = base;
     const p = makeProject({
       git: true,
       intents: 'active_intents:\n  - id: INT-ALL\n    name: Everything\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n',
     });
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
     const project = loadProject(p.root);
     const ctx: GovernanceContext = {
       project,
@@ -78,7 +86,7 @@ describe('guard corpus', () => {
       destructive: classifyDestructive,
       hashFile: () => null,
       guard: 'ask',
-      tempDirs: [realpathSync('/tmp'), realpathSync(tmpdir())],
+      tempDirs: [realpathSync('/tmp')],
     };
     const gov = { ...emptyGovernance(), intent_id: 'INT-ALL', selected_at: '2026-03-01T10:00:00Z', selected_via: 'mcp' as const };
     expectRates(measure((command) => governPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict));
