@@ -174,11 +174,14 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
     if (changed === null) return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
     const paths = pathContext(project, root, deps);
     const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
+    // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
+    if (files.length > 0) onDemand('trace-schema');
     const out = auditVerdict(files, intent, audit);
     if (out.verdict.kind === 'block') {
       try {
         appendUnattributed(state, gov, root, files, deps);
       } catch (err) {
+        rethrowNotLoaded(err);
         out.warnings.push(`roz: could not record the unattributed changes in the ledger (${(err as Error).message})`);
       }
     }
