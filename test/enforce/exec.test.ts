@@ -53,7 +53,7 @@ describe('roz exec', () => {
     expect(got.mode).toBe(0o600);
     // the user's own settings are merged under roz's: they add, never loosen
     expect(got.settings.model).toBe('opus');
-    expect(got.settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, network: { allowedDomains: ['*'] } });
+    expect(got.settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
     expect(got.settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file]));
     // the run's private directory is gone once claude is
     expect(existsSync(got.file)).toBe(false);
@@ -68,7 +68,7 @@ describe('roz exec', () => {
       return JSON.parse(r.stdout);
     };
     const doc = settings(['--json']);
-    expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: ['*'] } });
+    expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
     expect(doc.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration')]));
     expect(doc.permissions.deny).toContain(`Edit(/${join(w.project, '.orchestration')}/**)`);
     const managed = settings(['--managed']);

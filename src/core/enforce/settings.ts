@@ -76,17 +76,17 @@ export function sandboxFragment(p: ProtectedPaths, opts: EnforceOptions): Claude
     allowUnsandboxedCommands: false,
     autoAllowBashIfSandboxed: true,
     filesystem: { denyWrite: protectedPathList(p) },
-    // network.allowAllUnixSockets is deliberately never set: seccomp then
-    // refuses every Unix socket, so Bash cannot reach or replace the supervisor's.
+    // Said explicitly, not just left unset: seccomp then refuses every Unix
+    // socket, so Bash cannot reach or replace the supervisor's; and on 2.1.197
+    // a project's `allowAllUnixSockets: true` loses to it (observed).
+    network: { allowAllUnixSockets: false, ...networkFragment(opts.network) },
   };
   if (opts.secretEnv.length > 0) sandbox.credentials = { envVars: opts.secretEnv.map((name) => ({ name, mode: 'deny' })) };
-  const network = networkFragment(opts.network);
-  if (network) sandbox.network = network;
   return { sandbox };
 }
 
-function networkFragment(policy: NetworkPolicy): ClaudeSettings | null {
-  if (policy === 'user') return null;
+function networkFragment(policy: NetworkPolicy): ClaudeSettings {
+  if (policy === 'user') return {};
   // "*" matches every host on both pinned clients (observed; "*.*" matches nothing).
   if (policy === 'open') return { allowedDomains: ['*'] };
   return { allowedDomains: [...policy] };
