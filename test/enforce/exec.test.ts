@@ -1,7 +1,7 @@
 // `roz exec` as a process, with no terminal: it launches claude with a
 // per-run --settings file (absolute paths, private, removed afterwards) and
 // roz's plugin, and exits with claude's code. A fake `claude` reports what it got.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,10 +24,13 @@ function world() {
     join(bin, 'claude'),
     `#!/usr/bin/env node
 const fs = require('fs');
+// Listening before it reports, so a signal sent after the report is always heard.
+if (process.env.FAKE_WAIT) process.on('SIGTERM', () => { fs.writeFileSync(${JSON.stringify(report)} + '.term', 'got SIGTERM'); process.exit(143); });
 const i = process.argv.indexOf('--settings');
 const file = process.argv[i + 1];
 fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ argv: process.argv.slice(2), file, mode: fs.statSync(file).mode & 0o777, settings: JSON.parse(fs.readFileSync(file, 'utf8')), env: process.env.ROZ_SETTINGS_FILE, token: process.env.ROZ_TOKEN ?? null }));
-process.exit(Number(process.env.FAKE_EXIT || 0));
+if (process.env.FAKE_WAIT) setInterval(() => {}, 1000);
+else process.exit(Number(process.env.FAKE_EXIT || 0));
 `,
   );
   chmodSync(join(bin, 'claude'), 0o755);
@@ -75,6 +78,18 @@ describe('roz exec', () => {
     expect(managed.sandbox.filesystem.denyWrite).not.toContain(join(w.project, '.orchestration'));
     expect(managed.permissions.deny).toContain('Edit(.orchestration/**)');
     expect(managed.permissions.deny.some((r: string) => r.includes(w.project))).toBe(false);
+  });
+
+  it('forwards SIGTERM to claude and exits with its code, removing the settings file', async () => {
+    const w = world();
+    const child = spawn(process.execPath, [ROZ_BIN, 'exec', '--', 'claude', '-p', 'x'], { cwd: w.project, env: { ...w.env, FAKE_WAIT: '1' }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 400 && !existsSync(w.report); i++) await new Promise((r) => setTimeout(r, 25)); // poll: claude is up once it reported
+    const got = JSON.parse(readFileSync(w.report, 'utf8'));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(readFileSync(`${w.report}.term`, 'utf8')).toBe('got SIGTERM');
+    expect(existsSync(got.file)).toBe(false);
   });
 
   it('says why it cannot start: unknown command 127, unreadable --settings 2', () => {
