@@ -28,7 +28,8 @@ const fs = require('fs');
 if (process.env.FAKE_WAIT) process.on('SIGTERM', () => { fs.writeFileSync(${JSON.stringify(report)} + '.term', 'got SIGTERM'); process.exit(143); });
 const i = process.argv.indexOf('--settings');
 const file = process.argv[i + 1];
-fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ argv: process.argv.slice(2), file, mode: fs.statSync(file).mode & 0o777, settings: JSON.parse(fs.readFileSync(file, 'utf8')), env: process.env.ROZ_SETTINGS_FILE, token: process.env.ROZ_TOKEN ?? null }));
+fs.writeFileSync(${JSON.stringify(report)} + '.tmp', JSON.stringify({ argv: process.argv.slice(2), file, mode: fs.statSync(file).mode & 0o777, settings: JSON.parse(fs.readFileSync(file, 'utf8')), env: process.env.ROZ_SETTINGS_FILE, token: process.env.ROZ_TOKEN ?? null }));
+fs.renameSync(${JSON.stringify(report)} + '.tmp', ${JSON.stringify(report)}); // whole, for a test that polls for it
 if (process.env.FAKE_WAIT) setInterval(() => {}, 1000);
 else process.exit(Number(process.env.FAKE_EXIT || 0));
 `,
