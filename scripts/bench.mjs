@@ -160,7 +160,6 @@ const supSeen = await new Promise((resolve) => {
   supProc.stderr.on('data', (d) => (err += d));
   supProc.on('exit', () => resolve(JSON.parse(err.trim().split('\n').at(-1) || '{"events":-1}').events));
 });
-const baseWall = median(samples['node -e ""'].wall);
 const baseRss = median(samples['node -e ""'].rss);
 // This VM's speed changes over seconds to minutes (bare node 75-130 ms): each
 // round's processes ran back to back, so a round's own ratio cancels the
@@ -279,6 +278,10 @@ const statsCases = {
   roz: [join(root, 'bin/roz'), 'stats', '--json'],
   baseline: [process.execPath, '-e', readerScript, statsRoot],
 };
+// The generated index holds every summary change of every session (~5 lines a
+// reviewed session), as hooks leave it; the first `roz stats` reads all of it
+// and compacts it to a line a session, which the timed runs below then read.
+const statsFirst = measure([process.execPath, ...statsCases.roz], '', statsEnv);
 const statsSamples = { roz: { wall: [], rss: [] }, baseline: { wall: [], rss: [] } };
 let statsSessions = -1;
 let readerFiles = -1;
@@ -297,6 +300,8 @@ const stats = {
   store_bytes: gen.bytes,
   generate_seconds: +gen.seconds.toFixed(1),
   roz_stats_ms: Math.round(median(statsSamples.roz.wall)),
+  roz_stats_first_uncompacted_ms: Math.round(statsFirst.wall),
+  index_lines_generated: gen.index_lines,
   roz_stats_peak_rss_kib: hasTime ? median(statsSamples.roz.rss) : null,
   baseline_read_files_ms: Math.round(median(statsSamples.baseline.wall)),
   baseline_peak_rss_kib: hasTime ? median(statsSamples.baseline.rss) : null,
@@ -348,6 +353,7 @@ row(`ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`, led
 row('  lost / torn / duplicate ledger lines', `${ledger.lost_lines}/${ledger.torn_lines}/${ledger.duplicates}`, ledger.baseline_lost_or_torn, '', '');
 row(`roz stats, ${stats.sessions} sessions, ms`, stats.roz_stats_ms, stats.baseline_read_files_ms, `${stats.ratio_roz_over_baseline}x`, 'node reading each state.json');
 row(`review worktree snapshot (${reviewSnapshot.tracked_files} files), ms`, reviewSnapshot.snapshot_median_ms, reviewSnapshot.baseline_git_status_median_ms, `${reviewSnapshot.ratio_snapshot_over_status}x`, 'git status --porcelain, same tree');
+row(`  first run, ${stats.index_lines_generated} index lines (compacts)`, stats.roz_stats_first_uncompacted_ms, stats.baseline_read_files_ms, `${+(stats.roz_stats_first_uncompacted_ms / stats.baseline_read_files_ms).toFixed(2)}x`, 'node reading each state.json');
 row('shell analysis per command, median µs', shell.median_us.toFixed(1), shell.baseline_json_parse_median_us.toFixed(2), `p99 ${shell.p99_us.toFixed(0)} µs`, 'JSON.parse of the input');
 row('TUI max sustained events/s', tuiRates.max_sustained_events_per_second, tuiRates.baseline_event_path_no_view_events_per_second, '', 'event path, no view mounted');
 for (const r of tuiRates.rates)
