@@ -2,11 +2,12 @@
 // per-run --settings file (absolute paths, private, removed afterwards) and
 // roz's plugin, and exits with claude's code. A fake `claude` reports what it got.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, realpathSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROZ_BIN } from '../e2e/harness/workspace.js';
+import { pluginDir } from '../helpers/hooks.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -58,7 +59,8 @@ describe('roz exec', () => {
     // the user's own settings are merged under roz's: they add, never loosen
     expect(got.settings.model).toBe('opus');
     expect(got.settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
-    expect(got.settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file]));
+    expect(got.settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file, realpathSync(pluginDir)]));
+    expect(got.settings.permissions.deny).toContain(`Edit(/${realpathSync(pluginDir)}/**)`);
     // the run's private directory is gone once claude is
     expect(existsSync(got.file)).toBe(false);
     expect(statSync(join(w.store, 'runs')).mode & 0o077).toBe(0);

@@ -25,6 +25,8 @@ export interface ProtectedPaths {
   settingsFile: string | null;
   /** The client's user directory (`~/.claude` or CLAUDE_CONFIG_DIR). */
   claudeUserDir: string | null;
+  /** roz's plugin (the code every hook runs), when the run loads it from a folder. */
+  pluginDir?: string | null;
 }
 
 export interface EnforceOptions {
@@ -62,7 +64,7 @@ function mergeInto(target: ClaudeSettings, src: ClaudeSettings): void {
 
 /** Every protected path, each once, in a stable order. */
 export function protectedPathList(p: ProtectedPaths): string[] {
-  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.settingsFile, p.claudeUserDir];
+  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.settingsFile, p.claudeUserDir, p.pluginDir];
   return [...new Set(all.filter((x): x is string => typeof x === 'string' && x.startsWith('/')))];
 }
 
@@ -100,7 +102,7 @@ function networkFragment(policy: NetworkPolicy): ClaudeSettings {
  */
 export function permissionsFragment(p: ProtectedPaths): ClaudeSettings {
   const rules: string[] = [];
-  const dirs = [p.store, p.codeCache, p.orchestration].filter((x): x is string => !!x);
+  const dirs = [p.store, p.codeCache, p.orchestration, p.pluginDir].filter((x): x is string => !!x);
   for (const d of dirs) rules.push(`Edit(/${d}/**)`);
   for (const f of [...p.configFiles, p.settingsFile].filter((x): x is string => !!x)) rules.push(`Edit(/${f})`);
   return { permissions: { deny: [...new Set(rules)] } };
