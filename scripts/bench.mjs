@@ -226,6 +226,7 @@ const conc = await concurrent(quick ? 16 : 64);
 
 // ---- in-process sections
 const shell = section('shell', [N.shell]);
+const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
@@ -328,6 +329,7 @@ const result = {
   supervised_hook_process: supervisedProcess,
   concurrent_hooks: conc,
   shell_analysis: shell,
+  guard_classification: guard,
   supervised_channel: supervised,
   http_hook: http,
   scope,
@@ -354,6 +356,7 @@ row('  lost / torn / duplicate ledger lines', `${ledger.lost_lines}/${ledger.tor
 row(`roz stats, ${stats.sessions} sessions, ms`, stats.roz_stats_ms, stats.baseline_read_files_ms, `${stats.ratio_roz_over_baseline}x`, 'node reading each state.json');
 row(`review worktree snapshot (${reviewSnapshot.tracked_files} files), ms`, reviewSnapshot.snapshot_median_ms, reviewSnapshot.baseline_git_status_median_ms, `${reviewSnapshot.ratio_snapshot_over_status}x`, 'git status --porcelain, same tree');
 row(`  first run, ${stats.index_lines_generated} index lines (compacts)`, stats.roz_stats_first_uncompacted_ms, stats.baseline_read_files_ms, `${+(stats.roz_stats_first_uncompacted_ms / stats.baseline_read_files_ms).toFixed(2)}x`, 'node reading each state.json');
+row('guard classification per command, median µs', guard.median_us.toFixed(1), guard.baseline_parse_median_us.toFixed(1), `p99 ${guard.p99_us.toFixed(0)} µs (parse ${guard.baseline_parse_p99_us.toFixed(0)}; every run ${guard.raw_p99_us.toFixed(0)})`, 'parsing alone (unbash + walk)');
 row('shell analysis per command, median µs', shell.median_us.toFixed(1), shell.baseline_json_parse_median_us.toFixed(2), `p99 ${shell.p99_us.toFixed(0)} µs`, 'JSON.parse of the input');
 row('TUI max sustained events/s', tuiRates.max_sustained_events_per_second, tuiRates.baseline_event_path_no_view_events_per_second, '', 'event path, no view mounted');
 for (const r of tuiRates.rates)

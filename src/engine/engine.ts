@@ -13,12 +13,13 @@ import type { SessionState } from '../core/review/state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { guardPreToolUse } from '../core/guard.js';
 import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
 import { codeCacheDir, markCodePath } from './code-paths.js';
-import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
+import { loadOnDemand, NotLoaded, onDemand } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
@@ -51,7 +52,7 @@ export interface EngineDeps {
 type Governance = typeof import('./governance.js');
 
 /** Events intent governance takes part in. */
-const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
 
 /**
  * Intent governance (yaml, globs, the ledger schema) is loaded only for a
@@ -64,6 +65,9 @@ const loadGovernance = (): Promise<Governance> => {
 
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
 class GovernanceNeeded extends Error {}
+
+/** The shell parser is loaded for every Bash call before policies run (see runHook). */
+const classifyDestructive = (command: string) => onDemand('shell').classifyDestructive(command);
 
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
@@ -109,7 +113,14 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
-    const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
+    const gov: GovernanceDeps = {
+      env: deps.env,
+      now,
+      storeRoot: config.storage.path,
+      home,
+      guard: config.guard.destructive,
+      allowTempWrites: config.governance.allow_temp_writes,
+    };
     // Taken at most once per hook, and only when a review rule asks (trigger,
     // a reviewer's context/decide call, a stop after an approval, a gated call).
     let snap: { value: TreeSnapshot | null } | null = null;
@@ -267,6 +278,21 @@ function reviewFailingOpen(judge: () => PolicyResult): PolicyResult {
   }
 }
 
+/**
+ * Outside a governed project the destructive guard is advisory parsing on top of
+ * the client's own permissions: if it cannot run (the shell parser failed to
+ * load), the call goes on to the client with a visible warning.
+ */
+function guardFailingOpen(judge: () => PolicyResult): PolicyResult {
+  try {
+    return judge();
+  } catch (err) {
+    if (err instanceof NotLoaded) throw err;
+    const why = (err as Error).message ?? String(err);
+    return result(undefined, [{ type: 'GuardError', error: why }], [`roz: the destructive-command guard could not judge this call: ${why}`]);
+  }
+}
+
 /** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
 function dispatch(
   event: HookEventName,
@@ -292,7 +318,10 @@ function dispatch(
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
   if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
-  return governance ? mergeResults(r, governance.runGovernance(event, state, input, gov)) : r;
+  if (governance) return mergeResults(r, governance.runGovernance(event, state, input, gov));
+  // No intent governance here: the destructive guard still runs (governance runs it itself where it is on).
+  if (event === 'PreToolUse') return mergeResults(r, guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, classifyDestructive, gov.guard ?? 'ask')));
+  return r;
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {

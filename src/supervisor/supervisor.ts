@@ -2,7 +2,11 @@
 // broker, the live event ring and the session state the status line shows.
 // The TUI subscribes to it; nothing here knows about terminals.
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join } from 'node:path';
+import { findProjectRoot } from '../store/project-root.js';
+import { widenScope } from './widen-scope.js';
+import { loadOnDemand } from '../core/on-demand.js';
 import type { SessionState } from '../core/review/state.js';
 import { telemetryOn } from '../core/telemetry.js';
 import { telemetrySettings } from '../core/telemetry-settings.js';
@@ -123,10 +127,21 @@ export class Supervisor {
         this.pushNotice('roz:HumanDecision', `${String(rec.decision)} ${String(rec.tool_name)} by ${String(rec.decided_by)} after ${String(rec.wait_ms)} ms`, sid, rec);
       },
       onChange: () => this.changed(),
+      widen: (a) => {
+        // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR).
+        const root = a.cwd ? findProjectRoot(a.cwd, { projectDir: opts.env.CLAUDE_PROJECT_DIR }) : null;
+        if (!root || !a.widen) return { ok: false, error: 'no governed project for this request' };
+        const human = opts.env.USER || opts.env.LOGNAME || userInfo().username;
+        const out = widenScope({ root, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
+        this.pushNotice('roz:ScopeWidened', out.ok ? `${human} added ${out.added.join(', ') || '(nothing new)'} to ${a.widen.intent_id}` : `could not widen: ${out.error}`, a.session_id);
+        return out;
+      },
     });
   }
 
   static async start(opts: SupervisorOptions): Promise<Supervisor> {
+    // `g` (widen a scope) appends a ledger record, which is checked with the trace schema.
+    await loadOnDemand('trace-schema');
     const sup = new Supervisor(opts);
     sup.channel = await ChannelServer.start({
       baseDir: opts.socketBaseDir,

@@ -97,8 +97,8 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
     : mode === 'reason'
       ? `block reason: ${reason}▌   (⏎ block · Esc back)`
       : width >= 96
-        ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys'
-        : '[a] once  [s] session  [b] block  [i] inspect  [?] keys';
+        ? `[a] approve once  [s] approve for this session${approval.widen ? `  [g] add ${approval.widen.globs.join(', ')} to ${approval.widen.intent_id}` : ''}  [b] block with a reason  [i] inspect  [?] keys`
+        : `[a] once  [s] session${approval.widen ? '  [g] widen intent' : ''}  [b] block  [i] inspect  [?] keys`;
   // The reason is why a human is asked: it gets every row it needs, leaving one for the input.
   const reasonLines = mode === 'inspect' ? [] : wrapText(approval.reason, width).slice(0, Math.max(1, height - 3));
   const body = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);

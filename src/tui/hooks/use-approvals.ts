@@ -25,6 +25,8 @@ export interface ApprovalsState {
   actions: {
     approveOnce(): void;
     approveSession(): void;
+    /** `g`: add the asked path's glob to the intent (scope questions only). */
+    widen(): void;
     startBlock(): void;
     typeReason(text: string): void;
     eraseReason(): void;
@@ -82,6 +84,10 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     actions: {
       approveOnce: () => answer((id) => source.answer(id, { action: 'approve-once' })),
       approveSession: () => answer((id) => source.answer(id, { action: 'approve-session' })),
+      widen: () => {
+        if (!current?.widen || shown.current !== current.id) return;
+        answer((id) => source.answer(id, { action: 'widen' }));
+      },
       startBlock: () => shown.current && setMode('reason'),
       typeReason: (t) => setReason((reasonRef.current + t).slice(0, 500)),
       eraseReason: () => setReason(reasonRef.current.slice(0, -1)),
