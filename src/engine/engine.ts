@@ -139,6 +139,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const protect = () =>
       onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
         protectedWrite(input as HookInput<'PreToolUse'>, {
+          pluginDir: deps.env.CLAUDE_PLUGIN_ROOT || null,
           codeCache: codeCacheDir(deps.env, home),
           configFiles: [configPath(deps.env, home)],
           settingsFile: deps.env.ROZ_SETTINGS_FILE || null,

@@ -81,7 +81,7 @@ export class RunService {
       const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}) };
       if (isClaudeCommand(req.command)) {
         const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
-        settings = writeRunSettings(env, req.cwd, [...user, ...(req.settingsFragments?.(supervisor) ?? [])]);
+        settings = writeRunSettings(env, req.cwd, [...user, ...(req.settingsFragments?.(supervisor) ?? [])], req.pluginDir ?? pluginRoot(env));
         plan = withSettings(plan, settings.file);
         childEnv[SETTINGS_ENV] = settings.file;
       }
