@@ -22,6 +22,9 @@ switch (section) {
   case 'http':
     print(await (await import('./http.js')).httpHook(num(0), args[1]!));
     break;
+  case 'review-snapshot':
+    print((await import('./review.js')).reviewSnapshot(num(0), args[1]!));
+    break;
   case 'scope':
     print((await import('./policy.js')).scopeThroughput(num(0), num(1)));
     break;
@@ -41,6 +44,9 @@ switch (section) {
   case 'tui-memory':
     print(await (await import('./tui.js')).tuiMemory(num(0), num(1), args[2] !== 'no-view'));
     process.exit(0);
+    break;
+  case 'sandbox':
+    print(await (await import('./sandbox.js')).sandboxCost(num(0), num(1), args[2]!.split(',') as Array<'2.1.197' | '2.1.330'>));
     break;
   default:
     process.stderr.write(`unknown bench section ${section}\n`);

@@ -2,7 +2,7 @@
 // the governed project, does the I/O (intents, hashes, ledger, map, lessons)
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join as joinPath, relative as relativePath, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -18,7 +18,7 @@ import { governPreToolUse, type GovernanceContext, type ProjectView } from '../c
 import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance/ranges.js';
 import { intentContext, sessionSummary } from '../core/governance/render.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
-import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
+import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
 import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
 import {
@@ -38,9 +38,11 @@ import { appendLedger } from '../store/ledger.js';
 import { intentMapCacheDir, refreshIntentMap } from '../store/intent-map-file.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
 import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile } from '../store/orchestration.js';
+import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
+import { MiB, readRegularFile, readRegularText } from '../store/regular-file.js';
 
 declare const ROZ_VERSION: string;
 export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
@@ -74,9 +76,27 @@ function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): st
 /** The project as hooks see it: intents parsed once per change of the file, across processes. */
 const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot) });
 
-function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
-  return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
+/**
+ * Paths as the kernel resolves them (store/realpath.ts), and a hard link of a
+ * protected file (.orchestration, the session's store files) as that file, so
+ * every path check applies to it.
+ */
+function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps, sessionId: string): PathContext {
+  const store = resolveReal(deps.storeRoot);
+  const protectedFiles = () => [...filesIn(project.orchestration), ...storeFilesFor(store, sessionId)];
+  return {
+    cwd,
+    home: deps.home ?? deps.env.HOME ?? homedir(),
+    root: project.root,
+    realish: (abs) => {
+      const real = resolveReal(abs);
+      return protectedLinkTarget(real, protectedFiles) ?? real;
+    },
+  };
 }
+
+// Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
+const PROJECT_FILE_MAX = 256 * MiB;
 
 /** /tmp, $TMPDIR, the client's session temp (CLAUDE_CODE_TMPDIR) and the OS temp, as real paths. */
 export function tempDirs(env: Record<string, string | undefined>): string[] {
@@ -89,7 +109,7 @@ export function tempDirs(env: Record<string, string | undefined>): string[] {
 
 function hashFile(realPath: string): string | null {
   try {
-    return sha256(readFileSync(realPath));
+    return sha256(readRegularFile(realPath, PROJECT_FILE_MAX));
   } catch {
     return null;
   }
@@ -97,7 +117,7 @@ function hashFile(realPath: string): string | null {
 
 function readText(realPath: string): string | null {
   try {
-    return readFileSync(realPath, 'utf8');
+    return readRegularText(realPath, PROJECT_FILE_MAX);
   } catch {
     return null;
   }
@@ -171,7 +191,7 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
     const now = snapshotWorktree(root, deps.now);
     const changed = now ? changedInProject(root, audit.base.tree, now.tree) : null;
     if (changed === null) return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
-    const paths = pathContext(project, root, deps);
+    const paths = pathContext(project, root, deps, state.session_id);
     const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
     // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
     if (files.length > 0) onDemand('trace-schema');
@@ -223,7 +243,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
     const ctx: GovernanceContext = {
       project,
-      paths: pathContext(project, input.cwd, deps),
+      paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
       writes: deps.writeTargets ?? writeTargets,
       destructive: deps.classifyDestructive ?? classifyDestructive,
@@ -274,7 +294,7 @@ export function governancePostToolUse(
     if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
     attributeAsked(gov.audit, post, root, deps);
     const project = loadProject(root, deps);
-    const paths = pathContext(project, post.cwd, deps);
+    const paths = pathContext(project, post.cwd, deps, state.session_id);
     if (post.tool_name === 'Read') {
       const p = post.tool_input.file_path;
       if (typeof p !== 'string') return result();
@@ -316,8 +336,10 @@ function modelFromTranscript(transcript: string | undefined | null): string | nu
   if (!transcript) return null;
   let fd: number | null = null;
   try {
-    fd = openSync(transcript, 'r');
-    const size = fstatSync(fd).size;
+    fd = openSync(transcript, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const size = st.size;
     // The tail holds the latest assistant message; 256 KiB keeps this under a millisecond.
     const len = Math.min(size, 256 * 1024);
     const buf = Buffer.alloc(len);
@@ -509,7 +531,7 @@ export async function bindSelection(opts: {
   root: string;
   intentId: string;
   sessionId: string | null;
-  via: 'mcp' | 'cli';
+  via: 'mcp' | 'cli' | 'human';
   now: Date;
 }): Promise<BindOutcome> {
   const prepared = prepareSelection(opts.root, opts.intentId);
@@ -526,8 +548,20 @@ export async function bindSelection(opts: {
     });
     return { ok: true, intent: prepared.intent, context: prepared.context, bound: { session: opts.sessionId } };
   }
+  // The human selects for the session on screen; there is always one.
+  if (opts.via === 'human') return { ok: false, reason: 'no session to select the intent for' };
   putPendingSelection(opts.storeRoot, { intent_id: opts.intentId, project_root: opts.root, at: opts.now.toISOString(), via: opts.via });
   return { ok: true, intent: prepared.intent, context: prepared.context, bound: { pending: opts.root } };
+}
+
+/** Clear a session's selected intent (the human at `roz run`), recorded in its trace. */
+export async function clearSelection(opts: { store: SessionStore; sessionId: string; via: 'human'; now: Date }): Promise<string | null> {
+  return opts.store.update(opts.sessionId, opts.now, (state) => {
+    const gov = governanceOf(state);
+    const was = gov.intent_id;
+    clearIntent(gov, opts.via, opts.now);
+    return { value: was, trace: [{ ts: opts.now.toISOString(), event: 'roz:IntentCleared', session_id: opts.sessionId, intent_id: was, via: opts.via }] };
+  });
 }
 
 // ------------------------------------------------------------- engine entry

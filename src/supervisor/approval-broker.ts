@@ -1,6 +1,7 @@
 // Holds `ask` verdicts until a human answers from the TUI keyboard. The only
 // way to approve is answer(), which only the TUI calls: a frame can create a
 // pending approval, never resolve one. A timeout denies.
+import { truncateValue } from '../core/truncate.js';
 import type { TraceRecord } from '../store/session-store.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import type { HookConnection } from './channel-server.js';
@@ -26,6 +27,24 @@ export interface PendingApproval {
   received_at: number;
   deadline_at: number;
 }
+
+/** A request that left the queue, and how: the approvals history. */
+export interface DecidedApproval {
+  approval: PendingApproval;
+  /** `human`, `timeout`, `session-rule`, or `nobody` (the hook stopped waiting). */
+  decided_by: string;
+  decision: string;
+  scope: string;
+  /** The human's block reason, or roz's reason for the outcome. */
+  reason: string;
+  wait_ms: number;
+  decided_at: number;
+}
+
+/** How many decided requests the history keeps (the session trace keeps them all). */
+export const HISTORY_LIMIT = 200;
+/** The tool input a human decision's trace record carries, as the engine bounds its own. */
+const TRACE_INPUT_LIMIT = 8_192;
 
 export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string } | { action: 'widen' };
 
@@ -55,6 +74,7 @@ export function sessionRuleKey(sessionId: string, toolName: string, code: string
 export class ApprovalBroker {
   private readonly waiting = new Map<string, Waiting>();
   private readonly sessionRules = new Set<string>();
+  private readonly decided: DecidedApproval[] = [];
   private readonly now: () => number;
 
   constructor(private readonly opts: BrokerOptions) {
@@ -107,6 +127,11 @@ export class ApprovalBroker {
 
   pending(): PendingApproval[] {
     return [...this.waiting.values()].map((w) => w.approval).sort((a, b) => a.received_at - b.received_at);
+  }
+
+  /** Decided requests, oldest first (bounded). */
+  history(): DecidedApproval[] {
+    return [...this.decided];
   }
 
   /** The human's answer from the TUI keyboard. False when it is no longer pending. */
@@ -169,15 +194,22 @@ export class ApprovalBroker {
   }
 
   private trace(a: PendingApproval, fields: { decided_by: string; decision: string; scope: string; reason: string }): void {
+    const now = this.now();
+    const wait = now - a.received_at;
+    this.decided.push({ approval: a, ...fields, wait_ms: wait, decided_at: now });
+    if (this.decided.length > HISTORY_LIMIT) this.decided.splice(0, this.decided.length - HISTORY_LIMIT);
+    // What was decided travels with the decision, so the record is auditable on its own.
     const rec: TraceRecord = {
-      ts: new Date(this.now()).toISOString(),
+      ts: new Date(now).toISOString(),
       event: 'roz:HumanDecision',
       session_id: a.session_id,
       type: 'HumanDecision',
       ...fields,
-      wait_ms: this.now() - a.received_at,
+      wait_ms: wait,
       tool_name: a.tool_name,
       code: a.code,
+      asked_because: a.reason,
+      tool_input: truncateValue(a.tool_input, TRACE_INPUT_LIMIT),
     };
     if (a.tool_use_id) rec.tool_use_id = a.tool_use_id;
     this.opts.record(a.session_id, rec);

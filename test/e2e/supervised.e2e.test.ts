@@ -73,7 +73,15 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(prompt).toMatch(/\[a\] approve once/);
     expect(prompt).toMatch(new RegExp(`intent ${DEMO_INTENT}`)); // status line
     expect(existsSync(join(p.repo, 'build')), 'build/ must still exist while the human decides').toBe(true);
+    // The human looks back at Claude while the hook waits: the request stays on screen under Claude's pane.
+    t.write('\x1d');
+    const both = await step(/running PreToolUse hook[\s\S]*── roz ─[\s\S]*APPROVAL NEEDED[\s\S]*Ctrl-\] to answer here/, "Claude's pane with the waiting request under it", 20_000);
+    expect(both).toContain(`$ ${DESTRUCTIVE_COMMAND}`);
+    // Claude's own output reaches the terminal only as screen cells, so every BEL here is roz's (OSC terminators aside).
+    expect(t.raw().replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').split('\x07').length - 1, 'one bell for the request').toBe(1);
     await new Promise((r) => setTimeout(r, THINK_MS));
+    t.write('\x1d');
+    await step(/\[a\] approve once/, 'the keyboard back in the panel', 10_000);
     t.write('a');
 
     // Back on Claude's screen: the blocked stop, the reviewer, the end of the turn.
@@ -107,6 +115,8 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(state.review.status, why).toBe('approved');
     expect(state.review.decision, why).toMatchObject({ kind: 'complete', valid: true });
     expect(state.review.breaker.trips, why).toEqual([]);
+    // roz run launched the client with its settings: the session is enforced.
+    expect((state as unknown as { enforcement: string }).enforcement, why).toBe('enforced');
 
     const denied = trace.filter((e) => e.event === 'PreToolUse' && (e.verdict as { code?: string } | undefined)?.code === 'SCOPE_VIOLATION');
     expect(denied, why).toHaveLength(1);

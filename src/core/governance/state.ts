@@ -3,8 +3,8 @@
 import type { SessionState } from '../review/state.js';
 import { auditOf, type AuditState } from './audit-state.js';
 
-/** How the session came to work on its intent. */
-export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted';
+/** How the session came to work on its intent; `human`: at the `roz run` keyboard (the supervisor, trusted). */
+export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted' | 'human';
 
 export interface FileFingerprint {
   sha256: string;
@@ -54,7 +54,7 @@ export function governanceOf(state: SessionState): GovernanceState {
   const gov: GovernanceState = {
     intent_id: str(raw.intent_id),
     selected_at: str(raw.selected_at),
-    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' ? via : null,
+    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' || via === 'human' ? via : null,
     files,
     mutations: typeof raw.mutations === 'number' && raw.mutations >= 0 ? raw.mutations : 0,
     model_id: str(raw.model_id),
@@ -72,6 +72,13 @@ export function peekGovernance(state: SessionState): GovernanceState {
 
 export function selectIntent(gov: GovernanceState, intentId: string, via: SelectionSource, now: Date): void {
   gov.intent_id = intentId;
+  gov.selected_at = now.toISOString();
+  gov.selected_via = via;
+}
+
+/** No intent selected any more: mutations need a new selection. */
+export function clearIntent(gov: GovernanceState, via: SelectionSource, now: Date): void {
+  gov.intent_id = null;
   gov.selected_at = now.toISOString();
   gov.selected_via = via;
 }

@@ -14,6 +14,10 @@ export interface ApprovalsState {
   current: PendingApproval | null;
   mode: ApprovalMode;
   reason: string;
+  /** Lines of the decided-requests history scrolled past. */
+  historyTop: number;
+  /** Lines of the request's input (or inspect view) scrolled past. */
+  bodyTop: number;
   /** The mode right now, even between renders: what the keymap consults. */
   modeNow(): ApprovalMode;
   /** Whether a request is on screen and still unanswered. */
@@ -29,6 +33,8 @@ export interface ApprovalsState {
     submitBlock(): void;
     toggleInspect(): void;
     cancel(): void;
+    scrollHistory(delta: number): void;
+    scrollBody(delta: number): void;
   };
 }
 
@@ -40,6 +46,14 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
   const reasonRef = useRef('');
   const [mode, setModeState] = useState<ApprovalMode>('prompt');
   const [reason, setReasonState] = useState('');
+  const [historyTop, setHistoryTop] = useState(0);
+  const [bodyTop, setBodyTop] = useState(0);
+  // A new request on screen starts at its first line.
+  const bodyFor = useRef<string | null>(null);
+  if (bodyFor.current !== (current?.id ?? null)) {
+    bodyFor.current = current?.id ?? null;
+    if (bodyTop !== 0) setBodyTop(0);
+  }
   const setMode = (m: ApprovalMode): void => {
     modeRef.current = m;
     setModeState(m);
@@ -63,6 +77,8 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     current,
     mode: current ? mode : 'prompt',
     reason,
+    historyTop,
+    bodyTop,
     modeNow: () => modeRef.current,
     showing: () => shown.current !== null,
     actions: {
@@ -79,8 +95,14 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
         const why = reasonRef.current;
         answer((id) => source.answer(id, { action: 'block', reason: why }));
       },
-      toggleInspect: () => shown.current && setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect'),
+      toggleInspect: () => {
+        if (!shown.current) return;
+        setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect');
+        setBodyTop(0);
+      },
+      scrollBody: (d) => setBodyTop((t) => Math.max(0, t + d)),
       cancel: () => setMode('prompt'),
+      scrollHistory: (d) => setHistoryTop((t) => Math.max(0, t + d)),
     },
   };
 }
