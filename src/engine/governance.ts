@@ -140,8 +140,7 @@ function adoptPending(gov: GovernanceState, root: string, sessionId: string, dep
 /** Record the worktree as the audit's base when an intent is (newly) selected; no-op outside git. */
 function ensureAuditBase(gov: GovernanceState, root: string, deps: GovernanceDeps): void {
   if (!gov.intent_id || gov.audit?.intent_id === gov.intent_id) return;
-  const base = snapshotWorktree(root, deps.now);
-  gov.audit = base ? { intent_id: gov.intent_id, base, written: [], pending: null, flagged: null } : null;
+  gov.audit = { intent_id: gov.intent_id, base: snapshotWorktree(root, deps.now), written: [], pending: null, flagged: null };
 }
 
 /** Paths changed between two trees, relative to the project root (the git top may be above it). */
@@ -159,7 +158,7 @@ function changedInProject(root: string, from: string, to: string): string[] | nu
 
 /** A Bash call about to be asked: remember the worktree, so what it changes is attributed to it once it ran. */
 function holdBeforeAsk(audit: AuditState | null, input: HookInput<'PreToolUse'>, root: string, deps: GovernanceDeps): void {
-  if (!audit || input.tool_name !== 'Bash' || !input.tool_use_id) return;
+  if (!audit?.base || input.tool_name !== 'Bash' || !input.tool_use_id) return;
   const tree = snapshotWorktree(root, deps.now);
   audit.pending = tree ? { tool_use_id: input.tool_use_id, tree } : null;
 }
@@ -183,7 +182,7 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
   try {
     const gov = governanceOf(state);
     const audit = gov.audit;
-    if (!gov.intent_id || !audit || audit.intent_id !== gov.intent_id) return result();
+    if (!gov.intent_id || !audit?.base || audit.intent_id !== gov.intent_id) return result();
     const root = projectFor(gov, input.cwd, deps);
     if (!root) return result();
     const project = loadProject(root, deps);
