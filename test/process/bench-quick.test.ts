@@ -43,6 +43,14 @@ it('npm run bench --quick completes and reports every section against its baseli
   // A dead supervisor: the client's POST is refused (and onFailure: block blocks the call).
   expect(result.http_hook.dead_supervisor_post).toBe('ECONNREFUSED');
   sane(result.stats.roz_stats_first_uncompacted_ms);
+  // Claude Code's Bash sandbox per call (the real client, plain vs sandboxed)
+  expect(result.sandbox.length).toBeGreaterThan(0);
+  for (const s of result.sandbox) {
+    sane(s.plain_one_call_run_median_ms);
+    sane(s.sandboxed_one_call_run_median_ms);
+    expect(Number.isFinite(s.added_ms_per_bash_call)).toBe(true);
+    expect(Number.isFinite(s.added_ms_per_session_startup)).toBe(true);
+  }
 
   // 3. policy throughput
   expect(result.shell_analysis.commands).toBeGreaterThanOrEqual(150);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/tui/App.js';
 import { FakeSource, frameUntil } from './fake-source.js';
 
+// biome-ignore lint/correctness/noUnusedVariables: the arrow keys, kept together for the tests that move the cursor
 const DOWN = '\x1b[B';
 const UP = '\x1b[A';
 let unmount: (() => void) | null = null;
@@ -82,7 +83,8 @@ describe('roz views', () => {
     stdin.write('i');
     f = await frameUntil(lastFrame, (x) => x.includes('"tool_input"'), 'inspect');
     stdin.write('a');
-    await frameUntil(lastFrame, (x) => x.includes('No approvals pending'), 'answered');
+    // Answered: the view the human was in comes back.
+    await frameUntil(lastFrame, (x) => x.includes('trace · following'), 'answered, back to the trace');
     expect(s.answers).toEqual([['a1', { action: 'approve-once' }]]);
 
     s.ask({ id: 'a2' });
