@@ -105,6 +105,8 @@ export class RunService {
         );
         // No SessionStart process writes CLAUDE_ENV_FILE now: the reviewer's `roz decide` finds roz on PATH from here.
         childEnv.PATH = `${join(pluginDir, 'bin')}:${childEnv.PATH ?? ''}`;
+        // The SessionStart hook (still a process) reports the run's transport in telemetry.
+        childEnv.ROZ_HOOK_TRANSPORT = 'http';
       }
       if (isClaudeCommand(req.command)) {
         const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
@@ -168,7 +170,7 @@ export class RunService {
  * installed plugin or a --plugin-dir of the user's would keep its command
  * hooks, and every event would run twice). ROZ_HOOKS=command forces processes.
  */
-function hookTransport(req: RunRequest, file: string, env: Record<string, string>, pluginDir: string): { http: boolean; note: string } {
+export function hookTransport(req: RunRequest, file: string, env: Record<string, string>, pluginDir: string): { http: boolean; note: string } {
   const no = (why: string) => ({ http: false, note: `hooks: a process per event (${why})` });
   if (req.supervisor?.hooks === 'command' || env.ROZ_HOOKS === 'command') return no('ROZ_HOOKS=command');
   if (!isClaudeCommand(req.command)) return no('not claude');

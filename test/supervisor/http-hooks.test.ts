@@ -10,7 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { httpHooksFragment, parseClientVersion, supportsHttpHooks } from '../../src/supervisor/http-hooks.js';
 import { hooklessPlugin, pluginHooks } from '../../src/supervisor/http-launch.js';
+import { hookTransport, type RunRequest } from '../../src/supervisor/run-service.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
+import { CLIENTS } from '../e2e/harness/workspace.js';
 import { repoRoot } from './helpers/bundle.js';
 import { preToolUse, sandboxEnv, SID, traceRecords, until } from './helpers/channel.js';
 
@@ -97,4 +99,22 @@ describe('http hooks: launch settings', () => {
     expect(readFileSync(join(dir, '.mcp.json'), 'utf8')).toContain('bin/roz');
     expect(readFileSync(join(dir, 'agents', 'roz.md'), 'utf8').length).toBeGreaterThan(100);
   });
+});
+
+describe('http hooks: which runs get them', () => {
+  it('the pinned clients: 2.1.330 gets http hooks, 2.1.197 keeps command hooks; so do an installed plugin and ROZ_HOOKS=command', () => {
+    const home = mkdtempSync(join(tmpdir(), 'roz-home-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: home };
+    const req = (command: string, extra: Partial<RunRequest> = {}): RunRequest => ({ command, args: [], cwd: home, env, supervisor: { approvalTimeoutMs: 10_000 }, ...extra });
+    const plugin = join(repoRoot, 'plugin');
+    const newest = hookTransport(req(CLIENTS['2.1.330']), CLIENTS['2.1.330'], env, plugin);
+    expect(newest).toEqual({ http: true, note: expect.stringMatching(/http to the supervisor \(client 2\.1\.330\)/) });
+    const oldest = hookTransport(req(CLIENTS['2.1.197']), CLIENTS['2.1.197'], env, plugin);
+    expect(oldest).toEqual({ http: false, note: expect.stringMatching(/client 2\.1\.197 predates onFailure/) });
+    expect(hookTransport(req(CLIENTS['2.1.330']), CLIENTS['2.1.330'], { ...env, ROZ_HOOKS: 'command' }, plugin).http).toBe(false);
+    expect(hookTransport(req(CLIENTS['2.1.330'], { args: ['--plugin-dir', '/x'] }), CLIENTS['2.1.330'], env, plugin).http).toBe(false);
+    mkdirSync(join(home, '.claude', 'plugins'), { recursive: true });
+    writeFileSync(join(home, '.claude', 'plugins', 'installed_plugins.json'), JSON.stringify({ plugins: { 'roz@local': {} } }));
+    expect(hookTransport(req(CLIENTS['2.1.330']), CLIENTS['2.1.330'], env, plugin)).toEqual({ http: false, note: expect.stringMatching(/installed/) });
+  }, 60_000);
 });
