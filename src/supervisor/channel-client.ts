@@ -34,7 +34,7 @@ export interface RelayRequest {
 }
 
 /** Keep each big field of the hook input inside the frame budget. */
-function frameInput(raw: string): Record<string, unknown> {
+export function frameInput(raw: string): Record<string, unknown> {
   let input: Record<string, unknown>;
   try {
     const parsed = JSON.parse(raw) as unknown;
@@ -53,7 +53,7 @@ function frameInput(raw: string): Record<string, unknown> {
 }
 
 /** Rewrite the engine's PreToolUse output with the human's answer, keeping its systemMessage. */
-function answerOutput(engineStdout: string, decision: 'allow' | 'deny', reason: string): string {
+export function answerOutput(engineStdout: string, decision: 'allow' | 'deny', reason: string): string {
   let out: Record<string, unknown> = {};
   try {
     if (engineStdout.trim()) out = JSON.parse(engineStdout) as Record<string, unknown>;
