@@ -73,6 +73,9 @@ function writeAllSync(fd: number, text: string): boolean {
 }
 
 function finish(stdout: string, stderr: string, code = 0): void {
+  // Tells plugin/bin/roz this run answered: a run with a code cache that exits
+  // without this set gets the launcher's fail-open answer, and the cache is discarded.
+  (globalThis as { __rozHookAnswered?: boolean }).__rozHookAnswered = true;
   // Written with writeSync for the same reason stdin is read with readSync: the
   // process.stdout stream would load net for the pipe. The client reads the
   // whole answer before it looks at the exit.

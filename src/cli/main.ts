@@ -138,11 +138,15 @@ export function buildProgram(): Command {
     .description("run Claude Code with roz's enforcement (sandboxed Bash, protected files) and no TUI: for claude -p and CI")
     .argument('[command...]', 'the agent command line (default: claude)')
     .option('--plugin-dir <dir>', "load roz's plugin from here (default: this roz's plugin)")
+    .option('--require-review', 'when claude exits 0, exit non-zero unless the review was approved (or none was asked for)')
     .passThroughOptions()
     .allowUnknownOption()
-    .addHelpText('after', '\nExample: roz exec -- claude -p "fix the tests"\nThe exit code is claude\'s. Settings: see `roz settings` and docs/security.md.')
+    .addHelpText(
+      'after',
+      '\nExample: roz exec --require-review -- claude -p "#roz fix the tests"\nThe exit code is claude\'s. With --require-review and claude exiting 0: 0 approved or no review asked for,\n5 the reviewer\'s ISSUES left open, 6 ended unreviewed, 7 the circuit breaker let it stop unreviewed.\nSettings: see `roz settings` and docs/security.md.',
+    )
     .action(
-      run(async (command: string[], opts: { pluginDir?: string }) => {
+      run(async (command: string[], opts: { pluginDir?: string; requireReview?: boolean }) => {
         const { execCommand } = await import('./commands/exec.js');
         return execCommand(command, opts);
       }),
@@ -184,6 +188,21 @@ export function buildProgram(): Command {
     .option('--project <dir>', 'the governed project (default: the current directory)')
     .option('--json', 'print JSON')
     .action(run((target: string, opts: IntentOptions) => blameCommand(target, opts)));
+
+  program
+    .command('otel')
+    .description('OpenTelemetry export (docs/telemetry.md)')
+    .command('flush')
+    .description('send the telemetry spool to the OTLP collector now')
+    .option('--quiet', 'print nothing on success')
+    .option('--json', 'print what was sent as JSON')
+    .option('--timeout <seconds>', 'give up on the collector after this long (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10 s)')
+    .action(
+      run(async (opts: { quiet?: boolean; json?: boolean; timeout?: string }) => {
+        const { otelFlushCommand } = await import('./commands/otel.js');
+        return otelFlushCommand(opts);
+      }),
+    );
 
   program
     .command('mcp')

@@ -1,11 +1,11 @@
 // Reads the user's ~/.roz/config.toml (or ROZ_CONFIG) and the project's
 // .roz/config.toml, and resolves them with the ROZ_* environment. TOML via
 // smol-toml: small, spec-compliant, no dependencies.
-import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseToml, TomlError } from 'smol-toml';
 import { expandHome, resolveConfig, type ResolvedConfig } from '../core/config.js';
+import { MiB, readRegularText } from '../store/regular-file.js';
 import { gitTopLevel } from '../store/project-root.js';
 
 export function configPath(env: Record<string, string | undefined>, home: string): string {
@@ -27,7 +27,7 @@ type Read = { path: string; data: unknown } | { path: string; error: string } | 
 function readToml(path: string): Read {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readRegularText(path, MiB);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     return code === 'ENOENT' || code === 'ENOTDIR' ? undefined : { path, error: `cannot read (${(err as Error).message})` };

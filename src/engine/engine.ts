@@ -2,23 +2,27 @@
 // lock the session -> run the policies -> persist state and trace -> render.
 // Both the standalone hook process and the supervisor call runHook. It never
 // throws: an infrastructure failure fails open with a visible warning.
-import { accessSync, appendFileSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
 import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/review/state.js';
+import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { guardPreToolUse } from '../core/guard.js';
 import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
 import { codeCacheDir, markCodePath } from './code-paths.js';
-import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
+import { loadOnDemand, NotLoaded, onDemand } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
-import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
+import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
+import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
@@ -48,7 +52,7 @@ export interface EngineDeps {
 type Governance = typeof import('./governance.js');
 
 /** Events intent governance takes part in. */
-const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
 
 /**
  * Intent governance (yaml, globs, the ledger schema) is loaded only for a
@@ -61,6 +65,9 @@ const loadGovernance = (): Promise<Governance> => {
 
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
 class GovernanceNeeded extends Error {}
+
+/** The shell parser is loaded for every Bash call before policies run (see runHook). */
+const classifyDestructive = (command: string) => onDemand('shell').classifyDestructive(command);
 
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
@@ -87,7 +94,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     for (const p of resolved.problems) warn(`roz: config: ${p}`);
     const config = resolved.config;
     const now = (deps.now ?? (() => new Date()))();
-    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn);
+    const telemetry = telemetryOn(config.telemetry, deps.env);
+    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry });
     const home = deps.env.HOME || homedir();
 
     let enforcement: Enforcement | null = null;
@@ -105,41 +113,51 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
-    const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
+    const gov: GovernanceDeps = {
+      env: deps.env,
+      now,
+      storeRoot: config.storage.path,
+      home,
+      guard: config.guard.destructive,
+      allowTempWrites: config.governance.allow_temp_writes,
+    };
     // Taken at most once per hook, and only when a review rule asks (trigger,
     // a reviewer's context/decide call, a stop after an approval, a gated call).
     let snap: { value: TreeSnapshot | null } | null = null;
     const snapshot = (): TreeSnapshot | null => (snap ??= { value: snapshotWorktree(input.cwd, now) }).value;
+    // Independent of the session's state: also used to judge a call when that state is unusable.
+    const ctx: review.ReviewContext = {
+      now,
+      config,
+      rng: deps.rng ?? Math.random,
+      loadTemplate: templateLoader(config.storage.path, deps.env),
+      shell: shellView,
+      writesStore: () => event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
+      snapshot,
+      changedFiles: (from, to) => changedFiles(input.cwd, from, to),
+    };
+    const protect = () =>
+      onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
+        protectedWrite(input as HookInput<'PreToolUse'>, {
+          codeCache: codeCacheDir(deps.env, home),
+          configFiles: [configPath(deps.env, home)],
+          settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
+          claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
+          home,
+        }),
+      );
     const update = () =>
-      store.update(input.session_id, now, (state) => {
+      store.update(input.session_id, now, (state, info) => {
         // The agent may have cd'd out of the project: the session's remembered
         // project still governs it, so load governance and run this update again.
         if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
-        const ctx: review.ReviewContext = {
-          now,
-          config,
-          rng: deps.rng ?? Math.random,
-          loadTemplate: templateLoader(config.storage.path, deps.env),
-          shell: shellView,
-          writesStore: () =>
-            event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
-          snapshot,
-          changedFiles: (from, to) => changedFiles(input.cwd, from, to),
-        };
-        const protect = () =>
-          onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
-            protectedWrite(input as HookInput<'PreToolUse'>, {
-              codeCache: codeCacheDir(deps.env, home),
-              configFiles: [configPath(deps.env, home)],
-              settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
-              claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
-              home,
-            }),
-          );
-        const out = dispatch(event, state, input, ctx, governance, gov, protect);
+        const fault = info.fault;
+        if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
+        let out = dispatch(event, state, input, ctx, governance, gov, protect);
+        if (fault) out = judgedWithFault(event, out, fault, () => dispatch(event, newSession(input.session_id, now), input, ctx, governance, gov, protect), input.session_id);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -147,6 +165,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const trace: TraceRecord[] = [
           eventRecord(event, input, out.verdict, ts),
           ...out.notes.map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+          ...sessionEdges(event, state, config, deps.env, ts),
         ];
         return { value: out, trace };
       });
@@ -160,20 +179,31 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
       if (event === 'PreToolUse') {
-        // The review gate fails open, governance fails closed: without the store
-        // the selected intent is unknown, so a governed change is refused.
+        // Without the session (a lock held past its bound, an unreadable store)
+        // nothing it granted is known: judge the call as a fresh session would,
+        // and refuse what that would refuse (store-faults.ts).
         const g = governance ?? (await loadGovernance());
-        const probe = await untilLoaded(async () => g.governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, gov));
-        if (probe.verdict.kind === 'deny' || probe.verdict.kind === 'ask') {
+        const probe = await untilLoaded(async () => dispatch(event, newSession(input.session_id, now), input, ctx, g, gov, protect));
+        const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
+        if (verdict) {
           warn(`roz: store unavailable: ${err.message}`);
-          const verdict: Verdict = {
-            kind: 'deny',
-            code: 'HOOK_ERROR',
-            reason:
-              `roz: intent governance cannot read its session state (${err.message}), so file changes are refused until that is fixed. ` +
-              'Tell the human; read-only work can continue.',
-          };
           return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict };
+        }
+      }
+      if (event === 'Stop') {
+        // Open, never wedged: but if a review was due (read without the lock), say so unmissably.
+        let snapshot: SessionState | null = null;
+        try {
+          snapshot = store.read(input.session_id);
+        } catch {
+          /* unreadable too: said below */
+        }
+        const due = reviewDue(snapshot);
+        warn(gateNotEnforced(input.session_id, `roz's session store is unavailable (${err.message})`, due));
+        try {
+          store.appendTrace(input.session_id, [{ ts: now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message }]);
+        } catch {
+          /* the trace is unavailable too */
         }
       }
       return failOpen(`store unavailable: ${err.message}`);
@@ -181,6 +211,11 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     for (const w of policy.warnings) warn(w);
     if (event === 'SessionStart' && !deps.store) {
       autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+    }
+    // Export never waits on the network inside a hook: at the end of a turn or
+    // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.
+    if (telemetry && (event === 'Stop' || event === 'SessionEnd') && !deps.env.ROZ_SOCKET && !deps.store) {
+      await startBackgroundFlush(config.storage.path, deps.env, warn);
     }
     return {
       stdout: renderOutput(event, policy.verdict, warnings),
@@ -190,6 +225,24 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
   }
+}
+
+/**
+ * The verdict of a hook whose session document was faulty (store-faults.ts):
+ * a PreToolUse that a fresh session would refuse is refused with HOOK_ERROR,
+ * and a Stop let through although a review may have been due says so unmissably.
+ */
+function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFault, fresh: () => PolicyResult, sessionId: string): PolicyResult {
+  const why = `its session file was ${fault.kind === 'repaired' ? `repaired (${fault.reason})` : `replaced (${fault.reason})`}; the original is kept in ${fault.kept}`;
+  if (event === 'PreToolUse') {
+    const probe = fault.kind === 'corrupt' ? out : fresh();
+    const verdict = refusedWithoutState(out.verdict, why) ?? refusedWithoutState(probe.verdict, why);
+    return verdict ? { ...out, verdict, notes: [...out.notes, { type: 'StateFault', kind: fault.kind }] } : out;
+  }
+  if (event === 'Stop' && out.verdict.kind !== 'block' && !fault.reviewWasActive && fault.kind === 'corrupt') {
+    return { ...out, warnings: [...out.warnings, gateNotEnforced(sessionId, why, false)] };
+  }
+  return out;
 }
 
 /**
@@ -224,6 +277,21 @@ function reviewFailingOpen(judge: () => PolicyResult): PolicyResult {
   }
 }
 
+/**
+ * Outside a governed project the destructive guard is advisory parsing on top of
+ * the client's own permissions: if it cannot run (the shell parser failed to
+ * load), the call goes on to the client with a visible warning.
+ */
+function guardFailingOpen(judge: () => PolicyResult): PolicyResult {
+  try {
+    return judge();
+  } catch (err) {
+    if (err instanceof NotLoaded) throw err;
+    const why = (err as Error).message ?? String(err);
+    return result(undefined, [{ type: 'GuardError', error: why }], [`roz: the destructive-command guard could not judge this call: ${why}`]);
+  }
+}
+
 /** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
 function dispatch(
   event: HookEventName,
@@ -249,7 +317,10 @@ function dispatch(
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
   if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
-  return governance ? mergeResults(r, governance.runGovernance(event, state, input, gov)) : r;
+  if (governance) return mergeResults(r, governance.runGovernance(event, state, input, gov));
+  // No intent governance here: the destructive guard still runs (governance runs it itself where it is on).
+  if (event === 'PreToolUse') return mergeResults(r, guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, classifyDestructive, gov.guard ?? 'ask')));
+  return r;
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
@@ -290,6 +361,53 @@ function eventRecord(event: HookEventName, input: HookInput, verdict: Verdict, t
 }
 
 /**
+ * A session's start and end as trace notes: how roz enforces (for telemetry's
+ * "enforcement mode at start") and whether the session ended reviewed.
+ */
+function sessionEdges(event: HookEventName, state: SessionState, config: RozConfig, env: Record<string, string | undefined>, ts: string): TraceRecord[] {
+  if (event === 'SessionStart') {
+    // enforced/advisory as decided at SessionStart (core/enforce/mode.ts); how hooks reach roz beside it.
+    const hooks = env.ROZ_HOOK_TRANSPORT || (env.ROZ_SOCKET ? 'supervised' : 'process');
+    const enforcement = state.enforcement?.mode ?? 'unknown';
+    return [{ ts, event: 'roz:SessionStarted', session_id: state.session_id, type: 'SessionStarted', enforcement, hooks, review_mode: config.review.mode }];
+  }
+  if (event === 'SessionEnd') {
+    const r = state.review;
+    return [
+      {
+        ts,
+        event: 'roz:SessionEnded',
+        session_id: state.session_id,
+        type: 'SessionEnded',
+        review: reviewAtEnd(r),
+        review_status: r.status,
+        attempts: r.attempts.length,
+        denials: Object.values(state.denials).reduce((a, b) => a + b, 0),
+      },
+    ];
+  }
+  return [];
+}
+
+/** `roz otel flush` in its own session, not waited for; a flush already running (its lock) is left alone. */
+async function startBackgroundFlush(storeRoot: string, env: Record<string, string | undefined>, warn: (m: string) => void): Promise<void> {
+  try {
+    const { spoolPending } = await import('../store/telemetry-spool.js');
+    if (!spoolPending(storeRoot)) return;
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(pluginRoot(env), 'bin', 'roz'), 'otel', 'flush', '--quiet'], {
+      detached: true,
+      stdio: 'ignore',
+      env: env as NodeJS.ProcessEnv,
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch (err) {
+    warn(`roz: could not start the telemetry flush: ${(err as Error).message}`);
+  }
+}
+
+/**
  * Put roz on the PATH of every later Bash command of the session (the
  * reviewer runs `roz decide`), through the client's CLAUDE_ENV_FILE.
  */
@@ -299,13 +417,9 @@ function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: stri
   const bin = join(pluginRoot(env), 'bin');
   const line = `export PATH=${JSON.stringify(bin)}:"$PATH"\n`;
   try {
-    let existing = '';
-    try {
-      existing = readFileSync(file, 'utf8');
-    } catch {
-      /* new file */
-    }
-    if (!existing.includes(line)) appendFileSync(file, line);
+    // Regular files only, never waiting: the path is the client's, the file may be anyone's.
+    const existing = readOptionalText(file, MiB) ?? '';
+    if (!existing.includes(line)) appendRegularFile(file, line);
   } catch (err) {
     warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
   }

@@ -2,9 +2,11 @@
 // the governed project, does the I/O (intents, hashes, ledger, map, lessons)
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join as joinPath, relative as relativePath, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { GuardMode } from '../core/guard.js';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
 import type { SessionState } from '../core/review/state.js';
 import { result, type PolicyResult, type TraceNote } from '../core/verdict.js';
@@ -16,7 +18,7 @@ import { governPreToolUse, type GovernanceContext, type ProjectView } from '../c
 import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance/ranges.js';
 import { intentContext, sessionSummary } from '../core/governance/render.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
-import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
+import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
 import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
 import {
@@ -28,13 +30,19 @@ import {
   type TraceRecord,
 } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
+import { gitTopLevel } from '../store/project-root.js';
+import { changedFiles, snapshotWorktree } from '../store/worktree.js';
+import { remember, type AuditState } from '../core/governance/audit-state.js';
+import { auditVerdict, unattributed } from '../core/governance/audit.js';
 import { appendLedger } from '../store/ledger.js';
 import { intentMapCacheDir, refreshIntentMap } from '../store/intent-map-file.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
 import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile } from '../store/orchestration.js';
+import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
+import { MiB, readRegularFile, readRegularText } from '../store/regular-file.js';
 
 declare const ROZ_VERSION: string;
 export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
@@ -45,6 +53,9 @@ export interface GovernanceDeps {
   /** roz's store root (config.storage.path). */
   storeRoot: string;
   home?: string;
+  /** [guard] destructive and [governance] allow_temp_writes from the config. */
+  guard?: GuardMode;
+  allowTempWrites?: boolean;
   /** Overrides for tests; default to core/shell. */
   writeTargets?: WriteAnalyzer;
   classifyDestructive?: GovernanceContext['destructive'];
@@ -65,13 +76,40 @@ function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): st
 /** The project as hooks see it: intents parsed once per change of the file, across processes. */
 const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot) });
 
-function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
-  return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
+/**
+ * Paths as the kernel resolves them (store/realpath.ts), and a hard link of a
+ * protected file (.orchestration, the session's store files) as that file, so
+ * every path check applies to it.
+ */
+function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps, sessionId: string): PathContext {
+  const store = resolveReal(deps.storeRoot);
+  const protectedFiles = () => [...filesIn(project.orchestration), ...storeFilesFor(store, sessionId)];
+  return {
+    cwd,
+    home: deps.home ?? deps.env.HOME ?? homedir(),
+    root: project.root,
+    realish: (abs) => {
+      const real = resolveReal(abs);
+      return protectedLinkTarget(real, protectedFiles) ?? real;
+    },
+  };
+}
+
+// Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
+const PROJECT_FILE_MAX = 256 * MiB;
+
+/** /tmp, $TMPDIR, the client's session temp (CLAUDE_CODE_TMPDIR) and the OS temp, as real paths. */
+export function tempDirs(env: Record<string, string | undefined>): string[] {
+  const dirs = new Set<string>();
+  for (const d of ['/tmp', env.TMPDIR, env.CLAUDE_CODE_TMPDIR, env.TMP, env.TEMP, tmpdir()]) {
+    if (d && d.startsWith('/') && d !== '/') dirs.add(resolveReal(d));
+  }
+  return [...dirs];
 }
 
 function hashFile(realPath: string): string | null {
   try {
-    return sha256(readFileSync(realPath));
+    return sha256(readRegularFile(realPath, PROJECT_FILE_MAX));
   } catch {
     return null;
   }
@@ -79,7 +117,7 @@ function hashFile(realPath: string): string | null {
 
 function readText(realPath: string): string | null {
   try {
-    return readFileSync(realPath, 'utf8');
+    return readRegularText(realPath, PROJECT_FILE_MAX);
   } catch {
     return null;
   }
@@ -97,6 +135,103 @@ function adoptPending(gov: GovernanceState, root: string, sessionId: string, dep
   return [{ type: 'IntentSelected', intent_id: sel.intent_id, via: 'adopted', from: sel.via }];
 }
 
+// ------------------------------------------------------------- scope audit
+
+/** Record the worktree as the audit's base when an intent is (newly) selected; no-op outside git. */
+function ensureAuditBase(gov: GovernanceState, root: string, deps: GovernanceDeps): void {
+  if (!gov.intent_id || gov.audit?.intent_id === gov.intent_id) return;
+  const base = snapshotWorktree(root, deps.now);
+  gov.audit = base ? { intent_id: gov.intent_id, base, written: [], pending: null, flagged: null } : null;
+}
+
+/** Paths changed between two trees, relative to the project root (the git top may be above it). */
+function changedInProject(root: string, from: string, to: string): string[] | null {
+  const changed = changedFiles(root, from, to);
+  if (changed === null) return null;
+  const top = gitTopLevel(root) ?? root;
+  const out: string[] = [];
+  for (const p of changed) {
+    const rel = relativePath(root, joinPath(top, p)).split(sep).join('/');
+    if (rel !== '' && !rel.startsWith('../') && rel !== '..') out.push(rel);
+  }
+  return out;
+}
+
+/** A Bash call about to be asked: remember the worktree, so what it changes is attributed to it once it ran. */
+function holdBeforeAsk(audit: AuditState | null, input: HookInput<'PreToolUse'>, root: string, deps: GovernanceDeps): void {
+  if (!audit || input.tool_name !== 'Bash' || !input.tool_use_id) return;
+  const tree = snapshotWorktree(root, deps.now);
+  audit.pending = tree ? { tool_use_id: input.tool_use_id, tree } : null;
+}
+
+/** After an asked Bash call ran (so a human let it): its changes count as judged. */
+function attributeAsked(audit: AuditState | null, input: HookInput<'PostToolUse'>, root: string, deps: GovernanceDeps): void {
+  const pending = audit?.pending;
+  if (!audit || !pending || pending.tool_use_id !== input.tool_use_id) return;
+  audit.pending = null;
+  const now = snapshotWorktree(root, deps.now);
+  const changed = now ? changedInProject(root, pending.tree.tree, now.tree) : null;
+  if (changed) remember(audit, changed);
+}
+
+/**
+ * At Stop: files changed since the intent's base, outside its scope, that no
+ * judged call wrote, block the stop once (SCOPE_VIOLATION) and are recorded in
+ * the ledger as unattributed. Fails safe: git trouble is a warning.
+ */
+export function governanceStop(state: SessionState, input: HookInput<'Stop'>, deps: GovernanceDeps): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const audit = gov.audit;
+    if (!gov.intent_id || !audit || audit.intent_id !== gov.intent_id) return result();
+    const root = projectFor(gov, input.cwd, deps);
+    if (!root) return result();
+    const project = loadProject(root, deps);
+    const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === gov.intent_id) : undefined;
+    if (!intent) return result();
+    const now = snapshotWorktree(root, deps.now);
+    const changed = now ? changedInProject(root, audit.base.tree, now.tree) : null;
+    if (changed === null) return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
+    const paths = pathContext(project, root, deps, state.session_id);
+    const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
+    // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
+    if (files.length > 0) onDemand('trace-schema');
+    const out = auditVerdict(files, intent, audit);
+    if (out.verdict.kind === 'block') {
+      try {
+        appendUnattributed(state, gov, root, files, deps);
+      } catch (err) {
+        rethrowNotLoaded(err);
+        out.warnings.push(`roz: could not record the unattributed changes in the ledger (${(err as Error).message})`);
+      }
+    }
+    return out;
+  } catch (err) {
+    rethrowNotLoaded(err);
+    return result(undefined, [{ type: 'GovernanceError', error: (err as Error).message }], [`roz: the scope audit failed at this stop: ${(err as Error).message}`]);
+  }
+}
+
+function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
+  onDemand('trace-schema');
+  const revision = gitHead(root);
+  const record: TraceRecord = {
+    version: AGENT_TRACE_VERSION,
+    id: process.getBuiltinModule('node:crypto').randomUUID(),
+    timestamp: deps.now.toISOString(),
+    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
+    tool: { name: 'roz', version: rozVersion },
+    files: files.map((path) => ({
+      path,
+      conversations: [{ contributor: { type: 'unknown' as const }, ranges: [], ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}) }],
+    })),
+    metadata: {
+      [ROZ_NAMESPACE]: { session_id: state.session_id, intent_id: gov.intent_id!, mutation_class: 'INTENT_EVOLUTION', tool_name: 'unknown', unattributed: true },
+    },
+  };
+  appendLedger(orchestrationPaths(root).ledger, record);
+}
+
 // ---------------------------------------------------------------- PreToolUse
 
 /** Gate a tool call. Any internal error on a call that may change files denies it (HOOK_ERROR). */
@@ -109,13 +244,17 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
     const ctx: GovernanceContext = {
       project,
-      paths: pathContext(project, input.cwd, deps),
+      paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
       writes: deps.writeTargets ?? writeTargets,
       destructive: deps.classifyDestructive ?? classifyDestructive,
       hashFile,
+      guard: deps.guard ?? 'ask',
+      tempDirs: deps.allowTempWrites === false ? [] : tempDirs(deps.env),
     };
+    ensureAuditBase(gov, root, deps);
     const out = governPreToolUse(gov, input, ctx);
+    if (out.verdict.kind === 'ask') holdBeforeAsk(gov.audit, input, root, deps);
     return { ...out, notes: [...adopted, ...out.notes] };
   } catch (err) {
     rethrowNotLoaded(err);
@@ -154,8 +293,9 @@ export function governancePostToolUse(
     if (input.hook_event_name === 'PostToolUseFailure' || 'error' in input) return onFailure(gov, state, input as HookInput<'PostToolUseFailure'>, root, deps);
     const post = input as HookInput<'PostToolUse'>;
     if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
+    attributeAsked(gov.audit, post, root, deps);
     const project = loadProject(root, deps);
-    const paths = pathContext(project, post.cwd, deps);
+    const paths = pathContext(project, post.cwd, deps, state.session_id);
     if (post.tool_name === 'Read') {
       const p = post.tool_input.file_path;
       if (typeof p !== 'string') return result();
@@ -180,6 +320,7 @@ function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, 
   const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === id) : undefined;
   if (!intent || intent.status !== 'IN_PROGRESS') return result(undefined, [{ type: 'IntentSelectionRejected', intent_id: id }]);
   selectIntent(gov, id, 'hook', deps.now);
+  ensureAuditBase(gov, root, deps);
   return result(undefined, [{ type: 'IntentSelected', intent_id: id, via: 'hook' }]);
 }
 
@@ -196,8 +337,10 @@ function modelFromTranscript(transcript: string | undefined | null): string | nu
   if (!transcript) return null;
   let fd: number | null = null;
   try {
-    fd = openSync(transcript, 'r');
-    const size = fstatSync(fd).size;
+    fd = openSync(transcript, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const size = st.size;
     // The tail holds the latest assistant message; 256 KiB keeps this under a millisecond.
     const len = Math.min(size, 256 * 1024);
     const buf = Buffer.alloc(len);
@@ -236,7 +379,11 @@ function recordMutation(
   };
 
   for (const target of mutation.targets) {
+    // "Anything under here" (`git stash`): the Stop audit records what really changed.
+    if (target.tree) continue;
     const p = resolvePath(target.path, paths);
+    // Judged at PreToolUse (in scope, or let through by a human): not the audit's business.
+    if (p.rel !== null && gov.audit) remember(gov.audit, [p.rel]);
     if (p.rel === null || project.ignored(p) || isInside(p.real, project.orchestration)) {
       // Outside the project, or outside governance: keep the stale-file memory right, record nothing.
       const h = hashFile(p.real);
@@ -385,7 +532,7 @@ export async function bindSelection(opts: {
   root: string;
   intentId: string;
   sessionId: string | null;
-  via: 'mcp' | 'cli';
+  via: 'mcp' | 'cli' | 'human';
   now: Date;
 }): Promise<BindOutcome> {
   const prepared = prepareSelection(opts.root, opts.intentId);
@@ -402,8 +549,20 @@ export async function bindSelection(opts: {
     });
     return { ok: true, intent: prepared.intent, context: prepared.context, bound: { session: opts.sessionId } };
   }
+  // The human selects for the session on screen; there is always one.
+  if (opts.via === 'human') return { ok: false, reason: 'no session to select the intent for' };
   putPendingSelection(opts.storeRoot, { intent_id: opts.intentId, project_root: opts.root, at: opts.now.toISOString(), via: opts.via });
   return { ok: true, intent: prepared.intent, context: prepared.context, bound: { pending: opts.root } };
+}
+
+/** Clear a session's selected intent (the human at `roz run`), recorded in its trace. */
+export async function clearSelection(opts: { store: SessionStore; sessionId: string; via: 'human'; now: Date }): Promise<string | null> {
+  return opts.store.update(opts.sessionId, opts.now, (state) => {
+    const gov = governanceOf(state);
+    const was = gov.intent_id;
+    clearIntent(gov, opts.via, opts.now);
+    return { value: was, trace: [{ ts: opts.now.toISOString(), event: 'roz:IntentCleared', session_id: opts.sessionId, intent_id: was, via: opts.via }] };
+  });
 }
 
 // ------------------------------------------------------------- engine entry
@@ -421,6 +580,8 @@ export function runGovernance(event: HookEventName, state: SessionState, input: 
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return governancePostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
+    case 'Stop':
+      return governanceStop(state, input as HookInput<'Stop'>, deps);
     default:
       return result();
   }

@@ -2,14 +2,21 @@
 // the store root. Updates run under a per-session lock (lock.ts: a mkdir lock
 // with stale detection, safe across processes) and land with an atomic rename
 // (atomic-write.ts), so a crash never leaves half a document.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
 import { newSession, type SessionState } from '../core/review/state.js';
+import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
-import { reviveSession } from './session-shape.js';
-import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
+import { reviewActiveIn, reviveSession } from './session-shape.js';
+import { spoolRecords } from './telemetry-spool.js';
+import { appendStatsSummary, compactStatsIndex, readStatsIndex, summaryAt } from './stats-index.js';
+import { StoreError, type SessionStore, type SessionSummary, type StateFault, type TraceRecord, type UpdateInfo, type Warn } from './session-store.js';
+import { appendRegularFile, MiB, readRegularText, UnreadableFileError } from './regular-file.js';
+
+/** A session document is kilobytes; anything near this is not one. */
+const STATE_MAX = 16 * MiB;
 
 const LOCK_OPTIONS: LockOptions = {
   // A hook killed while holding the lock must not wedge the session for long.
@@ -20,13 +27,25 @@ const LOCK_OPTIONS: LockOptions = {
   waitMs: 15_000,
 };
 
+export interface FileStoreOptions {
+  /** OpenTelemetry export is on: trace records worth exporting also go to the telemetry spool. */
+  telemetry?: boolean;
+}
+
 export class FileSessionStore implements SessionStore {
-  constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
+  /** Documents this store already copied to quarantine, by path and content. */
+  private readonly copies = new Map<string, string>();
+
+  constructor(
+    readonly root: string,
+    private readonly warn: Warn = () => {},
+    private readonly opts: FileStoreOptions = {},
+  ) {}
 
   async update<T>(
     sessionId: string,
     now: Date,
-    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
   ): Promise<T> {
     const dir = sessionDir(this.root, sessionId);
     try {
@@ -42,8 +61,10 @@ export class FileSessionStore implements SessionStore {
       throw new StoreError(`cannot lock session ${sessionId}: ${(err as Error).message}`, err);
     }
     try {
-      const state = this.load(sessionId, now) ?? newSession(sessionId, now);
-      const out = fn(state);
+      const loaded = this.load(sessionId, now);
+      const state = loaded.state ?? newSession(sessionId, now);
+      const keyBefore = loaded.state ? summaryKey(state) : null;
+      const out = fn(state, loaded.fault ? { fault: loaded.fault } : {});
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
         try {
@@ -57,6 +78,15 @@ export class FileSessionStore implements SessionStore {
         } catch (err) {
           throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
         }
+        // The stats index gets a line only when what stats reports changed (a
+        // few times a session), so most hooks pay two small stringify calls.
+        if (summaryKey(state) !== keyBefore) {
+          try {
+            appendStatsSummary(this.root, statsSummary(state));
+          } catch (err) {
+            this.warn(`roz: cannot append to the stats index (${(err as Error).message}); roz stats may show this session's previous summary`);
+          }
+        }
       }
       this.appendTrace(sessionId, out.trace);
       return out.value;
@@ -69,31 +99,49 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  /** Load a session; a corrupt document is moved aside (kept) and reported. */
-  private load(sessionId: string, now: Date): SessionState | null {
+  /**
+   * Load a session. A document of the wrong shape is repaired and a copy kept
+   * in quarantine; one that is no session at all (or no regular file) is moved
+   * there and the session starts fresh. Either way the caller is told (fault).
+   */
+  private load(sessionId: string, now: Date): { state: SessionState | null; fault?: StateFault } {
     const file = statePath(this.root, sessionId);
     let raw: string;
     try {
-      raw = readFileSync(file, 'utf8');
+      raw = readRegularText(file, STATE_MAX);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: null };
+      if (!(err instanceof UnreadableFileError)) throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
+      const kept = this.quarantine(file, sessionId, now, 'move');
+      this.warn(`roz: session file ${file} is unusable (${err.message}); moved it to ${kept} and started a fresh state`);
+      return { state: null, fault: { kind: 'corrupt', reason: err.message, kept, reviewWasActive: false } };
     }
     const revived = reviveSession(sessionId, raw, now);
-    if (!('corrupt' in revived)) return revived;
-    const kept = this.quarantine(file, sessionId, now);
-    this.warn(`roz: session file ${file} is corrupt (${revived.corrupt}); moved it to ${kept} and started a fresh state`);
-    return null;
+    if ('corrupt' in revived) {
+      const kept = this.quarantine(file, sessionId, now, 'move');
+      this.warn(`roz: session file ${file} is corrupt (${revived.corrupt}); moved it to ${kept} and started a fresh state`);
+      return { state: null, fault: { kind: 'corrupt', reason: revived.corrupt, kept, reviewWasActive: reviewActiveIn(raw) } };
+    }
+    if (revived.repaired.length === 0) return { state: revived.state };
+    const reason = `wrong shape at ${revived.repaired.join(', ')}`;
+    // An update that is retried (code loaded on demand) finds the same document: one copy is enough.
+    const key = `${file}\0${raw}`;
+    const kept = this.copies.get(key) ?? this.quarantine(file, sessionId, now, 'copy');
+    this.copies.set(key, kept);
+    this.warn(`roz: session file ${file} had fields of the ${reason.slice(6)}; reset them (a copy of the original is in ${kept})`);
+    return { state: revived.state, fault: { kind: 'repaired', reason, kept, reviewWasActive: reviewActiveIn(raw) } };
   }
 
-  private quarantine(file: string, sessionId: string, now: Date): string {
+  /** Keep the original in `<store>/quarantine/`: moved when it is no session, copied when the session goes on repaired. */
+  private quarantine(file: string, sessionId: string, now: Date, how: 'move' | 'copy'): string {
     const dir = quarantineDir(this.root);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const target = join(dir, `${sessionId}.${now.toISOString().replace(/[:.]/g, '-')}.${process.pid}.state.json`);
+    const target = join(dir, `${sessionId}.${now.toISOString().replace(/[:.]/g, '-')}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.state.json`);
     try {
-      renameSync(file, target);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (how === 'move') renameSync(file, target);
+      else copyFileSync(file, target, constants.COPYFILE_EXCL);
     } catch (err) {
-      throw new StoreError(`cannot move corrupt ${file} aside: ${(err as Error).message}`, err);
+      throw new StoreError(`cannot move faulty ${file} aside: ${(err as Error).message}`, err);
     }
     return target;
   }
@@ -102,14 +150,15 @@ export class FileSessionStore implements SessionStore {
     const file = statePath(this.root, sessionId);
     let raw: string;
     try {
-      raw = readFileSync(file, 'utf8');
+      raw = readRegularText(file, STATE_MAX);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
     }
     const revived = reviveSession(sessionId, raw, new Date());
     if ('corrupt' in revived) throw new StoreError(`session file ${file} is corrupt: ${revived.corrupt}`);
-    return revived;
+    if (revived.repaired.length) this.warn(`roz: session file ${file} has fields of the wrong shape (${revived.repaired.join(', ')}); showing them reset`);
+    return revived.state;
   }
 
   appendTrace(sessionId: string, records: TraceRecord[]): void {
@@ -119,16 +168,23 @@ export class FileSessionStore implements SessionStore {
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
     try {
       mkdirSync(sessionDir(this.root, sessionId), { recursive: true, mode: 0o700 });
-      appendFileSync(file, text, { mode: 0o600 });
+      appendRegularFile(file, text, { mode: 0o600 });
     } catch (err) {
       throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
+    }
+    if (this.opts.telemetry) {
+      try {
+        spoolRecords(this.root, records);
+      } catch (err) {
+        this.warn(`roz: telemetry spool: ${(err as Error).message}; these events will not be exported`);
+      }
     }
   }
 
   readTrace(sessionId: string): TraceRecord[] {
     let raw: string;
     try {
-      raw = readFileSync(tracePath(this.root, sessionId), 'utf8');
+      raw = readRegularText(tracePath(this.root, sessionId), 512 * MiB);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new StoreError(`cannot read trace of ${sessionId}: ${(err as Error).message}`, err);
@@ -160,7 +216,7 @@ export class FileSessionStore implements SessionStore {
     const out: SessionSummary[] = [];
     for (const id of names) {
       try {
-        const doc = JSON.parse(readFileSync(statePath(this.root, id), 'utf8')) as SessionState;
+        const doc = JSON.parse(readRegularText(statePath(this.root, id), STATE_MAX)) as SessionState;
         out.push({ session_id: id, created_at: doc.created_at, updated_at: doc.updated_at });
       } catch {
         try {
@@ -173,6 +229,33 @@ export class FileSessionStore implements SessionStore {
     }
     // ISO timestamps: code-unit order is time order, without localeCompare's ICU collator.
     return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  }
+
+  /** Every session's stats summary: from the index, else from its state file. */
+  *summaries(): Generator<StatsSummary> {
+    const index = readStatsIndex(this.root);
+    const ids = this.ids();
+    // Reading tidies: once superseded lines outnumber sessions, the next read would pay for them again.
+    if (index.lines > 2 * ids.length + 1_000) {
+      try {
+        compactStatsIndex(this.root, new Set(ids));
+      } catch (err) {
+        this.warn(`roz: could not compact the stats index: ${(err as Error).message}`);
+      }
+    }
+    for (const id of ids) {
+      const indexed = summaryAt(index, id);
+      if (indexed) {
+        yield indexed;
+        continue;
+      }
+      try {
+        const state = this.read(id);
+        if (state) yield statsSummary(state);
+      } catch (err) {
+        this.warn(`roz: skipped session ${id}: ${(err as Error).message}`);
+      }
+    }
   }
 
   remove(sessionId: string): void {

@@ -1,6 +1,7 @@
 // An in-memory SessionStore for tests of the engine without a file system.
 import { newSession, type SessionState } from '../core/review/state.js';
-import type { SessionStore, SessionSummary, TraceRecord } from './session-store.js';
+import { statsSummary, type StatsSummary } from '../core/stats.js';
+import type { SessionStore, SessionSummary, TraceRecord, UpdateInfo } from './session-store.js';
 
 export class MemorySessionStore implements SessionStore {
   readonly root = ':memory:';
@@ -11,12 +12,12 @@ export class MemorySessionStore implements SessionStore {
   update<T>(
     sessionId: string,
     now: Date,
-    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
   ): Promise<T> {
     // Serialise like the file lock does.
     const run = this.queue.then(() => {
       const state = structuredClone(this.states.get(sessionId) ?? newSession(sessionId, now));
-      const out = fn(state);
+      const out = fn(state, {});
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
         this.states.set(sessionId, state);
@@ -51,6 +52,10 @@ export class MemorySessionStore implements SessionStore {
     return [...this.states.values()]
       .map((s) => ({ session_id: s.session_id, created_at: s.created_at, updated_at: s.updated_at }))
       .sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  summaries(): StatsSummary[] {
+    return [...this.states.values()].map(statsSummary);
   }
 
   remove(sessionId: string): void {

@@ -1,6 +1,7 @@
 // The storage interface the engine and the CLI use; files in production,
 // memory in tests.
 import type { SessionState } from '../core/review/state.js';
+import type { StatsSummary } from '../core/stats.js';
 
 export interface TraceRecord {
   ts: string;
@@ -13,6 +14,26 @@ export interface SessionSummary {
   session_id: string;
   created_at: string;
   updated_at: string;
+}
+
+/**
+ * A session document that was not what roz wrote: `repaired` (fields of the
+ * wrong shape reset; the session goes on with the rest) or `corrupt` (not a
+ * session at all, or not a regular file; the session starts fresh). Either
+ * way the original is kept in `<store>/quarantine/` (`kept`).
+ */
+export interface StateFault {
+  kind: 'repaired' | 'corrupt';
+  reason: string;
+  kept: string;
+  /** The document had a review on (corrupt documents that still parse say so too). */
+  reviewWasActive: boolean;
+}
+
+/** What the store tells an update besides the state. */
+export interface UpdateInfo {
+  /** Set when this update found the document faulty (and quarantined it). */
+  fault?: StateFault;
 }
 
 /** Reports problems the store recovered from (a corrupt file moved aside, ...). */
@@ -28,7 +49,7 @@ export interface SessionStore {
   update<T>(
     sessionId: string,
     now: Date,
-    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
   ): Promise<T>;
   read(sessionId: string): SessionState | null;
   readTrace(sessionId: string): TraceRecord[];
@@ -38,6 +59,8 @@ export interface SessionStore {
   list(): SessionSummary[];
   /** Every session id, unordered, without reading any document: for a pass that reads each once. */
   ids(): string[];
+  /** Every session's stats summary (the file store reads its stats index, not each state). */
+  summaries(): Iterable<StatsSummary>;
   remove(sessionId: string): void;
 }
 

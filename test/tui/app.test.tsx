@@ -83,7 +83,8 @@ describe('roz views', () => {
     stdin.write('i');
     f = await frameUntil(lastFrame, (x) => x.includes('"tool_input"'), 'inspect');
     stdin.write('a');
-    await frameUntil(lastFrame, (x) => x.includes('No approvals pending'), 'answered');
+    // Answered: the view the human was in comes back.
+    await frameUntil(lastFrame, (x) => x.includes('trace · following'), 'answered, back to the trace');
     expect(s.answers).toEqual([['a1', { action: 'approve-once' }]]);
 
     s.ask({ id: 'a2' });

@@ -31,6 +31,17 @@ describe('session stats view', () => {
     expect(out).toContain('v1: 3 blocks, 2 spawned, 2 decided, 0 no decision');
   });
 
+  it('at 80 columns wraps between phrases, never inside one', () => {
+    const out = renderSessionStats({ ...stats, templates: [...stats.templates, { ...stats.templates[0]!, template_id: 'v2-longer-name' }] }, 80);
+    const lines = out.split('\n');
+    for (const l of lines) expect(l.length).toBeLessThanOrEqual(80);
+    expect(out).toMatch(/human gates {4}2 decided \(1 approved, 1 denied\) · 1 timed out\n {15}waited 9\.5s total, 6\.0s longest\n/);
+    expect(out).toContain('v1: 3 blocks, 2 spawned, 2 decided, 0 no decision');
+    expect(out).toContain('v2-longer-name: 3 blocks, 2 spawned, 2 decided, 0 no decision');
+    // A continuation line is indented under the values, not under the labels.
+    expect(lines.find((l) => l.includes('v2-longer-name'))).toMatch(/^ {15}v2-longer-name/);
+  });
+
   it('says so when no hook reached roz', () => {
     expect(renderSessionStats(null, 80)).toMatch(/No session state recorded/);
   });

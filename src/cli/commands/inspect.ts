@@ -84,22 +84,29 @@ function changeView(state: SessionState): ChangeView {
   const cwd = state.cwd ?? process.cwd();
   const base = state.review.base ?? null;
   const now = snapshotWorktree(cwd, new Date());
-  if (!now) return { base, now: null, commits: [], files: [], diff: '', truncated: false, note: `no git worktree at ${cwd}: read the files yourself` };
+  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
+  const view = (from: string, to: string | null, note?: string): ChangeView => {
+    const full = treeDiff(cwd, from, to) ?? '';
+    return {
+      base,
+      now,
+      commits,
+      files: changedFiles(cwd, from, to) ?? [],
+      diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
+      truncated: full.length > DIFF_LIMIT,
+      ...(note ? { note } : {}),
+    };
+  };
+  if (!now) {
+    // No snapshot (not a git worktree, or this process may not write git objects
+    // or a temporary index, e.g. inside a sandbox): diff the files on disk.
+    if (base) return view(base.tree, null, 'could not snapshot the worktree here: the diff covers tracked files; untracked files are listed by name, read them in full');
+    return { base, now: null, commits, files: [], diff: '', truncated: false, note: `no review base and no git snapshot at ${cwd}: read the files yourself (git status, git diff HEAD)` };
+  }
   // Without a recorded base (an older session), HEAD is the best base there is.
   const from = base?.tree ?? now.head;
-  if (!from) return { base, now, commits: [], files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
-  const files = changedFiles(cwd, from, now.tree) ?? [];
-  const full = treeDiff(cwd, from, now.tree) ?? '';
-  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
-  return {
-    base,
-    now,
-    commits,
-    files,
-    diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
-    truncated: full.length > DIFF_LIMIT,
-    ...(base ? {} : { note: 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it' }),
-  };
+  if (!from) return { base, now, commits, files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
+  return view(from, now.tree, base ? undefined : 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it');
 }
 
 function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
@@ -184,11 +191,23 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean; l
   return 0;
 }
 
+/** A human gate's outcome on one line: what was asked, the verdict, who decided, after how long, and why. */
+function humanDecisionText(r: TraceRecord): string {
+  const input = (r.tool_input as { value?: unknown } | undefined)?.value as Record<string, unknown> | undefined;
+  const detail = input && typeof input === 'object' ? (input.command ?? input.file_path ?? '') : '';
+  const verdict = r.decision === 'allow' ? c.green('allow') : r.decision === 'deny' ? c.red('deny') : c.yellow(String(r.decision));
+  const wait = typeof r.wait_ms === 'number' ? ` after ${(r.wait_ms / 1000).toFixed(1)}s` : '';
+  const scope = r.scope === 'session' ? ' for the session' : '';
+  return `${String(r.tool_name ?? '?')}${detail ? ` ${clip(String(detail), 60)}` : ''} → ${verdict}${scope} by ${String(r.decided_by)}${wait}${r.code ? ` (${String(r.code)})` : ''}: ${String(r.reason ?? '')}`;
+}
+
 export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
   const time = r.ts.slice(11, 23);
   const who = r.agent_type ? c.cyan(`[${r.agent_type}]`) + ' ' : '';
   let what = '';
-  if (typeof r.tool_name === 'string') {
+  if (r.event === 'roz:HumanDecision') {
+    what = humanDecisionText(r);
+  } else if (typeof r.tool_name === 'string') {
     const input = (r.tool_input as { value?: unknown } | undefined)?.value as Record<string, unknown> | string | undefined;
     const detail = typeof input === 'object' && input ? (input.command ?? input.file_path ?? input.subagent_type ?? '') : '';
     what = `${r.tool_name}${detail ? ` ${clip(String(detail), 80)}` : ''}`;

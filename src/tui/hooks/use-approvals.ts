@@ -14,6 +14,10 @@ export interface ApprovalsState {
   current: PendingApproval | null;
   mode: ApprovalMode;
   reason: string;
+  /** Lines of the decided-requests history scrolled past. */
+  historyTop: number;
+  /** Lines of the request's input (or inspect view) scrolled past. */
+  bodyTop: number;
   /** The mode right now, even between renders: what the keymap consults. */
   modeNow(): ApprovalMode;
   /** Whether a request is on screen and still unanswered. */
@@ -21,12 +25,16 @@ export interface ApprovalsState {
   actions: {
     approveOnce(): void;
     approveSession(): void;
+    /** `g`: add the asked path's glob to the intent (scope questions only). */
+    widen(): void;
     startBlock(): void;
     typeReason(text: string): void;
     eraseReason(): void;
     submitBlock(): void;
     toggleInspect(): void;
     cancel(): void;
+    scrollHistory(delta: number): void;
+    scrollBody(delta: number): void;
   };
 }
 
@@ -38,6 +46,14 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
   const reasonRef = useRef('');
   const [mode, setModeState] = useState<ApprovalMode>('prompt');
   const [reason, setReasonState] = useState('');
+  const [historyTop, setHistoryTop] = useState(0);
+  const [bodyTop, setBodyTop] = useState(0);
+  // A new request on screen starts at its first line.
+  const bodyFor = useRef<string | null>(null);
+  if (bodyFor.current !== (current?.id ?? null)) {
+    bodyFor.current = current?.id ?? null;
+    if (bodyTop !== 0) setBodyTop(0);
+  }
   const setMode = (m: ApprovalMode): void => {
     modeRef.current = m;
     setModeState(m);
@@ -61,11 +77,17 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     current,
     mode: current ? mode : 'prompt',
     reason,
+    historyTop,
+    bodyTop,
     modeNow: () => modeRef.current,
     showing: () => shown.current !== null,
     actions: {
       approveOnce: () => answer((id) => source.answer(id, { action: 'approve-once' })),
       approveSession: () => answer((id) => source.answer(id, { action: 'approve-session' })),
+      widen: () => {
+        if (!current?.widen || shown.current !== current.id) return;
+        answer((id) => source.answer(id, { action: 'widen' }));
+      },
       startBlock: () => shown.current && setMode('reason'),
       typeReason: (t) => setReason((reasonRef.current + t).slice(0, 500)),
       eraseReason: () => setReason(reasonRef.current.slice(0, -1)),
@@ -73,8 +95,14 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
         const why = reasonRef.current;
         answer((id) => source.answer(id, { action: 'block', reason: why }));
       },
-      toggleInspect: () => shown.current && setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect'),
+      toggleInspect: () => {
+        if (!shown.current) return;
+        setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect');
+        setBodyTop(0);
+      },
+      scrollBody: (d) => setBodyTop((t) => Math.max(0, t + d)),
       cancel: () => setMode('prompt'),
+      scrollHistory: (d) => setHistoryTop((t) => Math.max(0, t + d)),
     },
   };
 }
