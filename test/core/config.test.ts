@@ -134,6 +134,24 @@ describe('project config (.roz/config.toml): between the user file and the envir
     }
   });
 
+  it('a project may make the guard and second opinions stricter, never looser', () => {
+    const strict = resolveConfig({ home: '/h', project: project({ guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } }), env: {} });
+    expect(strict.problems).toEqual([]);
+    expect(strict.config.guard.destructive).toBe('deny');
+    expect(strict.config.governance.allow_temp_writes).toBe(false);
+    expect(strict.config.review.second_opinion).toBe('required');
+    const loose = resolveConfig({
+      home: '/h',
+      file: { path: '/h/.roz/config.toml', data: { guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } } },
+      project: project({ guard: { destructive: 'off' }, governance: { allow_temp_writes: true }, review: { second_opinion: 'off' } }),
+      env: {},
+    });
+    expect(loose.config.guard.destructive).toBe('deny');
+    expect(loose.config.governance.allow_temp_writes).toBe(false);
+    expect(loose.config.review.second_opinion).toBe('required');
+    for (const key of ['guard.destructive', 'governance.allow_temp_writes', 'review.second_opinion']) expect(loose.problems.join('\n')).toContain(`/p/.roz/config.toml: ${key}`);
+  });
+
   it('the environment still overrides the project, and an invalid project value is ignored on its own', () => {
     const r = resolveConfig({ home: '/h', project: project({ review: { mode: 'sometimes' }, circuit_breaker: { max_blocks: 4 } }), env: { ROZ_MAX_BLOCKS: '6' } });
     expect(r.problems.join('\n')).toMatch(/review\.mode: expected one of/);
