@@ -229,7 +229,11 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       if (allRoz && argvs.length > 0) {
         // What the reviewer sees is the worktree now: its decision is bound to it.
         const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) run.seen_tree = ctx.snapshot()?.tree ?? null;
+        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) {
+          // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
+          run.seen_tree = ctx.snapshot()?.tree ?? null;
+          run.seen_at = ctx.now.toISOString();
+        }
         return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
       }
     }
