@@ -115,6 +115,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             focused={focused}
             history={snap.decided}
             historyTop={approvals.historyTop}
+            bodyTop={approvals.bodyTop}
           />
         );
         break;

@@ -27,6 +27,7 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
     ['s', 'approve for this session (same tool, same command or file, same code)'],
     ['b', 'block: type a reason, ⏎ sends it to the agent'],
     ['i', "inspect: roz's reason, the raw tool input and ids (i or Esc back)"],
+    ['↑ ↓ PgUp PgDn', 'scroll a long input'],
   ],
   'approvals-reason': [
     ['⏎', 'block with the typed reason'],

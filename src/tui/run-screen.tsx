@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { RunService, type RunRequest, type RunResult } from '../supervisor/run-service.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
-import { Compositor } from './screen/compositor.js';
+import { Compositor, paneRegions } from './screen/compositor.js';
 import { InkStdin, InkStdout } from './screen/ink-surface.js';
 import { FocusState } from './screen/focus.js';
 import { routeInput } from './screen/input-router.js';
@@ -46,16 +46,9 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const compositor = new Compositor((s) => stdout.write(s), cols, rows, () => {
     const snap = supervisor.snapshot();
     const onChild = focus.focus === 'child';
-    const regions = layout.split
-      ? [
-          { screen: childScreen, rect: layout.child },
-          { screen: rozScreen, rect: layout.roz },
-        ]
-      : [onChild ? { screen: childScreen, rect: layout.child } : { screen: rozScreen, rect: layout.roz }];
     const c = childScreen.cursor();
     return {
-      regions,
-      dividers: layout.divider ? [layout.divider] : [],
+      ...paneRegions(layout, focus.focus, childScreen, rozScreen),
       status: statusLine(snap, focus.focus, cols),
       alert: snap.pending.length > 0,
       cursor: onChild && childScreen.cursorVisible ? { x: layout.child.x + c.x, y: layout.child.y + c.y } : null,

@@ -27,21 +27,36 @@ function breakerOpen(state: SessionState): boolean {
   return until !== null && Date.parse(until) > Date.now();
 }
 
-/** `enforced` or `advisory` once the session knows (a field newer engines write); null before. */
+/** `enforced` or `advisory` once the session knows (SessionStart records it); null before. */
 export function enforcementMode(state: SessionState | null): string | null {
-  const mode = (state as { enforcement?: { mode?: unknown } } | null)?.enforcement?.mode;
+  const mode = state?.enforcement?.mode;
   return typeof mode === 'string' ? mode : null;
 }
 
-/** Review status, the verdict that set it and, when the engine records it, what the verdict covers. */
+/** What the verdict covers: the files changed since the review base, at the tree the reviewer saw. */
+function coverage(d: NonNullable<SessionState['review']['decision']>): string {
+  const covers = d.covers as unknown;
+  const files = Array.isArray(covers) ? `${covers.length} file${covers.length === 1 ? '' : 's'}` : typeof covers === 'string' && covers ? covers : '';
+  const tree = typeof d.tree === 'string' && d.tree ? `@${d.tree.slice(0, 7)}` : '';
+  return files || tree ? ` covers ${[files, tree].filter(Boolean).join(' ')}` : '';
+}
+
+/** Review status, the verdict that set it and, when recorded, what it covers. */
 export function reviewText(state: SessionState | null): string {
   if (!state) return 'review -';
   const r = state.review;
-  const d = r.decision as (typeof r.decision & { covers?: unknown }) | null;
+  const d = r.decision;
   if (!d) return `review ${r.status}`;
-  const covers = typeof d.covers === 'string' && d.covers ? ` covers ${d.covers}` : '';
-  return `review ${r.status} (${d.kind.toUpperCase()}${d.valid ? '' : ' not counted'}${covers})`;
+  return `review ${r.status} (${d.kind.toUpperCase()}${d.valid ? '' : ' not counted'}${coverage(d)})`;
 }
+
+/**
+ * The status line is written to the real terminal as text (the panes are
+ * copied cell by cell): no control character from the agent's command, an
+ * intent name or a file path may reach it as an escape sequence.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const safe = (text: string): string => text.replace(CONTROL, '?');
 
 interface Segment {
   text: string;
@@ -59,7 +74,7 @@ function pendingSegment(snap: SupervisorSnapshot, focus: 'child' | 'roz'): strin
   const what = String(first.tool_input.command ?? first.tool_input.file_path ?? first.tool_input.url ?? '');
   const head = `!! ${n} APPROVAL${n === 1 ? '' : 'S'} PENDING`;
   const answer = focus === 'child' ? `${HOTKEY_LABEL} to answer` : 'a/s/b to answer';
-  return `${head}: ${first.tool_name}${what ? ` ${what.replace(/\s+/g, ' ')}` : ''}\u0000${answer}`;
+  return `${head}: ${safe(first.tool_name)}${what ? ` ${safe(what.replace(/\s+/g, ' '))}` : ''}\u0000${answer}`;
 }
 
 export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', cols: number): string {
@@ -87,6 +102,7 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
     lead = `${what.length > room ? `${what.slice(0, Math.max(0, room - 1))}…` : what}${tail}`;
   }
   const room = cols - (hint ? hint.length + 1 : 0) - (lead ? lead.length + SEP.length : 0);
+  for (const seg of segments) seg.text = safe(seg.text);
   const kept = [...segments];
   const join = (xs: Segment[]): string => xs.map((x) => x.text).join(SEP);
   while (kept.length && join(kept).length > room) {

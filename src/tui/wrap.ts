@@ -2,10 +2,20 @@
 // knows how many rows it needs (to scroll, to fit a pane). Breaks at spaces;
 // a word longer than the width is cut hard.
 
+/**
+ * Agent-controlled text (a command, a file's content, a reason) drawn as
+ * text: a control character becomes a visible `\xNN`, so an escape sequence
+ * in a command cannot repaint the approval prompt to show something else.
+ * Newlines stay (the caller splits on them); a tab becomes two spaces.
+ */
+export function visible(text: string): string {
+  return text.replace(/\t/g, '  ').replace(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+}
+
 export function wrapText(text: string, width: number): string[] {
   const w = Math.max(1, width);
   const out: string[] = [];
-  for (const para of text.split('\n')) {
+  for (const para of visible(text).replace(/\r\n?/g, '\n').split('\n')) {
     let line = '';
     for (const word of para.split(/(?<= )/)) {
       if ((line + word).trimEnd().length <= w) {

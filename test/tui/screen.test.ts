@@ -120,6 +120,17 @@ describe('status line', () => {
     expect(line).toMatch(/^!! 2 APPROVALS PENDING: Bash rm -rf x+… · a\/s\/b to answer$/);
   });
 
+  it("the agent's command cannot reach the real terminal as escape sequences through the status line", () => {
+    const state = newSession('s', new Date());
+    state.governance = { intent_id: 'INT-1' };
+    const intents = { file: 'f', problems: [], intents: [{ id: 'INT-1', name: 'x\x1b[2J', status: 'IN_PROGRESS', owned_scope: [] }] } as never;
+    const attack = 'rm -rf build\x1b]52;c;cHduZWQ=\x07\x1b[1;1H\x1b[2JAPPROVED\x9b2J';
+    const line = statusLine(snap({ state, intents, pending: [pendingAsk(attack)] }), 'child', 200);
+    expect(line).toHaveLength(200);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(line).toContain('rm -rf build?]52;c;cHduZWQ=??[1;1H?[2JAPPROVED?2J');
+  });
+
   it('says ADVISORY out loud, and the review verdict with what it covers when known', () => {
     const state = newSession('s', new Date()) as ReturnType<typeof newSession> & { enforcement?: { mode: string } };
     state.enforcement = { mode: 'advisory', reasons: [] };

@@ -102,6 +102,33 @@ describe('roz views, details', () => {
     await frameUntil(lastFrame, (x) => !x.includes('why roz asks') && x.includes('$ rm -rf build'), 'back to the prompt');
   });
 
+  it('a command crafted with escape sequences cannot repaint the prompt to hide what it does', async () => {
+    const s = new FakeSource();
+    const { lastFrame } = app(s, 80, 23);
+    s.ask({ tool_input: { command: 'rm -rf ~ \x1b[2K\x1b[1G$ ls -la\r$ git status' }, reason: 'destructive\x1b[8m hidden' });
+    const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    expect(f).toContain('$ rm -rf ~ \\x1b[2K\\x1b[1G$ ls -la');
+    expect(f).toContain('$ git status');
+    expect(f).toContain('destructive\\x1b[8m hidden');
+    expect(f).not.toContain('\x1b[2K');
+  });
+
+  it('a long input in the prompt scrolls with the arrows, the keys line stays', async () => {
+    const s = new FakeSource();
+    const { lastFrame, stdin } = app(s, 80, 23);
+    s.ask({ tool_name: 'Write', code: 'SCOPE_VIOLATION', tool_input: { file_path: '/repo/gen.txt', content: Array.from({ length: 40 }, (_, i) => `row-${i}`).join('\n') } });
+    let f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    expect(f).toContain('+ row-0');
+    expect(f).not.toContain('+ row-39');
+    expect(f).toMatch(/more lines \(↑↓\)/);
+    stdin.write('\x1b[6~'); // PgDn
+    stdin.write('\x1b[6~');
+    stdin.write('\x1b[6~');
+    f = await frameUntil(lastFrame, (x) => x.includes('+ row-39'), 'scrolled to the end');
+    expect(f).not.toContain('+ row-0\n');
+    expect(f).toContain('[a] once');
+  });
+
   it('the trace detail wraps long values and scrolls', async () => {
     const s = new FakeSource();
     const long = `echo ${'word '.repeat(60)}END`;

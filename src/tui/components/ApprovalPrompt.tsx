@@ -6,7 +6,7 @@ import type { DecidedApproval, PendingApproval } from '../../supervisor/approval
 import { diffPreview } from '../diff-preview.js';
 import type { ApprovalMode } from '../hooks/use-approvals.js';
 import { HOTKEY_LABEL } from '../screen/input-router.js';
-import { wrapText } from '../wrap.js';
+import { visible, wrapText } from '../wrap.js';
 
 export interface ApprovalPromptProps {
   approval: PendingApproval | null;
@@ -22,14 +22,17 @@ export interface ApprovalPromptProps {
   history?: DecidedApproval[];
   /** Lines of history scrolled past (newest first). */
   historyTop?: number;
+  /** Lines of the input (or inspect view) scrolled past. */
+  bodyTop?: number;
 }
 
 type Line = { text: string; colour?: string; bold?: boolean; dim?: boolean };
 
 function inputLines(a: PendingApproval, width: number): Line[] {
-  const diff = diffPreview(a.tool_name, a.tool_input);
+  // The prompt scrolls, so the preview can be long; still bounded for a generated megabyte.
+  const diff = diffPreview(a.tool_name, a.tool_input, 500);
   if (diff) {
-    return diff.map((d) => ({ text: `${d.sign === '@' ? '@@' : d.sign} ${d.text}`.slice(0, width), colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined }));
+    return diff.map((d) => ({ text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width), colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined }));
   }
   const cmd = a.tool_input.command;
   const lines = typeof cmd === 'string' ? [`$ ${cmd}`, ...Object.entries(a.tool_input).filter(([k]) => k !== 'command').map(([k, v]) => `${k}: ${JSON.stringify(v)}`)] : JSON.stringify(a.tool_input, null, 2).split('\n');
@@ -72,7 +75,7 @@ function Lines({ lines }: { lines: Line[] }) {
   );
 }
 
-export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, history = [], historyTop = 0 }: ApprovalPromptProps) {
+export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, history = [], historyTop = 0, bodyTop = 0 }: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
     const room = Math.max(1, height - 2);
@@ -88,7 +91,7 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
     );
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
-  const title = `APPROVAL NEEDED · ${approval.tool_name} · ${approval.code} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
+  const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
   const keys = !focused
     ? `keys go to Claude now · ${HOTKEY_LABEL} to answer here`
     : mode === 'reason'
@@ -100,7 +103,10 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
   const reasonLines = mode === 'inspect' ? [] : wrapText(approval.reason, width).slice(0, Math.max(1, height - 3));
   const body = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);
   const room = Math.max(1, height - 2 - reasonLines.length);
-  const shown = body.length > room ? body.slice(0, room - 1) : body;
+  const fits = body.length <= room;
+  const top = fits ? 0 : Math.max(0, Math.min(bodyTop, body.length - (room - 1)));
+  const shown = fits ? body : body.slice(top, top + room - 1);
+  const below = body.length - top - shown.length;
   return (
     <Box flexDirection="column" height={height}>
       <Text bold color="yellow" wrap="truncate">
@@ -108,7 +114,7 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
       </Text>
       <Lines lines={reasonLines.map((text) => ({ text }))} />
       <Lines lines={shown} />
-      {body.length > shown.length ? <Text dimColor>{`… ${body.length - shown.length} more lines${mode === 'inspect' ? '' : ' (i to inspect)'}`}</Text> : null}
+      {fits ? null : <Text dimColor>{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)${mode === 'inspect' ? '' : ' · i inspect'}`}</Text>}
       <Box flexGrow={1} />
       <Text bold inverse wrap="truncate">
         {keys}

@@ -4,6 +4,7 @@
 import { Box, Text } from 'ink';
 import type { ProjectIntents } from '../../supervisor/project-intents.js';
 import type { IntentsState } from '../hooks/use-intents.js';
+import { visible } from '../wrap.js';
 
 export interface IntentsViewProps {
   intents: ProjectIntents | null;
@@ -32,7 +33,7 @@ export function IntentsView({ intents, selected, height, cursor = -1, message = 
       ))}
       {intents.intents.slice(start, start + room).map((it, i) => (
         <Text key={it.id} inverse={start + i === cursor} bold={it.id === selected} wrap="truncate">
-          {`${it.id === selected ? '▶' : ' '} ${it.id} ${it.name} [${it.status}] · scope ${it.owned_scope.join(', ') || '-'}`}
+          {visible(`${it.id === selected ? '▶' : ' '} ${it.id} ${it.name} [${it.status}] · scope ${it.owned_scope.join(', ') || '-'}`)}
         </Text>
       ))}
       <Box flexGrow={1} />

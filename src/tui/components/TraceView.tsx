@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import type { LiveEvent } from '../../supervisor/live-event.js';
 import type { TraceFilter } from '../hooks/use-trace.js';
+import { visible } from '../wrap.js';
 
 const time = (ms: number): string => new Date(ms).toISOString().slice(11, 23);
 
@@ -51,7 +52,7 @@ export function TraceView({ rows, selected, detail, detailLines, detailTop, foll
           <Text dimColor>{time(e.at)} </Text>
           <Text bold>{e.event.padEnd(18)}</Text>
           {e.agent_type ? <Text color="cyan">{`[${e.agent_type}] `}</Text> : null}
-          <Text>{`${e.tool_name ? `${e.tool_name} ` : ''}${e.summary}`}</Text>
+          <Text>{visible(`${e.tool_name ? `${e.tool_name} ` : ''}${e.summary}`)}</Text>
           {e.verdict.kind !== 'none' ? <Text color={verdictColour(e.verdict.kind)}>{` → ${e.verdict.kind}${e.code ? ` ${e.code}` : ''}`}</Text> : null}
         </Text>
       ))}

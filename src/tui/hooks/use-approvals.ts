@@ -16,6 +16,8 @@ export interface ApprovalsState {
   reason: string;
   /** Lines of the decided-requests history scrolled past. */
   historyTop: number;
+  /** Lines of the request's input (or inspect view) scrolled past. */
+  bodyTop: number;
   /** The mode right now, even between renders: what the keymap consults. */
   modeNow(): ApprovalMode;
   /** Whether a request is on screen and still unanswered. */
@@ -30,6 +32,7 @@ export interface ApprovalsState {
     toggleInspect(): void;
     cancel(): void;
     scrollHistory(delta: number): void;
+    scrollBody(delta: number): void;
   };
 }
 
@@ -42,6 +45,13 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
   const [mode, setModeState] = useState<ApprovalMode>('prompt');
   const [reason, setReasonState] = useState('');
   const [historyTop, setHistoryTop] = useState(0);
+  const [bodyTop, setBodyTop] = useState(0);
+  // A new request on screen starts at its first line.
+  const bodyFor = useRef<string | null>(null);
+  if (bodyFor.current !== (current?.id ?? null)) {
+    bodyFor.current = current?.id ?? null;
+    if (bodyTop !== 0) setBodyTop(0);
+  }
   const setMode = (m: ApprovalMode): void => {
     modeRef.current = m;
     setModeState(m);
@@ -66,6 +76,7 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     mode: current ? mode : 'prompt',
     reason,
     historyTop,
+    bodyTop,
     modeNow: () => modeRef.current,
     showing: () => shown.current !== null,
     actions: {
@@ -78,7 +89,12 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
         const why = reasonRef.current;
         answer((id) => source.answer(id, { action: 'block', reason: why }));
       },
-      toggleInspect: () => shown.current && setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect'),
+      toggleInspect: () => {
+        if (!shown.current) return;
+        setMode(modeRef.current === 'inspect' ? 'prompt' : 'inspect');
+        setBodyTop(0);
+      },
+      scrollBody: (d) => setBodyTop((t) => Math.max(0, t + d)),
       cancel: () => setMode('prompt'),
       scrollHistory: (d) => setHistoryTop((t) => Math.max(0, t + d)),
     },

@@ -58,6 +58,10 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     if (input === 'b') return a.actions.startBlock();
     if (input === 'i') return a.actions.toggleInspect();
     if (key.escape && a.modeNow() === 'inspect') return a.actions.cancel();
+    if (key.upArrow) return a.actions.scrollBody(-1);
+    if (key.downArrow) return a.actions.scrollBody(1);
+    if (key.pageUp) return a.actions.scrollBody(-10);
+    if (key.pageDown) return a.actions.scrollBody(10);
   } else if (t.tab === 'approvals') {
     if (key.upArrow) return a.actions.scrollHistory(-1);
     if (key.downArrow) return a.actions.scrollHistory(1);

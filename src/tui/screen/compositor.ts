@@ -2,7 +2,7 @@
 // views, or both side by side / one above the other), roz's status line on
 // the last row, the cursor, and the child's input modes. Only rows that
 // changed are rewritten, inside one synchronized update.
-import type { Rect } from './layout.js';
+import type { Layout, Rect } from './layout.js';
 import type { InputModes, VirtualScreen } from './virtual-screen.js';
 
 export interface Region {
@@ -22,6 +22,16 @@ export interface Frame {
   cursor: { x: number; y: number } | null;
   /** The child's input modes, mirrored so keys and pastes reach it as it asked; null = all off. */
   modes: InputModes | null;
+}
+
+/** What shows where: both screens when split, else the focused one over the whole pane. */
+export function paneRegions(layout: Layout, focus: 'child' | 'roz', child: VirtualScreen, roz: VirtualScreen): Pick<Frame, 'regions' | 'dividers'> {
+  const childRegion = { screen: child, rect: layout.child };
+  const rozRegion = { screen: roz, rect: layout.roz };
+  return {
+    regions: layout.split ? [childRegion, rozRegion] : [focus === 'child' ? childRegion : rozRegion],
+    dividers: layout.divider ? [layout.divider] : [],
+  };
 }
 
 const OFF: InputModes = { applicationCursor: false, bracketedPaste: false, mouse: 'none', sgrMouse: false, focusEvents: false };
