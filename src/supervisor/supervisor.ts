@@ -16,7 +16,8 @@ import type { SessionStore } from '../store/session-store.js';
 import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApproval } from './approval-broker.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import { ChannelServer, type HookConnection } from './channel-server.js';
-import { answerOutput, frameInput } from './channel-client.js';
+import { answerVerdict, frameInput } from './channel-client.js';
+import { renderOutput } from '../engine/output.js';
 import { HttpHookServer } from './http-hook-server.js';
 import type { HookEventName } from '../core/hook-input.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
@@ -224,7 +225,8 @@ export class Supervisor {
       const conn: HookConnection = {
         reply: (r) => {
           if (r.type === 'ack' || r.type === 'error') resolve(run.stdout);
-          else if (r.type === 'answer') resolve(answerOutput(run.stdout, r.decision, r.reason));
+          // The human's answer is rendered like every verdict: one renderer (engine/output.ts).
+          else if (r.type === 'answer') resolve(renderOutput(event, answerVerdict(run.verdict, r.decision, r.reason), run.warnings));
         },
         get closed() {
           return closed;

@@ -40,9 +40,12 @@ describe('decideMode', () => {
 
 describe('SessionStart records the mode', () => {
   const SID = '0b6f3c1e-8f7a-4d2b-9c3e-1a2b3c4d5e6f';
+  // A node process stands in for the client: its argv carries parentArgs, and it
+  // starts the hook as the client does (/bin/sh -c '<hooks.json command>'; a
+  // shell running anything else is refused as not the client's: engine/hook-origin.ts).
+  const client = "require('node:child_process').spawn('/bin/sh', ['-c', process.argv[1]], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1))";
   const start = (env: NodeJS.ProcessEnv, parentArgs: string[] = []) =>
-    // `; exit $?` keeps the shell alive as the hook's parent, so its argv is the client's stand-in.
-    runProcess('/bin/sh', ['-c', `${hookCommand('SessionStart')}; exit $?`, ...parentArgs], JSON.stringify(payloads(SID).sessionStart()), env);
+    runProcess(process.execPath, ['-e', client, '--', hookCommand('SessionStart'), ...parentArgs], JSON.stringify(payloads(SID).sessionStart()), env);
 
   it('advisory without roz exec: a systemMessage, and roz debug --json says "advisory" with reasons', async () => {
     const { env } = sandbox();
