@@ -38,7 +38,7 @@ async function waitFor(test, what, ms = 90_000) {
 const frame = (title, text) => `${title}\n${'┌'}${'─'.repeat(cols)}┐\n${text.split('\n').map((l) => `│${l.padEnd(cols)}│`).join('\n')}\n└${'─'.repeat(cols)}┘\n`;
 
 try {
-  const prompt = await waitFor((s) => s.includes('APPROVAL NEEDED') && /\d+s left/.test(s), 'the approval prompt');
+  const prompt = await waitFor((s) => s.includes('APPROVAL NEEDED') && s.includes('[a] once'), 'the approval prompt, its keys armed');
   process.stdout.write(frame('roz run, an approval pending (it took the keyboard):', prompt));
   proc.write('\x1d');
   const split = await waitFor((s) => s.includes('Ctrl-] to answer') && s.includes('─'.repeat(cols)) && s.includes('APPROVAL NEEDED'), "Claude's pane with the panel");

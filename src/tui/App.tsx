@@ -113,6 +113,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             height={bodyHeight}
             width={width}
             focused={focused}
+            armed={approvals.armed}
             history={snap.decided}
             historyTop={approvals.historyTop}
             bodyTop={approvals.bodyTop}

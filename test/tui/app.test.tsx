@@ -75,9 +75,9 @@ describe('roz views', () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s);
     s.ask();
-    let f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    let f = await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'the prompt, its keys armed');
+    expect(f).toContain('APPROVAL NEEDED');
     expect(f).toContain('$ rm -rf build');
-    expect(f).toContain('[a] approve once');
     expect(f).toContain('approvals (1)');
     stdin.write('i');
     f = await frameUntil(lastFrame, (x) => x.includes('"tool_input"'), 'inspect');
@@ -87,7 +87,7 @@ describe('roz views', () => {
     expect(s.answers).toEqual([['a1', { action: 'approve-once' }]]);
 
     s.ask({ id: 'a2' });
-    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'second prompt');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'second prompt');
     stdin.write('s');
     await frameUntil(lastFrame, () => s.answers.length === 2, 'session approval');
     expect(s.answers[1]).toEqual(['a2', { action: 'approve-session' }]);
@@ -97,7 +97,7 @@ describe('roz views', () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s);
     s.ask();
-    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'the prompt');
     stdin.write('b');
     await frameUntil(lastFrame, (x) => x.includes('block reason:'), 'reason field');
     for (const ch of 'use git clean') stdin.write(ch);
@@ -117,15 +117,30 @@ describe('roz views', () => {
     const { lastFrame, stdin } = app(s);
     s.ask({ id: 'first' });
     s.ask({ id: 'second' });
-    await frameUntil(lastFrame, (x) => x.includes('1 more queued'), 'two queued');
+    await frameUntil(lastFrame, (x) => x.includes('1 more queued') && x.includes('[a] approve once'), 'two queued');
     stdin.write('a');
     stdin.write('a');
-    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && !x.includes('more queued'), 'the second request on screen');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once') && !x.includes('more queued'), 'the second request on screen, armed');
     expect(s.answers.map(([id]) => id)).toEqual(['first']);
     stdin.write('b');
     stdin.write('s');
     await frameUntil(lastFrame, (x) => x.includes('block reason: s'), 'the s typed into the reason');
     expect(s.answers).toHaveLength(1);
+  });
+
+  it('a key typed as the prompt takes the keyboard does nothing: answer keys work once it has been on screen a moment', async () => {
+    const s = new FakeSource();
+    const { lastFrame, stdin } = app(s);
+    s.ask();
+    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && x.includes('keys work in a moment'), 'the prompt, not armed yet');
+    stdin.write('a'); // the human was typing for Claude
+    stdin.write('s');
+    stdin.write('b');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'armed');
+    expect(s.answers).toEqual([]);
+    expect(lastFrame()).not.toContain('block reason');
+    stdin.write('a');
+    await frameUntil(lastFrame, () => s.answers.length === 1, 'answered once armed');
   });
 
   it('Edit and Write show a diff preview', async () => {

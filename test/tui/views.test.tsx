@@ -37,7 +37,7 @@ describe.each(SIZES)('at %i×%i', (cols, rows) => {
     const s = new FakeSource();
     const { lastFrame } = app(s, l.roz.cols, l.roz.rows, true);
     s.ask({ reason: LONG_REASON });
-    const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt in the panel');
+    const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && x.includes('[a]'), 'the prompt in the panel');
     const lines = f.split('\n');
     expect(lines.length).toBeLessThanOrEqual(l.roz.rows);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(l.roz.cols);
@@ -117,7 +117,7 @@ describe('roz views, details', () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s, 80, 23);
     s.ask({ tool_name: 'Write', code: 'SCOPE_VIOLATION', tool_input: { file_path: '/repo/gen.txt', content: Array.from({ length: 40 }, (_, i) => `row-${i}`).join('\n') } });
-    let f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    let f = await frameUntil(lastFrame, (x) => x.includes('[a] once'), 'the prompt');
     expect(f).toContain('+ row-0');
     expect(f).not.toContain('+ row-39');
     expect(f).toMatch(/more lines \(↑↓\)/);

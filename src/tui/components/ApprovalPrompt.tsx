@@ -18,6 +18,8 @@ export interface ApprovalPromptProps {
   width: number;
   /** False while Claude has the keyboard: the keys line says how to get here instead. */
   focused?: boolean;
+  /** Answer keys work (the request has been on screen long enough). */
+  armed?: boolean;
   /** Decided requests, oldest first: shown when nothing is pending. */
   history?: DecidedApproval[];
   /** Lines of history scrolled past (newest first). */
@@ -63,6 +65,14 @@ export function historyLines(history: DecidedApproval[], width: number): Line[] 
   return out;
 }
 
+/** The bottom line: how to answer, or why keys do not answer yet. */
+function keysLine({ focused, armed, mode, reason, width }: { focused: boolean; armed: boolean; mode: ApprovalMode; reason: string; width: number }): string {
+  if (!focused) return `keys go to Claude now · ${HOTKEY_LABEL} to answer here`;
+  if (mode === 'reason') return `block reason: ${reason}▌   (⏎ block · Esc back)`;
+  if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
+  return width >= 96 ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys' : '[a] once  [s] session  [b] block  [i] inspect  [?] keys';
+}
+
 function Lines({ lines }: { lines: Line[] }) {
   return (
     <>
@@ -75,7 +85,7 @@ function Lines({ lines }: { lines: Line[] }) {
   );
 }
 
-export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, history = [], historyTop = 0, bodyTop = 0 }: ApprovalPromptProps) {
+export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, armed = true, history = [], historyTop = 0, bodyTop = 0 }: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
     const room = Math.max(1, height - 2);
@@ -92,13 +102,7 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
-  const keys = !focused
-    ? `keys go to Claude now · ${HOTKEY_LABEL} to answer here`
-    : mode === 'reason'
-      ? `block reason: ${reason}▌   (⏎ block · Esc back)`
-      : width >= 96
-        ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys'
-        : '[a] once  [s] session  [b] block  [i] inspect  [?] keys';
+  const keys = keysLine({ focused, armed, mode, reason, width });
   // The reason is why a human is asked: it gets every row it needs, leaving one for the input.
   const reasonLines = mode === 'inspect' ? [] : wrapText(approval.reason, width).slice(0, Math.max(1, height - 3));
   const body = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);
