@@ -160,7 +160,6 @@ const supSeen = await new Promise((resolve) => {
   supProc.stderr.on('data', (d) => (err += d));
   supProc.on('exit', () => resolve(JSON.parse(err.trim().split('\n').at(-1) || '{"events":-1}').events));
 });
-const baseWall = median(samples['node -e ""'].wall);
 const baseRss = median(samples['node -e ""'].rss);
 // This VM's speed changes over seconds to minutes (bare node 75-130 ms): each
 // round's processes ran back to back, so a round's own ratio cancels the

@@ -10,7 +10,7 @@
 //    only when asked). node-pty is native and only used by `roz run`: external.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { esmBundleOptions, externals } from './esbuild-shared.mjs';
 
@@ -34,9 +34,20 @@ const onDemand = {
 };
 const chunkFile = (name) => `hook-${name}.cjs`;
 
+/**
+ * The last line of a CommonJS bundle names its content: plugin/bin/roz keys
+ * the bundle's V8 code cache by it, without hashing at run time (node:crypto
+ * costs a hook milliseconds to load).
+ */
+function stampContentHash(file) {
+  const text = readFileSync(file, 'utf8');
+  writeFileSync(file, `${text}${text.endsWith('\n') ? '' : '\n'}//# roz-sha256=${createHash('sha256').update(text).digest('hex')}\n`);
+}
+
 const chunks = await Promise.all(
   Object.values(onDemand).map(({ name, entry }) => build({ ...hookCjs, entryPoints: [entry], outfile: join(outdir, chunkFile(name)) })),
 );
+for (const { name } of Object.values(onDemand)) stampContentHash(join(outdir, chunkFile(name)));
 
 const onDemandFiles = {
   name: 'on-demand-files',
@@ -75,6 +86,8 @@ const [hook, cli] = await Promise.all([
     define: { ...esmBundleOptions.define, ROZ_VERSION: JSON.stringify(pkg.version) },
   }),
 ]);
+
+stampContentHash(join(outdir, 'hook.cjs'));
 
 // The point of the split: the hook bundle itself must carry none of them.
 const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter((f) => /node_modules\/(yaml|zod|unbash)\//.test(f));

@@ -4,15 +4,20 @@ import { Command, CommanderError } from 'commander';
 import { decideCommand } from './commands/decide.js';
 import { contextCommand, debugCommand, traceCommand } from './commands/inspect.js';
 import { cleanCommand, configCommand, statsCommand } from './commands/manage.js';
-import { UsageError } from './context.js';
+import { resolveSession, UsageError } from './context.js';
+import { HOOK_EVENTS_HELP } from './hook-usage.js';
 import { intentCommand, type IntentOptions } from './commands/intent.js';
 import { blameCommand } from './commands/blame.js';
+import { sessionsCommand } from './commands/sessions.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
 
 declare const ROZ_VERSION: string;
 const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
 
 type Action = (...args: never[]) => number | Promise<number>;
+/** Every command that takes a session also takes --last. */
+const LAST = ['--last', 'the most recently active session (see roz sessions)'] as const;
+type SessionOpts = { last?: boolean };
 const run =
   (fn: Action) =>
   async (...args: unknown[]) => {
@@ -33,7 +38,7 @@ export function buildProgram(): Command {
   program
     .command('hook <event>')
     .description('run a Claude Code hook: JSON event on stdin, verdict on stdout (used by the plugin)')
-    .addHelpText('after', '\nEvents: session-start, user-prompt, pre-tool-use, post-tool-use, post-tool-use-failure, stop, subagent-start, subagent-stop, session-end');
+    .addHelpText('after', `\n${HOOK_EVENTS_HELP}`);
 
   program
     .command('decide')
@@ -54,8 +59,9 @@ export function buildProgram(): Command {
     .command('debug')
     .description('show everything roz knows about a session')
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option(...LAST)
     .option('--json', 'print the raw state document')
-    .action(run((sid: string | undefined, opts: { json?: boolean }) => debugCommand(sid, opts)));
+    .action(run((sid: string | undefined, opts: SessionOpts & { json?: boolean }) => debugCommand(sid, opts)));
 
   program
     .command('trace')
@@ -63,15 +69,25 @@ export function buildProgram(): Command {
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
     .option('-v, --verbose', 'include payloads')
     .option('-f, --follow', 'keep printing new events until interrupted')
+    .option(...LAST)
     .option('--json', 'print JSON (an array, or one object per line with --follow)')
-    .action(run((sid: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean }) => traceCommand(sid, opts)));
+    .action(run((sid: string | undefined, opts: SessionOpts & { verbose?: boolean; follow?: boolean; json?: boolean }) => traceCommand(sid, opts)));
 
   program
     .command('context')
     .description("show a session's user prompts and review history (what the reviewer checks against)")
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option(...LAST)
     .option('--json', 'print JSON')
-    .action(run((sid: string | undefined, opts: { json?: boolean }) => contextCommand(sid, opts)));
+    .action(run((sid: string | undefined, opts: SessionOpts & { json?: boolean }) => contextCommand(sid, opts)));
+
+  program
+    .command('sessions')
+    .description('list recent sessions: id, project, start, review state, denials, enforcement mode')
+    .option('--limit <n>', 'how many, newest first', '20')
+    .option('--all', 'every session')
+    .option('--json', 'print JSON')
+    .action(run((opts: { limit?: string; all?: boolean; json?: boolean }) => sessionsCommand(opts)));
 
   program
     .command('clean')
@@ -88,11 +104,15 @@ export function buildProgram(): Command {
     .option('--days <n>', 'look back this many days', '30')
     .option('--json', 'print JSON')
     .option('--tui', "open one session's stats view in the terminal UI")
+    .option(...LAST)
     .action(
-      run(async (session: string | undefined, opts: { days?: string; json?: boolean; tui?: boolean }) => {
-        if (!opts.tui) return statsCommand(opts);
+      run(async (session: string | undefined, opts: SessionOpts & { days?: string; json?: boolean; tui?: boolean }) => {
+        if (!opts.tui) {
+          if (session !== undefined || opts.last) throw new UsageError(`a session (${session ?? '--last'}) is only for --tui: plain roz stats covers every session`);
+          return statsCommand(opts);
+        }
         const { statsTuiCommand } = await import('./commands/run.js');
-        return statsTuiCommand(session);
+        return statsTuiCommand(resolveSession(session, opts));
       }),
     );
 
@@ -152,11 +172,12 @@ export function buildProgram(): Command {
 
   program
     .command('intent')
-    .description('intent governance: list, show, select or check the intents in .orchestration/active_intents.yaml')
+    .description('intent governance: list, show or select the intents in .orchestration/active_intents.yaml, or their status')
     .argument('<action>', 'list | show ID | select ID | status')
     .argument('[id]', 'intent id (for show and select)')
     .option('--project <dir>', 'the governed project (default: $CLAUDE_PROJECT_DIR or the current directory)')
-    .option('--session <id>', 'the session to bind a selection to (default: $CLAUDE_CODE_SESSION_ID)')
+    .option('--session <id>', 'the session to bind a selection to, or to show the status of (default: $CLAUDE_CODE_SESSION_ID)')
+    .option(...LAST)
     .option('--json', 'print JSON')
     .action(run((action: string, id: string | undefined, opts: IntentOptions) => intentCommand(action, id, opts)));
 
@@ -186,6 +207,11 @@ export async function main(argv: string[]): Promise<void> {
     throw err;
   });
   const program = buildProgram();
+  // Bare `roz` asks for help: stdout and exit 0 (commander would treat it as misuse).
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -3,6 +3,8 @@
 // Checked by hand like hook-input.ts (every hook process resolves the config):
 // two levels of known keys, each with one rule.
 
+import { projectSettable } from './project-config.js';
+
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
 /** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
@@ -129,7 +131,7 @@ export function defaultConfig(home: string): RozConfig {
   };
 }
 
-/** Where each effective value came from: `default`, `file:<path>` or `env:<NAME>`. */
+/** Where each effective value came from: `default`, `file:<path>`, `project:<path>` or `env:<NAME>`. */
 export type ConfigSources = Record<string, string>;
 
 export interface ResolvedConfig {
@@ -191,9 +193,13 @@ function setAt(obj: Record<string, unknown>, key: string, value: unknown): void 
  * gate then runs on defaults, as documented) and reported key by key; an
  * invalid env value is ignored on its own and reported.
  */
+type ConfigFile = { path: string; data: unknown } | { path: string; error: string };
+
 export function resolveConfig(opts: {
   home: string;
-  file?: { path: string; data: unknown } | { path: string; error: string } | undefined;
+  file?: ConfigFile | undefined;
+  /** The project's .roz/config.toml: between the user's file and the environment, and only tightening (project-config.ts). */
+  project?: ConfigFile | undefined;
   env: Record<string, string | undefined>;
 }): ResolvedConfig {
   const defaults = defaultConfig(opts.home);
@@ -226,6 +232,8 @@ export function resolveConfig(opts: {
     }
   }
 
+  if (opts.project) applyProjectFile(merged, sources, problems, opts.project);
+
   for (const [name, spec] of Object.entries(envOverrides)) {
     const raw = opts.env[name];
     if (raw === undefined || raw === '') continue;
@@ -244,6 +252,47 @@ export function resolveConfig(opts: {
   const config = merged as unknown as RozConfig;
   config.storage.path = expandHome(config.storage.path, opts.home);
   return { config, sources, problems };
+}
+
+/**
+ * A project file, key by key: each value must be valid and allowed to a
+ * project (projectSettable) and may only tighten what the user's layers set;
+ * anything else is reported and ignored, so a project cannot switch roz off
+ * silently.
+ */
+function applyProjectFile(merged: Record<string, unknown>, sources: ConfigSources, problems: string[], file: ConfigFile): void {
+  if ('error' in file) {
+    problems.push(`${file.path}: ${file.error}; ignored`);
+    return;
+  }
+  for (const [section, values] of Object.entries((file.data ?? {}) as Record<string, unknown>)) {
+    if (!values || typeof values !== 'object' || Array.isArray(values)) {
+      problems.push(`${file.path}: ${section}: expected a table, got ${got(values)}; ignored`);
+      continue;
+    }
+    for (const [leaf, value] of Object.entries(values)) {
+      const key = `${section}.${leaf}`;
+      const trial = structuredClone(merged);
+      setAt(trial, key, value);
+      const invalid = configProblems(trial);
+      if (invalid.length) {
+        problems.push(`${file.path}: ${invalid.join('; ')}; ignored`);
+        continue;
+      }
+      const rule = projectSettable[key];
+      if (!rule) {
+        problems.push(`${file.path}: ${key}: not settable from a project file (only from the user's config file or the environment); ignored`);
+        continue;
+      }
+      const out = rule(getAt(merged, key), value);
+      if ('refused' in out) {
+        problems.push(`${file.path}: ${key}: ${out.refused}; a project file may only tighten roz; ignored`);
+        continue;
+      }
+      setAt(merged, key, structuredClone(out.value));
+      sources[key] = `project:${file.path}`;
+    }
+  }
 }
 
 export function expandHome(path: string, home: string): string {

@@ -2,7 +2,8 @@
 // lock the session -> run the policies -> persist state and trace -> render.
 // Both the standalone hook process and the supervisor call runHook. It never
 // throws: an infrastructure failure fails open with a visible warning.
-import { accessSync, appendFileSync, constants, readFileSync } from 'node:fs';
+import { accessSync, constants } from 'node:fs';
+import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
 import { homedir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
@@ -18,7 +19,9 @@ import { findProjectRoot } from '../store/project-root.js';
 import { codeCacheDir, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
-import { StoreError, type SessionStore, type TraceRecord } from '../store/session-store.js';
+import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
+import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
+import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
@@ -82,7 +85,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const input = parsed.input;
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
-    const resolved = loadConfig(deps.env);
+    const resolved = loadConfig(deps.env, { cwd: input.cwd });
     for (const p of resolved.problems) warn(`roz: config: ${p}`);
     const config = resolved.config;
     const now = (deps.now ?? (() => new Date()))();
@@ -109,36 +112,39 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     // a reviewer's context/decide call, a stop after an approval, a gated call).
     let snap: { value: TreeSnapshot | null } | null = null;
     const snapshot = (): TreeSnapshot | null => (snap ??= { value: snapshotWorktree(input.cwd, now) }).value;
+    // Independent of the session's state: also used to judge a call when that state is unusable.
+    const ctx: review.ReviewContext = {
+      now,
+      config,
+      rng: deps.rng ?? Math.random,
+      loadTemplate: templateLoader(config.storage.path, deps.env),
+      shell: shellView,
+      writesStore: () => event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
+      snapshot,
+      changedFiles: (from, to) => changedFiles(input.cwd, from, to),
+    };
+    const protect = () =>
+      onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
+        protectedWrite(input as HookInput<'PreToolUse'>, {
+          codeCache: codeCacheDir(deps.env, home),
+          configFiles: [configPath(deps.env, home)],
+          settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
+          claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
+          home,
+        }),
+      );
     const update = () =>
-      store.update(input.session_id, now, (state) => {
+      store.update(input.session_id, now, (state, info) => {
         // The agent may have cd'd out of the project: the session's remembered
         // project still governs it, so load governance and run this update again.
         if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
-        const ctx: review.ReviewContext = {
-          now,
-          config,
-          rng: deps.rng ?? Math.random,
-          loadTemplate: templateLoader(config.storage.path, deps.env),
-          shell: shellView,
-          writesStore: () =>
-            event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
-          snapshot,
-          changedFiles: (from, to) => changedFiles(input.cwd, from, to),
-        };
-        const protect = () =>
-          onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
-            protectedWrite(input as HookInput<'PreToolUse'>, {
-              codeCache: codeCacheDir(deps.env, home),
-              configFiles: [configPath(deps.env, home)],
-              settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
-              claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
-              home,
-            }),
-          );
-        const out = dispatch(event, state, input, ctx, governance, gov, protect);
+        const fault = info.fault;
+        if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
+        let out = dispatch(event, state, input, ctx, governance, gov, protect);
+        if (fault) out = judgedWithFault(event, out, fault, () => dispatch(event, newSession(input.session_id, now), input, ctx, governance, gov, protect), input.session_id);
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -159,25 +165,39 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
       if (event === 'PreToolUse') {
-        // The review gate fails open, governance fails closed: without the store
-        // the selected intent is unknown, so a governed change is refused.
+        // Without the session (a lock held past its bound, an unreadable store)
+        // nothing it granted is known: judge the call as a fresh session would,
+        // and refuse what that would refuse (store-faults.ts).
         const g = governance ?? (await loadGovernance());
-        const probe = await untilLoaded(async () => g.governancePreToolUse(newSession(input.session_id, now), input as HookInput<'PreToolUse'>, gov));
-        if (probe.verdict.kind === 'deny' || probe.verdict.kind === 'ask') {
+        const probe = await untilLoaded(async () => dispatch(event, newSession(input.session_id, now), input, ctx, g, gov, protect));
+        const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
+        if (verdict) {
           warn(`roz: store unavailable: ${err.message}`);
-          const verdict: Verdict = {
-            kind: 'deny',
-            code: 'HOOK_ERROR',
-            reason:
-              `roz: intent governance cannot read its session state (${err.message}), so file changes are refused until that is fixed. ` +
-              'Tell the human; read-only work can continue.',
-          };
           return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict };
+        }
+      }
+      if (event === 'Stop') {
+        // Open, never wedged: but if a review was due (read without the lock), say so unmissably.
+        let snapshot: SessionState | null = null;
+        try {
+          snapshot = store.read(input.session_id);
+        } catch {
+          /* unreadable too: said below */
+        }
+        const due = reviewDue(snapshot);
+        warn(gateNotEnforced(input.session_id, `roz's session store is unavailable (${err.message})`, due));
+        try {
+          store.appendTrace(input.session_id, [{ ts: now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message }]);
+        } catch {
+          /* the trace is unavailable too */
         }
       }
       return failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
+    if (event === 'SessionStart' && !deps.store) {
+      autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+    }
     return {
       stdout: renderOutput(event, policy.verdict, warnings),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
@@ -186,6 +206,24 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
   }
+}
+
+/**
+ * The verdict of a hook whose session document was faulty (store-faults.ts):
+ * a PreToolUse that a fresh session would refuse is refused with HOOK_ERROR,
+ * and a Stop let through although a review may have been due says so unmissably.
+ */
+function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFault, fresh: () => PolicyResult, sessionId: string): PolicyResult {
+  const why = `its session file was ${fault.kind === 'repaired' ? `repaired (${fault.reason})` : `replaced (${fault.reason})`}; the original is kept in ${fault.kept}`;
+  if (event === 'PreToolUse') {
+    const probe = fault.kind === 'corrupt' ? out : fresh();
+    const verdict = refusedWithoutState(out.verdict, why) ?? refusedWithoutState(probe.verdict, why);
+    return verdict ? { ...out, verdict, notes: [...out.notes, { type: 'StateFault', kind: fault.kind }] } : out;
+  }
+  if (event === 'Stop' && out.verdict.kind !== 'block' && !fault.reviewWasActive && fault.kind === 'corrupt') {
+    return { ...out, warnings: [...out.warnings, gateNotEnforced(sessionId, why, false)] };
+  }
+  return out;
 }
 
 /**
@@ -295,13 +333,9 @@ function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: stri
   const bin = join(pluginRoot(env), 'bin');
   const line = `export PATH=${JSON.stringify(bin)}:"$PATH"\n`;
   try {
-    let existing = '';
-    try {
-      existing = readFileSync(file, 'utf8');
-    } catch {
-      /* new file */
-    }
-    if (!existing.includes(line)) appendFileSync(file, line);
+    // Regular files only, never waiting: the path is the client's, the file may be anyone's.
+    const existing = readOptionalText(file, MiB) ?? '';
+    if (!existing.includes(line)) appendRegularFile(file, line);
   } catch (err) {
     warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
   }

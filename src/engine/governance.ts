@@ -2,7 +2,7 @@
 // the governed project, does the I/O (intents, hashes, ledger, map, lessons)
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
-import { closeSync, fstatSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
@@ -32,9 +32,11 @@ import { appendLedger } from '../store/ledger.js';
 import { intentMapCacheDir, refreshIntentMap } from '../store/intent-map-file.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
 import { appendLesson, findProjectRoot, loadProject as loadProjectAt, orchestrationPaths, readLessonsFile } from '../store/orchestration.js';
+import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { resolveReal } from '../store/realpath.js';
 import { putPendingSelection, takePendingSelection } from '../store/selections.js';
 import type { SessionStore } from '../store/session-store.js';
+import { MiB, readRegularFile, readRegularText } from '../store/regular-file.js';
 
 declare const ROZ_VERSION: string;
 export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
@@ -65,13 +67,31 @@ function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): st
 /** The project as hooks see it: intents parsed once per change of the file, across processes. */
 const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot) });
 
-function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps): PathContext {
-  return { cwd, home: deps.home ?? deps.env.HOME ?? homedir(), root: project.root, realish: resolveReal };
+/**
+ * Paths as the kernel resolves them (store/realpath.ts), and a hard link of a
+ * protected file (.orchestration, the session's store files) as that file, so
+ * every path check applies to it.
+ */
+function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps, sessionId: string): PathContext {
+  const store = resolveReal(deps.storeRoot);
+  const protectedFiles = () => [...filesIn(project.orchestration), ...storeFilesFor(store, sessionId)];
+  return {
+    cwd,
+    home: deps.home ?? deps.env.HOME ?? homedir(),
+    root: project.root,
+    realish: (abs) => {
+      const real = resolveReal(abs);
+      return protectedLinkTarget(real, protectedFiles) ?? real;
+    },
+  };
 }
+
+// Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
+const PROJECT_FILE_MAX = 256 * MiB;
 
 function hashFile(realPath: string): string | null {
   try {
-    return sha256(readFileSync(realPath));
+    return sha256(readRegularFile(realPath, PROJECT_FILE_MAX));
   } catch {
     return null;
   }
@@ -79,7 +99,7 @@ function hashFile(realPath: string): string | null {
 
 function readText(realPath: string): string | null {
   try {
-    return readFileSync(realPath, 'utf8');
+    return readRegularText(realPath, PROJECT_FILE_MAX);
   } catch {
     return null;
   }
@@ -109,7 +129,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
     const ctx: GovernanceContext = {
       project,
-      paths: pathContext(project, input.cwd, deps),
+      paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
       writes: deps.writeTargets ?? writeTargets,
       destructive: deps.classifyDestructive ?? classifyDestructive,
@@ -155,7 +175,7 @@ export function governancePostToolUse(
     const post = input as HookInput<'PostToolUse'>;
     if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
     const project = loadProject(root, deps);
-    const paths = pathContext(project, post.cwd, deps);
+    const paths = pathContext(project, post.cwd, deps, state.session_id);
     if (post.tool_name === 'Read') {
       const p = post.tool_input.file_path;
       if (typeof p !== 'string') return result();
@@ -196,8 +216,10 @@ function modelFromTranscript(transcript: string | undefined | null): string | nu
   if (!transcript) return null;
   let fd: number | null = null;
   try {
-    fd = openSync(transcript, 'r');
-    const size = fstatSync(fd).size;
+    fd = openSync(transcript, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const size = st.size;
     // The tail holds the latest assistant message; 256 KiB keeps this under a millisecond.
     const len = Math.min(size, 256 * 1024);
     const buf = Buffer.alloc(len);

@@ -2,30 +2,14 @@
 // must never change (code cache, config, .claude/, .orchestration/, the run's
 // settings file)? The agent must never edit review state, traces or
 // decisions by hand.
-import { realpathSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute, join, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
 import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
 import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
-import { resolveReal } from '../store/realpath.js';
-
-
-/** Resolve symlinks of the longest existing prefix, so a link into the store counts. */
-export function realish(path: string): string {
-  let p = path;
-  const rest: string[] = [];
-  for (;;) {
-    try {
-      return join(realpathSync.native(p), ...rest.reverse());
-    } catch {
-      const parent = dirname(p);
-      if (parent === p) return path;
-      rest.push(p.slice(parent.length + (parent.endsWith(sep) ? 0 : 1)));
-      p = parent;
-    }
-  }
-}
+import { protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
+import { joinUnfolded, resolveReal } from '../store/realpath.js';
+import { analysis } from './shell-view.js';
 
 export function expandTilde(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
@@ -36,8 +20,12 @@ function inside(path: string, root: string): boolean {
 }
 
 export function writesStore(input: ToolHookInput, storeRoot: string, home: string): boolean {
-  const root = realish(resolve(storeRoot));
-  const hit = (p: string): boolean => inside(realish(resolve(input.cwd, expandTilde(p, home))), root);
+  const root = resolveReal(storeRoot);
+  // Symlinks (dangling ones too) resolved before `..`, and a hard link of a store file counts as that file.
+  const hit = (p: string): boolean => {
+    const real = resolveReal(joinUnfolded(input.cwd, expandTilde(p, home)));
+    return inside(real, root) || protectedLinkTarget(real, () => storeFilesFor(root, input.session_id)) !== null;
+  };
   if (FILE_TOOLS.has(input.tool_name)) {
     const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
     return typeof p === 'string' && hit(p);
@@ -79,19 +67,20 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     // Enforced mode: the sandbox already refuses these; advisory: the parser's
     // first line, skipped (like the review gate) when the parser cannot load.
     try {
-      for (const t of onDemand('shell').writeTargets(input.tool_input.command).targets) targets.push(t.path);
+      for (const t of onDemand('shell').writeTargetsOf(analysis(input.tool_input.command)).targets) targets.push(t.path);
     } catch (err) {
       if (err instanceof NotLoaded) throw err;
     }
   }
   if (targets.length === 0) return null;
-  const real = (p: string): string => resolveReal(resolve(p));
+  const real = (p: string): string => resolveReal(p);
   const cache = roots.codeCache ? real(roots.codeCache) : null;
   const configs = roots.configFiles.map(real);
   const settings = roots.settingsFile ? real(roots.settingsFile) : null;
   const claudeUser = real(roots.claudeUserDir);
   for (const given of targets) {
-    const p = real(resolve(input.cwd, expandTilde(given, roots.home)));
+    // Symlinks resolved before `..` (store/realpath.ts): never path.resolve first.
+    const p = real(joinUnfolded(input.cwd, expandTilde(given, roots.home)));
     const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p });
     if (cache && inside(p, cache)) return hit('code-cache');
     if (configs.some((c) => p === c)) return hit('config');

@@ -1,8 +1,8 @@
 // Finds block templates: the user's own in <store>/templates first, then the
 // plugin's. A missing file is null; the core then falls back to its default.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { KiB, readRegularText } from '../store/regular-file.js';
 
 /** The plugin directory: CLAUDE_PLUGIN_ROOT when the client set it, else next to the bundle. */
 export function pluginRoot(env: Record<string, string | undefined>): string {
@@ -18,7 +18,7 @@ export function templateLoader(storeRoot: string, env: Record<string, string | u
     if (!/^[\w.-]+$/.test(id)) return null;
     for (const dir of dirs) {
       try {
-        return readFileSync(join(dir, `block-${id}.md`), 'utf8');
+        return readRegularText(join(dir, `block-${id}.md`), 256 * KiB);
       } catch {
         /* try the next place */
       }

@@ -2,14 +2,18 @@
 // the store root. Updates run under a per-session lock (lock.ts: a mkdir lock
 // with stale detection, safe across processes) and land with an atomic rename
 // (atomic-write.ts), so a crash never leaves half a document.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
 import { newSession, type SessionState } from '../core/review/state.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
-import { reviveSession } from './session-shape.js';
-import { StoreError, type SessionStore, type SessionSummary, type TraceRecord, type Warn } from './session-store.js';
+import { reviewActiveIn, reviveSession } from './session-shape.js';
+import { StoreError, type SessionStore, type SessionSummary, type StateFault, type TraceRecord, type UpdateInfo, type Warn } from './session-store.js';
+import { appendRegularFile, MiB, readRegularText, UnreadableFileError } from './regular-file.js';
+
+/** A session document is kilobytes; anything near this is not one. */
+const STATE_MAX = 16 * MiB;
 
 const LOCK_OPTIONS: LockOptions = {
   // A hook killed while holding the lock must not wedge the session for long.
@@ -21,12 +25,15 @@ const LOCK_OPTIONS: LockOptions = {
 };
 
 export class FileSessionStore implements SessionStore {
+  /** Documents this store already copied to quarantine, by path and content. */
+  private readonly copies = new Map<string, string>();
+
   constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
 
   async update<T>(
     sessionId: string,
     now: Date,
-    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
   ): Promise<T> {
     const dir = sessionDir(this.root, sessionId);
     try {
@@ -42,8 +49,9 @@ export class FileSessionStore implements SessionStore {
       throw new StoreError(`cannot lock session ${sessionId}: ${(err as Error).message}`, err);
     }
     try {
-      const state = this.load(sessionId, now) ?? newSession(sessionId, now);
-      const out = fn(state);
+      const loaded = this.load(sessionId, now);
+      const state = loaded.state ?? newSession(sessionId, now);
+      const out = fn(state, loaded.fault ? { fault: loaded.fault } : {});
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
         try {
@@ -69,31 +77,49 @@ export class FileSessionStore implements SessionStore {
     }
   }
 
-  /** Load a session; a corrupt document is moved aside (kept) and reported. */
-  private load(sessionId: string, now: Date): SessionState | null {
+  /**
+   * Load a session. A document of the wrong shape is repaired and a copy kept
+   * in quarantine; one that is no session at all (or no regular file) is moved
+   * there and the session starts fresh. Either way the caller is told (fault).
+   */
+  private load(sessionId: string, now: Date): { state: SessionState | null; fault?: StateFault } {
     const file = statePath(this.root, sessionId);
     let raw: string;
     try {
-      raw = readFileSync(file, 'utf8');
+      raw = readRegularText(file, STATE_MAX);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { state: null };
+      if (!(err instanceof UnreadableFileError)) throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
+      const kept = this.quarantine(file, sessionId, now, 'move');
+      this.warn(`roz: session file ${file} is unusable (${err.message}); moved it to ${kept} and started a fresh state`);
+      return { state: null, fault: { kind: 'corrupt', reason: err.message, kept, reviewWasActive: false } };
     }
     const revived = reviveSession(sessionId, raw, now);
-    if (!('corrupt' in revived)) return revived;
-    const kept = this.quarantine(file, sessionId, now);
-    this.warn(`roz: session file ${file} is corrupt (${revived.corrupt}); moved it to ${kept} and started a fresh state`);
-    return null;
+    if ('corrupt' in revived) {
+      const kept = this.quarantine(file, sessionId, now, 'move');
+      this.warn(`roz: session file ${file} is corrupt (${revived.corrupt}); moved it to ${kept} and started a fresh state`);
+      return { state: null, fault: { kind: 'corrupt', reason: revived.corrupt, kept, reviewWasActive: reviewActiveIn(raw) } };
+    }
+    if (revived.repaired.length === 0) return { state: revived.state };
+    const reason = `wrong shape at ${revived.repaired.join(', ')}`;
+    // An update that is retried (code loaded on demand) finds the same document: one copy is enough.
+    const key = `${file}\0${raw}`;
+    const kept = this.copies.get(key) ?? this.quarantine(file, sessionId, now, 'copy');
+    this.copies.set(key, kept);
+    this.warn(`roz: session file ${file} had fields of the ${reason.slice(6)}; reset them (a copy of the original is in ${kept})`);
+    return { state: revived.state, fault: { kind: 'repaired', reason, kept, reviewWasActive: reviewActiveIn(raw) } };
   }
 
-  private quarantine(file: string, sessionId: string, now: Date): string {
+  /** Keep the original in `<store>/quarantine/`: moved when it is no session, copied when the session goes on repaired. */
+  private quarantine(file: string, sessionId: string, now: Date, how: 'move' | 'copy'): string {
     const dir = quarantineDir(this.root);
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
-    const target = join(dir, `${sessionId}.${now.toISOString().replace(/[:.]/g, '-')}.${process.pid}.state.json`);
+    const target = join(dir, `${sessionId}.${now.toISOString().replace(/[:.]/g, '-')}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.state.json`);
     try {
-      renameSync(file, target);
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (how === 'move') renameSync(file, target);
+      else copyFileSync(file, target, constants.COPYFILE_EXCL);
     } catch (err) {
-      throw new StoreError(`cannot move corrupt ${file} aside: ${(err as Error).message}`, err);
+      throw new StoreError(`cannot move faulty ${file} aside: ${(err as Error).message}`, err);
     }
     return target;
   }
@@ -102,14 +128,15 @@ export class FileSessionStore implements SessionStore {
     const file = statePath(this.root, sessionId);
     let raw: string;
     try {
-      raw = readFileSync(file, 'utf8');
+      raw = readRegularText(file, STATE_MAX);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw new StoreError(`cannot read ${file}: ${(err as Error).message}`, err);
     }
     const revived = reviveSession(sessionId, raw, new Date());
     if ('corrupt' in revived) throw new StoreError(`session file ${file} is corrupt: ${revived.corrupt}`);
-    return revived;
+    if (revived.repaired.length) this.warn(`roz: session file ${file} has fields of the wrong shape (${revived.repaired.join(', ')}); showing them reset`);
+    return revived.state;
   }
 
   appendTrace(sessionId: string, records: TraceRecord[]): void {
@@ -119,7 +146,7 @@ export class FileSessionStore implements SessionStore {
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
     try {
       mkdirSync(sessionDir(this.root, sessionId), { recursive: true, mode: 0o700 });
-      appendFileSync(file, text, { mode: 0o600 });
+      appendRegularFile(file, text, { mode: 0o600 });
     } catch (err) {
       throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
     }
@@ -128,7 +155,7 @@ export class FileSessionStore implements SessionStore {
   readTrace(sessionId: string): TraceRecord[] {
     let raw: string;
     try {
-      raw = readFileSync(tracePath(this.root, sessionId), 'utf8');
+      raw = readRegularText(tracePath(this.root, sessionId), 512 * MiB);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new StoreError(`cannot read trace of ${sessionId}: ${(err as Error).message}`, err);
@@ -160,7 +187,7 @@ export class FileSessionStore implements SessionStore {
     const out: SessionSummary[] = [];
     for (const id of names) {
       try {
-        const doc = JSON.parse(readFileSync(statePath(this.root, id), 'utf8')) as SessionState;
+        const doc = JSON.parse(readRegularText(statePath(this.root, id), STATE_MAX)) as SessionState;
         out.push({ session_id: id, created_at: doc.created_at, updated_at: doc.updated_at });
       } catch {
         try {

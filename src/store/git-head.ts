@@ -2,6 +2,7 @@
 // mutation, and spawning `git rev-parse HEAD` costs ~1-3 ms per call against
 // ~0.05 ms for two small file reads. Falls back to git for anything unusual.
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readRegularText } from './regular-file.js';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { gitTopLevel } from './project-root.js';
 
@@ -10,7 +11,7 @@ function gitDirs(top: string): { gitDir: string; commonDir: string } | null {
   let gitDir = dotGit;
   try {
     if (statSync(dotGit).isFile()) {
-      const m = /^gitdir:\s*(.+)\s*$/m.exec(readFileSync(dotGit, 'utf8'));
+      const m = /^gitdir:\s*(.+)\s*$/m.exec(readRegularText(dotGit, 64 * 1024));
       if (!m) return null;
       gitDir = isAbsolute(m[1]!) ? m[1]! : resolve(top, m[1]!);
     }
@@ -19,7 +20,7 @@ function gitDirs(top: string): { gitDir: string; commonDir: string } | null {
   }
   let commonDir = gitDir;
   try {
-    const c = readFileSync(join(gitDir, 'commondir'), 'utf8').trim();
+    const c = readRegularText(join(gitDir, 'commondir'), 64 * 1024).trim();
     commonDir = isAbsolute(c) ? c : resolve(gitDir, c);
   } catch {
     /* not a linked worktree */
@@ -34,7 +35,7 @@ export function readHeadFromFiles(top: string): string | null | undefined {
   if (!dirs) return undefined;
   let head: string;
   try {
-    head = readFileSync(join(dirs.gitDir, 'HEAD'), 'utf8').trim();
+    head = readRegularText(join(dirs.gitDir, 'HEAD'), 64 * 1024).trim();
   } catch {
     return undefined;
   }
@@ -43,14 +44,14 @@ export function readHeadFromFiles(top: string): string | null | undefined {
   if (!ref) return undefined;
   for (const base of [dirs.gitDir, dirs.commonDir]) {
     try {
-      const sha = readFileSync(join(base, ref), 'utf8').trim();
+      const sha = readRegularText(join(base, ref), 64 * 1024).trim();
       if (SHA.test(sha)) return sha;
     } catch {
       /* maybe packed */
     }
   }
   try {
-    const packed = readFileSync(join(dirs.commonDir, 'packed-refs'), 'utf8');
+    const packed = readRegularText(join(dirs.commonDir, 'packed-refs'), 256 * 1024 * 1024);
     for (const line of packed.split('\n')) {
       const [sha, name] = line.split(' ');
       if (name === ref && sha && SHA.test(sha)) return sha;

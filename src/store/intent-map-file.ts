@@ -6,7 +6,7 @@
 // when the file is still that file with those bytes, only what was appended
 // since is read. Anything else (a rewritten, truncated or replaced ledger, a
 // corrupt cache) rebuilds from the whole file.
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { addRecords, renderIntentMap, tallyFromJson, tallyToJson, type MapTally, type TallyJson } from '../core/governance/intent-map.js';
@@ -15,6 +15,7 @@ import type { TraceRecord } from '../core/governance/trace-record.js';
 import { nameHash } from '../core/name-hash.js';
 import { onDemand } from '../core/on-demand.js';
 import { orchestrationPaths, writeIntentMap } from './orchestration.js';
+import { MiB, readRegularText } from './regular-file.js';
 
 export const intentMapCacheDir = (storeRoot: string): string => join(storeRoot, 'cache', 'intent-map');
 
@@ -59,13 +60,15 @@ type Mark = Pick<Cache, 'dev' | 'ino' | 'size' | 'tail'>;
 function foldLedger(ledger: string, cached: Cache | null): { tally: MapTally; mark: Mark; readBytes: number } {
   let fd: number;
   try {
-    fd = openSync(ledger, 'r');
+    fd = openSync(ledger, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     return { tally: new Map(), mark: { dev: 0, ino: 0, size: 0, tail: '' }, readBytes: 0 };
   }
   try {
-    const { dev, ino, size: now } = fstatSync(fd);
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new Error(`${ledger} is not a regular file`);
+    const { dev, ino, size: now } = st;
     const same = cached && cached.dev === dev && cached.ino === ino && cached.size <= now && tailAt(fd, cached.size) === cached.tail;
     const kept = same ? tallyFromJson(cached.tally) : null;
     const from = kept ? cached!.size : 0;
@@ -113,7 +116,7 @@ function parseRecords(text: string): TraceRecord[] {
 
 function readCache(file: string, root: string): Cache | null {
   try {
-    const c = JSON.parse(readFileSync(file, 'utf8')) as Partial<Cache> | null;
+    const c = JSON.parse(readRegularText(file, 16 * MiB)) as Partial<Cache> | null;
     if (!c || c.root !== root || typeof c.size !== 'number' || typeof c.tail !== 'string' || typeof c.dev !== 'number' || typeof c.ino !== 'number') return null;
     return c as Cache;
   } catch {

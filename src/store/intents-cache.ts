@@ -5,12 +5,13 @@
 // both match: not mtime, so an edit within the same second (or a checkout
 // that restores an old mtime) is never served a stale parse, and a new roz
 // never trusts an old parse.
-import { mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { isIntentsParse, type IntentsParse } from '../core/governance/intents.js';
 import { onDemand } from '../core/on-demand.js';
 import { nameHash } from '../core/name-hash.js';
+import { MiB, readRegularText } from './regular-file.js';
 
 /** Set by the hook build to a hash of the parser's bundled code. */
 declare const ROZ_INTENTS_PARSER_ID: string;
@@ -52,7 +53,7 @@ const entryFile = (dir: string, text: string): string => join(dir, `${nameHash(`
 
 function readEntry(file: string, text: string): IntentsParse | undefined {
   try {
-    const e = JSON.parse(readFileSync(file, 'utf8')) as Partial<Entry> | null;
+    const e = JSON.parse(readRegularText(file, 16 * MiB)) as Partial<Entry> | null;
     return e?.parser === parserId && e.text === text && isIntentsParse(e.parse) ? e.parse : undefined;
   } catch {
     return undefined;

@@ -2,10 +2,11 @@
 // is validated before it is written, and written with one O_APPEND write: the
 // kernel keeps concurrent appends to a regular file from interleaving, so
 // hooks of parallel sessions never tear each other's lines.
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { onDemand } from '../core/on-demand.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
+import { MiB, readRegularText } from './regular-file.js';
 
 export class LedgerError extends Error {
   override name = 'LedgerError';
@@ -20,8 +21,10 @@ export function appendLedger(file: string, record: TraceRecord): void {
   }
   const buf = Buffer.from(`${JSON.stringify(checked.data)}\n`, 'utf8');
   mkdirSync(dirname(file), { recursive: true });
-  const fd = openSync(file, 'a', 0o644);
+  // Non-blocking, and only a regular file: a FIFO planted there must not hang the hook.
+  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o644);
   try {
+    if (!fstatSync(fd).isFile()) throw new LedgerError(`${file} is not a regular file; refusing to append to it`);
     const n = writeSync(fd, buf, 0, buf.length);
     // A short write would leave half a line that a retry cannot complete atomically.
     if (n !== buf.length) throw new LedgerError(`short write to ${file} (${n} of ${buf.length} bytes)`);
@@ -41,7 +44,7 @@ export function readLedger(file: string): LedgerRead {
   const { traceRecordSchema } = onDemand('trace-schema');
   let raw: string;
   try {
-    raw = readFileSync(file, 'utf8');
+    raw = readRegularText(file, 1024 * MiB);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], bad: [] };
     throw err;

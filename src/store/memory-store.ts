@@ -1,6 +1,6 @@
 // An in-memory SessionStore for tests of the engine without a file system.
 import { newSession, type SessionState } from '../core/review/state.js';
-import type { SessionStore, SessionSummary, TraceRecord } from './session-store.js';
+import type { SessionStore, SessionSummary, TraceRecord, UpdateInfo } from './session-store.js';
 
 export class MemorySessionStore implements SessionStore {
   readonly root = ':memory:';
@@ -11,12 +11,12 @@ export class MemorySessionStore implements SessionStore {
   update<T>(
     sessionId: string,
     now: Date,
-    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
   ): Promise<T> {
     // Serialise like the file lock does.
     const run = this.queue.then(() => {
       const state = structuredClone(this.states.get(sessionId) ?? newSession(sessionId, now));
-      const out = fn(state);
+      const out = fn(state, {});
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
         this.states.set(sessionId, state);

@@ -1,6 +1,6 @@
 // The project's `.orchestration/` folder on disk: finding the governed
 // project, loading intents and .intentignore, and writing lessons and the map.
-import { appendFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import type { IntentsParse } from '../core/governance/intents.js';
@@ -11,6 +11,7 @@ import type { ProjectView } from '../core/governance/policy.js';
 
 export { findProjectRoot, ORCHESTRATION, orchestrationPaths } from './project-root.js';
 import { ORCHESTRATION, orchestrationPaths } from './project-root.js';
+import { appendRegularFile, MiB, readOptionalText } from './regular-file.js';
 
 function realOr(p: string): string {
   try {
@@ -20,14 +21,8 @@ function realOr(p: string): string {
   }
 }
 
-function readOptional(file: string): string | null {
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
-    throw err;
-  }
-}
+/** Intents, .intentignore and lessons: regular files only (a FIFO there must not hang a hook), bounded. */
+const readOptional = (file: string): string | null => readOptionalText(file, 4 * MiB);
 
 export interface LoadOptions {
   /** Where parses are cached across processes (intentsCacheDir of the store); none: parse in memory only. */
@@ -64,12 +59,12 @@ export function appendLesson(root: string, line: string): void {
   if (!existsSync(paths.lessons)) {
     try {
       // 'wx': only the first of two racing hooks writes the header.
-      appendFileSync(paths.lessons, newLessonsFile(), { flag: 'wx' });
+      appendRegularFile(paths.lessons, newLessonsFile(), { exclusive: true });
     } catch {
       /* someone else created it */
     }
   }
-  appendFileSync(paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
+  appendRegularFile(paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
 }
 
 /** Atomic, not fsynced: the map is derived from the ledger and rewritten after every change. */

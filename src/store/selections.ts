@@ -1,10 +1,11 @@
 // Intent selections made outside a hook (the MCP server, the CLI) that do not
 // know their session: kept per project until the next hook of a session in
 // that project adopts it. Claiming is an atomic rename, so one session wins.
-import { mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { nameHash } from '../core/name-hash.js';
+import { readRegularText } from './regular-file.js';
 
 export interface PendingSelection {
   intent_id: string;
@@ -37,7 +38,7 @@ export function takePendingSelection(storeRoot: string, projectRoot: string, ses
     return null;
   }
   try {
-    const sel = JSON.parse(readFileSync(claimed, 'utf8')) as PendingSelection;
+    const sel = JSON.parse(readRegularText(claimed, 64 * 1024)) as PendingSelection;
     if (typeof sel.intent_id !== 'string' || sel.project_root !== projectRoot) return null;
     if (now.getTime() - Date.parse(sel.at) > PENDING_TTL_MS) return null;
     return sel;

@@ -15,6 +15,26 @@ export interface SessionSummary {
   updated_at: string;
 }
 
+/**
+ * A session document that was not what roz wrote: `repaired` (fields of the
+ * wrong shape reset; the session goes on with the rest) or `corrupt` (not a
+ * session at all, or not a regular file; the session starts fresh). Either
+ * way the original is kept in `<store>/quarantine/` (`kept`).
+ */
+export interface StateFault {
+  kind: 'repaired' | 'corrupt';
+  reason: string;
+  kept: string;
+  /** The document had a review on (corrupt documents that still parse say so too). */
+  reviewWasActive: boolean;
+}
+
+/** What the store tells an update besides the state. */
+export interface UpdateInfo {
+  /** Set when this update found the document faulty (and quarantined it). */
+  fault?: StateFault;
+}
+
 /** Reports problems the store recovered from (a corrupt file moved aside, ...). */
 export type Warn = (message: string) => void;
 
@@ -28,7 +48,7 @@ export interface SessionStore {
   update<T>(
     sessionId: string,
     now: Date,
-    fn: (state: SessionState) => { value: T; trace: TraceRecord[]; persist?: boolean },
+    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
   ): Promise<T>;
   read(sessionId: string): SessionState | null;
   readTrace(sessionId: string): TraceRecord[];

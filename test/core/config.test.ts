@@ -76,3 +76,57 @@ describe('config validation', () => {
     expect(r.sources['review.approval_scope']).toBe('env:ROZ_APPROVAL_SCOPE');
   });
 });
+
+describe('project config (.roz/config.toml): between the user file and the environment, tighten-only', () => {
+  const project = (data: unknown) => ({ path: '/p/.roz/config.toml', data });
+
+  it('tightens what the user set, with the project as the source', () => {
+    const r = resolveConfig({
+      home: '/h',
+      file: { path: '/h/.roz/config.toml', data: { review: { approval_ttl_seconds: 600 } } },
+      project: project({
+        review: { mode: 'always', gates: ['Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 },
+        circuit_breaker: { max_blocks: 5, cooldown_seconds: 30 },
+      }),
+      env: {},
+    });
+    expect(r.problems).toEqual([]);
+    expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*', 'Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 });
+    expect(r.config.circuit_breaker).toEqual({ max_blocks: 5, cooldown_seconds: 30 });
+    expect(r.sources['review.mode']).toBe('project:/p/.roz/config.toml');
+  });
+
+  it('cannot loosen or switch roz off: each such key is reported and the user value stays', () => {
+    const r = resolveConfig({
+      home: '/h',
+      file: { path: '/h/.roz/config.toml', data: { review: { mode: 'always', approval_ttl_seconds: 60 } } },
+      project: project({
+        review: { mode: 'never', gates: [], approval_scope: 'session', approval_ttl_seconds: 0 },
+        circuit_breaker: { max_blocks: 1, cooldown_seconds: 99999 },
+        storage: { path: '/tmp/elsewhere' },
+        external_models: { codex: 'sh' },
+        cleanup: { retention_days: 1 },
+        templates: { active: 'v2' },
+        guard: { destructive: 'off' },
+      }),
+      env: {},
+    });
+    expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'], approval_scope: 'prompt', approval_ttl_seconds: 60 });
+    expect(r.config.circuit_breaker).toEqual({ max_blocks: 3, cooldown_seconds: 300 });
+    expect(r.config.storage.path).toBe('/h/.roz');
+    expect(r.config.external_models.codex).toBe('codex');
+    expect(r.config.cleanup.retention_days).toBe(7);
+    expect(r.config.templates.active).toBe('random');
+    const said = r.problems.join('\n');
+    for (const key of ['review.mode', 'review.approval_scope', 'review.approval_ttl_seconds', 'circuit_breaker.max_blocks', 'circuit_breaker.cooldown_seconds', 'storage.path', 'external_models.codex', 'cleanup.retention_days', 'templates.active', 'guard']) {
+      expect(said).toContain(`/p/.roz/config.toml: ${key}`);
+    }
+  });
+
+  it('the environment still overrides the project, and an invalid project value is ignored on its own', () => {
+    const r = resolveConfig({ home: '/h', project: project({ review: { mode: 'sometimes' }, circuit_breaker: { max_blocks: 4 } }), env: { ROZ_MAX_BLOCKS: '6' } });
+    expect(r.problems.join('\n')).toMatch(/review\.mode: expected one of/);
+    expect(r.config.circuit_breaker.max_blocks).toBe(6);
+    expect(r.sources['circuit_breaker.max_blocks']).toBe('env:ROZ_MAX_BLOCKS');
+  });
+});

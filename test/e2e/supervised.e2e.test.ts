@@ -105,6 +105,8 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(state.review.status, why).toBe('approved');
     expect(state.review.decision, why).toMatchObject({ kind: 'complete', valid: true });
     expect(state.review.breaker.trips, why).toEqual([]);
+    // roz run launched the client with its settings: the session is enforced.
+    expect((state as unknown as { enforcement: string }).enforcement, why).toBe('enforced');
 
     const denied = trace.filter((e) => e.event === 'PreToolUse' && (e.verdict as { code?: string } | undefined)?.code === 'SCOPE_VIOLATION');
     expect(denied, why).toHaveLength(1);

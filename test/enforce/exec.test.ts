@@ -60,6 +60,23 @@ describe('roz exec', () => {
     expect(statSync(join(w.store, 'runs')).mode & 0o077).toBe(0);
   });
 
+  it('roz settings prints the same document; --managed names .orchestration/ relative to each project', () => {
+    const w = world();
+    const settings = (args: string[]) => {
+      const r = spawnSync(process.execPath, [ROZ_BIN, 'settings', ...args], { cwd: w.project, env: w.env, encoding: 'utf8' });
+      expect(r.status, r.stderr).toBe(0);
+      return JSON.parse(r.stdout);
+    };
+    const doc = settings(['--json']);
+    expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: ['*'] } });
+    expect(doc.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration')]));
+    expect(doc.permissions.deny).toContain(`Edit(/${join(w.project, '.orchestration')}/**)`);
+    const managed = settings(['--managed']);
+    expect(managed.sandbox.filesystem.denyWrite).not.toContain(join(w.project, '.orchestration'));
+    expect(managed.permissions.deny).toContain('Edit(.orchestration/**)');
+    expect(managed.permissions.deny.some((r: string) => r.includes(w.project))).toBe(false);
+  });
+
   it('says why it cannot start: unknown command 127, unreadable --settings 2', () => {
     const w = world();
     expect(exec(w, ['--', 'no-such-agent']).status).toBe(127);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { App } from '../../src/tui/App.js';
 import { FakeSource, frameUntil } from './fake-source.js';
 
+// biome-ignore lint/correctness/noUnusedVariables: the arrow keys, kept together for the tests that move the cursor
 const DOWN = '\x1b[B';
 const UP = '\x1b[A';
 let unmount: (() => void) | null = null;

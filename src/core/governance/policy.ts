@@ -1,6 +1,7 @@
 // Intent governance at PreToolUse as one pure policy: a mutation needs a
 // selected IN_PROGRESS intent, must stay inside its owned_scope, must not be
 // based on a stale read, and a destructive command goes to the human.
+import { normalize } from 'node:path';
 import type { HookInput } from '../hook-input.js';
 import { result, type PolicyResult, type TraceNote } from '../verdict.js';
 import { formatProblems, type Intent, type IntentsParse } from './intents.js';
@@ -147,7 +148,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
 
 function pathOfGiven(given: string, ctx: PathContext): string {
   // The unresolved absolute form, to tell the agent when a symlink or `..` moved the target.
-  return resolvePath(given, { ...ctx, realish: (p) => p }).real;
+  return resolvePath(given, { ...ctx, realish: normalize }).real;
 }
 
 function askIfDestructive(d: { destructive: boolean; findings: Array<{ rule: string; command: string; why: string }> }, what: string): PolicyResult {

@@ -1,6 +1,6 @@
 // Where a write really lands (cwd, `..`, `~`, symlinks) and whether that
 // place is inside an intent's owned_scope, protected, or outside governance.
-import { isAbsolute, join, normalize, relative, resolve, sep } from 'node:path';
+import { isAbsolute, join, normalize, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
 
 export interface PathContext {
@@ -9,7 +9,7 @@ export interface PathContext {
   home: string;
   /** Real path of the project root (symlinks resolved). */
   root: string;
-  /** Resolves symlinks of the longest existing prefix; injected so policies stay pure. */
+  /** The real path of an absolute, unfolded path (symlinks before `..`, hard links of protected files); injected so policies stay pure. */
   realish: (absolute: string) => string;
 }
 
@@ -27,7 +27,9 @@ export function expandHome(p: string, home: string): string {
 }
 
 export function resolvePath(given: string, ctx: PathContext): ResolvedPath {
-  const real = ctx.realish(normalize(resolve(ctx.cwd, expandHome(given, ctx.home))));
+  // Not folded here: `..` after a symlink means the link's parent (ctx.realish walks it as the kernel does).
+  const expanded = expandHome(given, ctx.home);
+  const real = ctx.realish(isAbsolute(expanded) ? expanded : `${ctx.cwd}${ctx.cwd.endsWith(sep) ? '' : sep}${expanded}`);
   const r = relative(ctx.root, real);
   const outside = r === '..' || r.startsWith(`..${sep}`) || isAbsolute(r);
   return { given, real, rel: outside ? null : r.split(sep).join('/') || '.' };
