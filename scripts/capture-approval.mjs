@@ -20,7 +20,8 @@ const term = new xtermHeadless.Terminal({ cols, rows, allowProposedApi: true });
 const proc = pty.spawn(process.execPath, [join(root, 'scripts', 'demo.mjs')], { name: 'xterm-256color', cols, rows, env, cwd: root });
 proc.onData((d) => term.write(d));
 
-const screen = () => Array.from({ length: rows }, (_, y) => term.buffer.active.getLine(term.buffer.active.viewportY + y)?.translateToString(true) ?? '').join('\n');
+const screen = () =>
+  Array.from({ length: rows }, (_, y) => term.buffer.active.getLine(term.buffer.active.viewportY + y)?.translateToString(true) ?? '').join('\n');
 async function waitFor(test, what, ms = 90_000) {
   const start = Date.now();
   while (!test(screen())) {
@@ -35,13 +36,20 @@ async function waitFor(test, what, ms = 90_000) {
   }
   return last;
 }
-const frame = (title, text) => `${title}\n${'┌'}${'─'.repeat(cols)}┐\n${text.split('\n').map((l) => `│${l.padEnd(cols)}│`).join('\n')}\n└${'─'.repeat(cols)}┘\n`;
+const frame = (title, text) =>
+  `${title}\n${'┌'}${'─'.repeat(cols)}┐\n${text
+    .split('\n')
+    .map((l) => `│${l.padEnd(cols)}│`)
+    .join('\n')}\n└${'─'.repeat(cols)}┘\n`;
 
 try {
   const prompt = await waitFor((s) => s.includes('APPROVAL NEEDED') && s.includes('[a] once'), 'the approval prompt, its keys armed');
   process.stdout.write(frame('roz run, an approval pending (it took the keyboard):', prompt));
   proc.write('\x1d');
-  const split = await waitFor((s) => s.includes('Ctrl-] to answer') && s.includes('─'.repeat(cols)) && s.includes('APPROVAL NEEDED'), "Claude's pane with the panel");
+  const split = await waitFor(
+    (s) => s.includes('Ctrl-] to answer') && s.includes('─'.repeat(cols)) && s.includes('APPROVAL NEEDED'),
+    "Claude's pane with the panel",
+  );
   process.stdout.write(frame("after Ctrl-] (back in Claude's pane; the request stays on screen):", split));
 } finally {
   proc.kill('SIGTERM');

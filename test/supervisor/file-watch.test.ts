@@ -14,7 +14,8 @@ afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
 
-const intentsYaml = (ids: string[]) => `active_intents:\n${ids.map((id) => `  - id: ${id}\n    name: work ${id}\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n`).join('')}`;
+const intentsYaml = (ids: string[]) =>
+  `active_intents:\n${ids.map((id) => `  - id: ${id}\n    name: work ${id}\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n`).join('')}`;
 
 describe.each([false, true])('FileWatch (polling %s)', (poll) => {
   it.each(['write', 'rename'])('hears a %s of the file (an editor saving by rename too), and nothing about its neighbours', async (how) => {
@@ -68,7 +69,14 @@ describe('the supervisor reloads what it shows', () => {
     await s.sup.fileWatch.ready;
     writeFileSync(file, intentsYaml(['INT-1', 'INT-2']));
     await until(() => s.sup.events.tail(50).some((e) => e.event === 'roz:IntentsReloaded'), 'the change heard');
-    await until(() => s.sup.snapshot().intents?.intents.map((i) => i.id).join() === 'INT-1,INT-2', 'the new intent in the snapshot');
+    await until(
+      () =>
+        s.sup
+          .snapshot()
+          .intents?.intents.map((i) => i.id)
+          .join() === 'INT-1,INT-2',
+      'the new intent in the snapshot',
+    );
 
     writeFileSync(s.sup.snapshot().config.path, '[review]\nmode = "sometimes"\n');
     await until(() => s.sup.events.tail(50).some((e) => e.event === 'roz:ConfigReloaded'), 'the config change heard');

@@ -24,7 +24,14 @@ describe('roz views', () => {
   it('the live trace follows new events, shows verdicts and codes, and opens the detail of a selected event', async () => {
     const s = new FakeSource();
     s.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'git status' });
-    s.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'rm -rf /', verdict: { kind: 'deny', code: 'DESTRUCTIVE_BLOCKED', reason: 'no' }, code: 'DESTRUCTIVE_BLOCKED', input: { tool_input: { command: 'rm -rf /' } } });
+    s.push({
+      event: 'PreToolUse',
+      tool_name: 'Bash',
+      summary: 'rm -rf /',
+      verdict: { kind: 'deny', code: 'DESTRUCTIVE_BLOCKED', reason: 'no' },
+      code: 'DESTRUCTIVE_BLOCKED',
+      input: { tool_input: { command: 'rm -rf /' } },
+    });
     const { lastFrame, stdin } = app(s);
     let f = await frameUntil(lastFrame, (x) => x.includes('rm -rf /'), 'events');
     expect(f).toContain('following');
@@ -157,10 +164,36 @@ describe('roz views', () => {
   it('reviews, intents and stats views render from the session state', async () => {
     const s = new FakeSource();
     s.state!.review.status = 'approved';
-    s.state!.review.decision_history.push({ kind: 'complete', summary: 'tests pass, diff matches the ask', opinions: ['codex'], decided_at: '2026-01-01T10:00:00Z', agent_id: 'ag1', valid: true });
+    s.state!.review.decision_history.push({
+      kind: 'complete',
+      summary: 'tests pass, diff matches the ask',
+      opinions: ['codex'],
+      decided_at: '2026-01-01T10:00:00Z',
+      agent_id: 'ag1',
+      valid: true,
+    });
     s.state!.governance = { intent_id: 'INT-1' };
-    s.intents = { file: '/repo/.orchestration/active_intents.yaml', problems: [], intents: [{ id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }, { id: 'INT-2', name: 'docs', status: 'DRAFT', owned_scope: [] }] as never };
-    s.statsValue = { session_id: 's1', created_at: '', ended_at: null, tool_calls: 7, tool_failures: 1, denials: { SCOPE_VIOLATION: 2 }, reviews: 1, decisions: { complete: 1, issues: 0, invalid: 0 }, breaker_trips: 0, human: { decisions: 1, approved: 1, denied: 0, timed_out: 0, wait_ms_total: 4200, wait_ms_max: 4200 }, templates: [] };
+    s.intents = {
+      file: '/repo/.orchestration/active_intents.yaml',
+      problems: [],
+      intents: [
+        { id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] },
+        { id: 'INT-2', name: 'docs', status: 'DRAFT', owned_scope: [] },
+      ] as never,
+    };
+    s.statsValue = {
+      session_id: 's1',
+      created_at: '',
+      ended_at: null,
+      tool_calls: 7,
+      tool_failures: 1,
+      denials: { SCOPE_VIOLATION: 2 },
+      reviews: 1,
+      decisions: { complete: 1, issues: 0, invalid: 0 },
+      breaker_trips: 0,
+      human: { decisions: 1, approved: 1, denied: 0, timed_out: 0, wait_ms_total: 4200, wait_ms_max: 4200 },
+      templates: [],
+    };
     const { lastFrame, stdin } = app(s);
     stdin.write('3');
     let f = await frameUntil(lastFrame, (x) => x.includes('second opinions'), 'reviews');

@@ -34,10 +34,21 @@ function inputLines(a: PendingApproval, width: number): Line[] {
   // The prompt scrolls, so the preview can be long; still bounded for a generated megabyte.
   const diff = diffPreview(a.tool_name, a.tool_input, 500);
   if (diff) {
-    return diff.map((d) => ({ text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width), colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined }));
+    return diff.map((d) => ({
+      text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width),
+      colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined,
+    }));
   }
   const cmd = a.tool_input.command;
-  const lines = typeof cmd === 'string' ? [`$ ${cmd}`, ...Object.entries(a.tool_input).filter(([k]) => k !== 'command').map(([k, v]) => `${k}: ${JSON.stringify(v)}`)] : JSON.stringify(a.tool_input, null, 2).split('\n');
+  const lines =
+    typeof cmd === 'string'
+      ? [
+          `$ ${cmd}`,
+          ...Object.entries(a.tool_input)
+            .filter(([k]) => k !== 'command')
+            .map(([k, v]) => `${k}: ${JSON.stringify(v)}`),
+        ]
+      : JSON.stringify(a.tool_input, null, 2).split('\n');
   return lines.flatMap((l) => wrapText(l, width)).map((text) => ({ text }));
 }
 
@@ -59,7 +70,10 @@ export function historyLines(history: DecidedApproval[], width: number): Line[] 
     const a = d.approval;
     const what = String(a.tool_input.command ?? a.tool_input.file_path ?? a.tool_input.url ?? '');
     const colour = d.decision === 'allow' ? 'green' : d.decision === 'deny' ? 'red' : 'yellow';
-    out.push({ text: `${clock(d.decided_at)} ${d.decision}${d.scope === 'session' ? ' for the session' : ''} by ${d.decided_by} after ${(d.wait_ms / 1000).toFixed(1)}s · ${a.tool_name} ${a.code}`, colour });
+    out.push({
+      text: `${clock(d.decided_at)} ${d.decision}${d.scope === 'session' ? ' for the session' : ''} by ${d.decided_by} after ${(d.wait_ms / 1000).toFixed(1)}s · ${a.tool_name} ${a.code}`,
+      colour,
+    });
     for (const l of wrapText(`${what ? `${what.replace(/\s+/g, ' ')} — ` : ''}${d.reason}`, width - 4)) out.push({ text: `    ${l}`, dim: true });
   }
   return out;
@@ -70,7 +84,9 @@ function keysLine({ focused, armed, mode, reason, width }: { focused: boolean; a
   if (!focused) return `keys go to Claude now · ${HOTKEY_LABEL} to answer here`;
   if (mode === 'reason') return `block reason: ${reason}▌   (⏎ block · Esc back)`;
   if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
-  return width >= 96 ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys' : '[a] once  [s] session  [b] block  [i] inspect  [?] keys';
+  return width >= 96
+    ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys'
+    : '[a] once  [s] session  [b] block  [i] inspect  [?] keys';
 }
 
 function Lines({ lines }: { lines: Line[] }) {
@@ -85,7 +101,20 @@ function Lines({ lines }: { lines: Line[] }) {
   );
 }
 
-export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, armed = true, history = [], historyTop = 0, bodyTop = 0 }: ApprovalPromptProps) {
+export function ApprovalPrompt({
+  approval,
+  queued,
+  mode,
+  reason,
+  now,
+  height,
+  width,
+  focused = true,
+  armed = true,
+  history = [],
+  historyTop = 0,
+  bodyTop = 0,
+}: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
     const room = Math.max(1, height - 2);
@@ -95,7 +124,9 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
         <Text dimColor wrap="truncate">
           No approvals pending. A hook that needs a human (a destructive command, a gate) shows up here.
         </Text>
-        <Text bold wrap="truncate">{history.length ? `history: ${history.length} decided, newest first${lines.length > room ? ' (↑↓)' : ''}` : 'history: none decided yet'}</Text>
+        <Text bold wrap="truncate">
+          {history.length ? `history: ${history.length} decided, newest first${lines.length > room ? ' (↑↓)' : ''}` : 'history: none decided yet'}
+        </Text>
         <Lines lines={lines.slice(top, top + room)} />
       </Box>
     );
@@ -118,7 +149,9 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
       </Text>
       <Lines lines={reasonLines.map((text) => ({ text }))} />
       <Lines lines={shown} />
-      {fits ? null : <Text dimColor>{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)${mode === 'inspect' ? '' : ' · i inspect'}`}</Text>}
+      {fits ? null : (
+        <Text dimColor>{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)${mode === 'inspect' ? '' : ' · i inspect'}`}</Text>
+      )}
       <Box flexGrow={1} />
       <Text bold inverse wrap="truncate">
         {keys}
