@@ -75,7 +75,7 @@ export class RunService {
     if (!file) throw new RunError(`cannot find ${JSON.stringify(req.command)} on PATH${req.command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}`, 127);
     const env = req.env;
     let plan = planLaunch(req.command, req.args, { env, home: env.HOME || homedir(), pluginDir: req.pluginDir ?? pluginRoot(env), forcePluginDir: req.pluginDir !== undefined });
-    const supervisor = req.supervisor ? await Supervisor.start({ env, approvalTimeoutMs: req.supervisor.approvalTimeoutMs }) : null;
+    const supervisor = req.supervisor ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs }) : null;
     let settings: RunSettings | null = null;
     try {
       const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}) };

@@ -2,7 +2,7 @@
 // broker, the live event ring and the session state the status line shows.
 // The TUI subscribes to it; nothing here knows about terminals.
 import { appendFileSync, mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { SessionState } from '../core/review/state.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -25,6 +25,8 @@ const STATE_REFRESH_MS = 250;
 export interface SupervisorOptions {
   env: Record<string, string | undefined>;
   approvalTimeoutMs: number;
+  /** Where the run started: finds the project's .roz/config.toml (watched like the user's). */
+  cwd?: string;
   ringCapacity?: number;
   /** Parent directory of the private socket directory (tests). */
   socketBaseDir?: string;
@@ -69,12 +71,12 @@ export class Supervisor {
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    this.config = loadConfig(opts.env);
+    this.config = loadConfig(opts.env, { cwd: opts.cwd });
     const root = this.config.config.storage.path;
     // Intents and config are reloaded when they change on disk (file events; polling only without them).
     this.files = new FileWatch((file) => this.fileChanged(file));
     this.intentsReader = new ProjectIntentsReader((file) => this.files.add(file));
-    this.files.add(this.config.path);
+    for (const f of this.config.files) this.files.add(f.path);
     this.store = opts.store ?? new FileSessionStore(root);
     this.log =
       opts.log ??
@@ -115,8 +117,8 @@ export class Supervisor {
   }
 
   private fileChanged(file: string): void {
-    if (file === this.config.path) {
-      this.config = loadConfig(this.opts.env);
+    if (this.config.files.some((f) => resolve(f.path) === file)) {
+      this.config = loadConfig(this.opts.env, { cwd: this.opts.cwd });
       const problems = this.config.problems;
       this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`);
       return;

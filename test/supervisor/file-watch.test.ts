@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { FileWatch } from '../../src/supervisor/file-watch.js';
-import type { Supervisor } from '../../src/supervisor/supervisor.js';
-import { relay, SID, startSupervisor, until } from './helpers/channel.js';
+import { Supervisor } from '../../src/supervisor/supervisor.js';
+import { relay, SID, sandboxEnv, startSupervisor, until } from './helpers/channel.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -81,5 +81,21 @@ describe('the supervisor reloads what it shows', () => {
     writeFileSync(s.sup.snapshot().config.path, '[review]\nmode = "sometimes"\n');
     await until(() => s.sup.events.tail(50).some((e) => e.event === 'roz:ConfigReloaded'), 'the config change heard');
     await until(() => s.sup.snapshot().config.problems.length > 0, 'the bad value reported');
+  });
+
+  it("the project's .roz/config.toml (found from where roz run started) is watched too", async () => {
+    const { env } = sandboxEnv();
+    const repo = mkdtempSync(join(tmpdir(), 'roz-project-'));
+    mkdirSync(join(repo, '.roz'));
+    const projectConfig = join(repo, '.roz', 'config.toml');
+    writeFileSync(projectConfig, '');
+    sup = await Supervisor.start({ env: { ...env, CLAUDE_PROJECT_DIR: repo }, cwd: repo, approvalTimeoutMs: 10_000, log: () => {} });
+    await sup.fileWatch.ready;
+    writeFileSync(projectConfig, '[review]\nmode = "sometimes"\n');
+    await until(
+      () => sup!.events.tail(50).some((e) => e.event === 'roz:ConfigReloaded' && e.summary.startsWith(projectConfig)),
+      'the project config change heard',
+    );
+    expect(sup.snapshot().config.problems.join('\n')).toMatch(/mode/);
   });
 });
