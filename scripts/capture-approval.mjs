@@ -4,12 +4,12 @@
 //   node scripts/capture-approval.mjs [cols] [rows]
 // Prints two screens: the approval prompt as it comes up, and Claude's pane
 // with the prompt in the panel under it after the human pressed Ctrl-].
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xtermHeadless from '@xterm/headless';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cols = Number(process.argv[2] ?? 80);
@@ -36,6 +36,30 @@ async function waitFor(test, what, ms = 90_000) {
   }
   return last;
 }
+/** Every process under `root` (Linux /proc). */
+function descendants(root) {
+  const children = new Map();
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(d)]);
+    } catch {
+      /* gone */
+    }
+  }
+  const out = [];
+  const walk = (pid) => {
+    for (const c of children.get(pid) ?? []) {
+      out.push(c);
+      walk(c);
+    }
+  };
+  walk(root);
+  return out;
+}
+
 const frame = (title, text) =>
   `${title}\n${'┌'}${'─'.repeat(cols)}┐\n${text
     .split('\n')
@@ -52,8 +76,18 @@ try {
   );
   process.stdout.write(frame("after Ctrl-] (back in Claude's pane; the request stays on screen):", split));
 } finally {
+  // The demo, roz run, claude and its hooks: found before anything dies (orphans get re-parented).
+  const tree = descendants(proc.pid);
+  const exited = new Promise((r) => proc.onExit(r));
   proc.kill('SIGTERM');
-  await new Promise((r) => proc.onExit(r));
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+  for (const pid of [proc.pid, ...tree]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* already gone */
+    }
+  }
   rmSync(dir, { recursive: true, force: true });
 }
 process.exit(0);
