@@ -10,6 +10,9 @@ switch (section) {
   case 'shell':
     print((await import('./micro.js')).shellAnalysis(num(0)));
     break;
+  case 'guard':
+    print((await import('./micro.js')).guardClassification(num(0)));
+    break;
   case 'supervised':
     print(await (await import('./supervised.js')).supervised(num(0)));
     break;

@@ -5,6 +5,7 @@ import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { RozConfig } from '../core/config.js';
 import { isSafeSessionId } from '../core/hook-input.js';
+import { telemetryOn } from '../core/telemetry.js';
 
 export class UsageError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -26,7 +27,9 @@ export interface CliContext {
 export function cliContext(env: NodeJS.ProcessEnv = process.env): CliContext {
   const resolved = loadConfig(env, { cwd: process.cwd() });
   for (const p of resolved.problems) process.stderr.write(`roz: config: ${p}\n`);
-  const store = new FileSessionStore(resolved.config.storage.path, (m) => process.stderr.write(`${m}\n`));
+  const store = new FileSessionStore(resolved.config.storage.path, (m) => process.stderr.write(`${m}\n`), {
+    telemetry: telemetryOn(resolved.config.telemetry, env),
+  });
   return { config: resolved.config, configPath: resolved.path, configFiles: resolved.files, sources: resolved.sources, problems: resolved.problems, store, env };
 }
 

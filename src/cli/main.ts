@@ -190,6 +190,21 @@ export function buildProgram(): Command {
     .action(run((target: string, opts: IntentOptions) => blameCommand(target, opts)));
 
   program
+    .command('otel')
+    .description('OpenTelemetry export (docs/telemetry.md)')
+    .command('flush')
+    .description('send the telemetry spool to the OTLP collector now')
+    .option('--quiet', 'print nothing on success')
+    .option('--json', 'print what was sent as JSON')
+    .option('--timeout <seconds>', 'give up on the collector after this long (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10 s)')
+    .action(
+      run(async (opts: { quiet?: boolean; json?: boolean; timeout?: string }) => {
+        const { otelFlushCommand } = await import('./commands/otel.js');
+        return otelFlushCommand(opts);
+      }),
+    );
+
+  program
     .command('mcp')
     .description('serve the select_active_intent MCP tool over stdio (started by Claude Code from the plugin)')
     .action(async () => {

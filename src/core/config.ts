@@ -7,9 +7,12 @@ import { projectSettable } from './project-config.js';
 
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+export const telemetryExports = ['auto', 'on', 'off'] as const;
+export const otlpProtocols = ['', 'http/protobuf', 'http/json'] as const;
 /** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
 export type NetworkSetting = 'user' | 'open' | string[];
 export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
+export const guardModes = ['ask', 'deny', 'off'] as const;
 
 export interface RozConfig {
   storage: { path: string };
@@ -29,10 +32,30 @@ export interface RozConfig {
   cleanup: { retention_days: number };
   /** Second-opinion commands ("" disables one) and the model each is asked for; tried in this order. */
   external_models: { codex: string; codex_model: string; gemini: string; gemini_model: string; claude: string; claude_model: string };
+  /** The destructive-command guard, in every project (governed or not). */
+  guard: { destructive: (typeof guardModes)[number] };
+  governance: {
+    /** Writes under /tmp, $TMPDIR and the client's session temp are not scope violations. */
+    allow_temp_writes: boolean;
+  };
   templates: {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
     active: string;
     weights: Record<string, number>;
+  };
+  /**
+   * OpenTelemetry export (docs/telemetry.md). `auto`: on when
+   * OTEL_EXPORTER_OTLP_ENDPOINT (or the logs/metrics one) is set. Empty
+   * strings defer to the standard OTEL_* variables.
+   */
+  telemetry: {
+    export: (typeof telemetryExports)[number];
+    endpoint: string;
+    protocol: (typeof otlpProtocols)[number];
+    /** `key=value,key2=value2`, like OTEL_EXPORTER_OTLP_HEADERS. */
+    headers: string;
+    /** `key=value,...`, like OTEL_RESOURCE_ATTRIBUTES. */
+    resource_attributes: string;
   };
   /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
   enforce: { network: NetworkSetting };
@@ -58,6 +81,7 @@ const listOf =
     const bad = v.map((x, i) => [i, item(x)] as const).find(([, why]) => why);
     return bad ? `item ${bad[0]}: ${bad[1]}` : null;
   };
+const boolean: Rule = (v) => (typeof v === 'boolean' ? null : `expected true or false, got ${got(v)}`);
 const weightTable: Rule = (v) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return `expected a table of weights, got ${got(v)}`;
   const bad = Object.entries(v).find(([, w]) => typeof w !== 'number' || !Number.isFinite(w) || w < 0);
@@ -84,7 +108,10 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
   cleanup: { retention_days: intAtLeast(1) },
   external_models: { codex: string, codex_model: string, gemini: string, gemini_model: string, claude: string, claude_model: string },
+  guard: { destructive: oneOf(guardModes) },
+  governance: { allow_temp_writes: boolean },
   templates: { active: nonEmpty, weights: weightTable },
+  telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
   enforce: { network: networkSetting },
 };
 
@@ -126,7 +153,10 @@ export function defaultConfig(home: string): RozConfig {
     cleanup: { retention_days: 7 },
     // The seed's order and models: codex, then gemini, then a Claude model.
     external_models: { codex: 'codex', codex_model: 'gpt-5.2', gemini: 'gemini', gemini_model: 'gemini-3-pro-preview', claude: 'claude', claude_model: 'opus' },
+    guard: { destructive: 'ask' },
+    governance: { allow_temp_writes: true },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
+    telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
     enforce: { network: 'user' },
   };
 }
@@ -143,6 +173,7 @@ export interface ResolvedConfig {
 
 type EnvSpec = { key: string; parse: (v: string) => unknown };
 const int = (v: string): unknown => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v);
+const bool = (v: string): unknown => (/^(?:1|true|yes|on)$/i.test(v.trim()) ? true : /^(?:0|false|no|off)$/i.test(v.trim()) ? false : v);
 const list = (v: string): unknown => v.split(',').map((s) => s.trim()).filter(Boolean);
 const weights = (v: string): unknown =>
   Object.fromEntries(
@@ -167,8 +198,17 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_CODEX: { key: 'external_models.codex', parse: (v) => v },
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
   ROZ_CLAUDE: { key: 'external_models.claude', parse: (v) => v },
+  ROZ_GUARD_DESTRUCTIVE: { key: 'guard.destructive', parse: (v) => v.trim() },
+  ROZ_ALLOW_TEMP_WRITES: { key: 'governance.allow_temp_writes', parse: bool },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  // Claude Code removes every OTEL_* variable from the environment of hooks,
+  // so a hook (and the flush it starts) reads these instead (docs/telemetry.md).
+  ROZ_TELEMETRY: { key: 'telemetry.export', parse: (v) => v.trim() },
+  ROZ_OTLP_ENDPOINT: { key: 'telemetry.endpoint', parse: (v) => v.trim() },
+  ROZ_OTLP_PROTOCOL: { key: 'telemetry.protocol', parse: (v) => v.trim() },
+  ROZ_OTLP_HEADERS: { key: 'telemetry.headers', parse: (v) => v },
+  ROZ_OTLP_RESOURCE_ATTRIBUTES: { key: 'telemetry.resource_attributes', parse: (v) => v },
   ROZ_ENFORCE_NETWORK: { key: 'enforce.network', parse: (v) => (v.trim() === 'user' || v.trim() === 'open' ? v.trim() : list(v)) },
 };
 

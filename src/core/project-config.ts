@@ -43,4 +43,7 @@ export const projectSettable: Record<string, Tighten> = {
   'review.approval_ttl_seconds': shorterTtl,
   'circuit_breaker.max_blocks': atLeast,
   'circuit_breaker.cooldown_seconds': atMost,
+  'review.second_opinion': ordered(['off', 'advisory', 'required']),
+  'guard.destructive': ordered(['off', 'ask', 'deny']),
+  'governance.allow_temp_writes': ordered(['true', 'false']),
 };

@@ -20,6 +20,10 @@ export interface PendingApproval {
   tool_input: Record<string, unknown>;
   code: string;
   reason: string;
+  /** For a scope question: the globs `g` would add to the intent (shown to the human before they press it). */
+  widen?: { intent_id: string; globs: string[] };
+  /** The hook's cwd, to find the project whose intents `g` edits. */
+  cwd?: string;
   received_at: number;
   deadline_at: number;
 }
@@ -42,7 +46,7 @@ export const HISTORY_LIMIT = 200;
 /** The tool input a human decision's trace record carries, as the engine bounds its own. */
 const TRACE_INPUT_LIMIT = 8_192;
 
-export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string };
+export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string } | { action: 'widen' };
 
 export interface BrokerOptions {
   timeoutMs: number;
@@ -50,6 +54,8 @@ export interface BrokerOptions {
   /** Persist a decision in the session trace (FileSessionStore.appendTrace). */
   record: (sessionId: string, rec: TraceRecord) => void;
   onChange: () => void;
+  /** Apply `g`: add the approval's globs to its intent. An error keeps the request pending. */
+  widen?: (a: PendingApproval) => { ok: true; added: string[] } | { ok: false; error: string };
 }
 
 interface Waiting {
@@ -93,6 +99,8 @@ export class ApprovalBroker {
       deadline_at: Math.min(received + this.opts.timeoutMs, (frame.deadline ?? Infinity) - DEADLINE_MARGIN_MS),
     };
     if (typeof input.tool_use_id === 'string') approval.tool_use_id = input.tool_use_id;
+    if (typeof input.cwd === 'string') approval.cwd = input.cwd;
+    if (frame.verdict.widen && frame.verdict.widen.globs.length > 0) approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
     if (this.sessionRules.has(sessionRuleKey(approval.session_id, approval.tool_name, approval.code, toolInput))) {
       this.settle(approval, conn, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
@@ -130,8 +138,21 @@ export class ApprovalBroker {
   answer(id: string, answer: HumanAnswer): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
-    this.drop(id);
     const a = w.approval;
+    if (answer.action === 'widen') {
+      if (!a.widen || !this.opts.widen) return false;
+      const out = this.opts.widen(a);
+      if (!out.ok) {
+        this.trace(a, { decided_by: 'human', decision: 'widen-failed', scope: 'once', reason: out.error });
+        this.opts.onChange();
+        return false;
+      }
+      this.drop(id);
+      const what = out.added.length > 0 ? `added ${out.added.join(', ')} to` : `found ${a.widen.globs.join(', ')} already in`;
+      this.settle(a, w.conn, 'allow', `roz: the human ${what} the owned_scope of intent ${a.widen.intent_id}`, 'human', 'scope', out.added.join(', '));
+      return true;
+    }
+    this.drop(id);
     if (answer.action === 'block') {
       const why = answer.reason.trim() || 'no reason given';
       this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why);

@@ -2,8 +2,14 @@
 // broker, the live event ring and the session state the status line shows.
 // The TUI subscribes to it; nothing here knows about terminals.
 import { appendFileSync, mkdirSync } from 'node:fs';
+import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { findProjectRoot } from '../store/project-root.js';
+import { widenScope } from './widen-scope.js';
+import { loadOnDemand } from '../core/on-demand.js';
 import type { SessionState } from '../core/review/state.js';
+import { telemetryOn } from '../core/telemetry.js';
+import { telemetrySettings } from '../core/telemetry-settings.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -21,6 +27,8 @@ export const DEFAULT_RING_CAPACITY = 5_000;
 /** Listeners hear about changes at most this often, however fast events arrive. */
 const NOTIFY_EVERY_MS = 50;
 const STATE_REFRESH_MS = 250;
+/** With telemetry export on, the spool hooks write is sent this often (and once more at close). */
+export const TELEMETRY_FLUSH_MS = 5_000;
 
 export interface SupervisorOptions {
   env: Record<string, string | undefined>;
@@ -68,16 +76,38 @@ export class Supervisor {
   private seq = 0;
   private notifyTimer: NodeJS.Timeout | null = null;
   private readonly log: (line: string) => void;
+  private telemetryTimer: NodeJS.Timeout | null = null;
+  private telemetry = false;
+  private flushing: Promise<void> | null = null;
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
     this.config = loadConfig(opts.env, { cwd: opts.cwd });
-    const root = this.config.config.storage.path;
+    const config = this.config.config;
+    const root = config.storage.path;
     // Intents and config are reloaded when they change on disk (file events; polling only without them).
     this.files = new FileWatch((file) => this.fileChanged(file));
     this.intentsReader = new ProjectIntentsReader((file) => this.files.add(file));
     for (const f of this.config.files) this.files.add(f.path);
-    this.store = opts.store ?? new FileSessionStore(root);
+    const telemetry = telemetryOn(config.telemetry, opts.env);
+    this.telemetry = telemetry;
+    this.store = opts.store ?? new FileSessionStore(root, () => {}, { telemetry });
+    if (telemetry) {
+      // Hooks under a supervisor only spool; the supervisor batches the sending, off the hook path.
+      const { settings, problem } = telemetrySettings(config.telemetry, opts.env);
+      if (problem) queueMicrotask(() => this.log(`telemetry: ${problem}`));
+      if (settings) {
+        const flush = (): Promise<void> =>
+          (this.flushing ??= import('../engine/otlp-export.js')
+            .then(({ flushTelemetryLocked }) => flushTelemetryLocked(root, settings, this.store))
+            .then((r) => void (r?.failed && this.log(`telemetry: the collector did not take ${r.records} records: ${r.errors.join('; ')}`)))
+            .catch((err: Error) => this.log(`telemetry: ${err.message}`))
+            .finally(() => (this.flushing = null)));
+        this.flushTelemetry = flush;
+        this.telemetryTimer = setInterval(() => void flush(), TELEMETRY_FLUSH_MS);
+        this.telemetryTimer.unref();
+      }
+    }
     this.log =
       opts.log ??
       ((line) => {
@@ -99,10 +129,21 @@ export class Supervisor {
         this.pushNotice('roz:HumanDecision', `${String(rec.decision)} ${String(rec.tool_name)} by ${String(rec.decided_by)} after ${String(rec.wait_ms)} ms`, sid, rec);
       },
       onChange: () => this.changed(),
+      widen: (a) => {
+        // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR).
+        const root = a.cwd ? findProjectRoot(a.cwd, { projectDir: opts.env.CLAUDE_PROJECT_DIR }) : null;
+        if (!root || !a.widen) return { ok: false, error: 'no governed project for this request' };
+        const human = opts.env.USER || opts.env.LOGNAME || userInfo().username;
+        const out = widenScope({ root, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
+        this.pushNotice('roz:ScopeWidened', out.ok ? `${human} added ${out.added.join(', ') || '(nothing new)'} to ${a.widen.intent_id}` : `could not widen: ${out.error}`, a.session_id);
+        return out;
+      },
     });
   }
 
   static async start(opts: SupervisorOptions): Promise<Supervisor> {
+    // `g` (widen a scope) appends a ledger record, which is checked with the trace schema.
+    await loadOnDemand('trace-schema');
     const sup = new Supervisor(opts);
     sup.channel = await ChannelServer.start({
       baseDir: opts.socketBaseDir,
@@ -136,7 +177,13 @@ export class Supervisor {
   /** Variables the child (and through it every hook) needs to reach us. */
   childEnv(): Record<string, string> {
     // The hook's own deadline for a PreToolUse follows the approval timeout (src/cli/hook-entry.ts).
-    return { ...this.channel.env(), ROZ_SUPERVISED: '1', ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs) };
+    return {
+      ...this.channel.env(),
+      ROZ_SUPERVISED: '1',
+      ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs),
+      // The client strips OTEL_* from its hooks' environment: tell them to spool; we send with our own settings.
+      ...(this.telemetry ? { ROZ_TELEMETRY: 'on' } : {}),
+    };
   }
 
   get socketPath(): string {
@@ -260,10 +307,16 @@ export class Supervisor {
     }
   }
 
+  /** Send the telemetry spool now (export on); resolves when the collector answered or gave up. */
+  flushTelemetry: () => Promise<void> = async () => {};
+
   async close(): Promise<void> {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    if (this.telemetryTimer) clearInterval(this.telemetryTimer);
     this.broker.dispose();
     await this.files.close();
     await this.channel.close();
+    // A last send of what the session's end produced, bounded: a dead collector must not hold up the exit.
+    await Promise.race([this.flushTelemetry(), new Promise((r) => setTimeout(r, 3_000).unref())]);
   }
 }

@@ -64,7 +64,7 @@ describe('config validation', () => {
       'c.toml: circuit_breaker.max_blocks: expected a whole number >= 1, got 0; using defaults',
       'c.toml: cleanup: expected a table, got "weekly"; using defaults',
       'c.toml: templates.weights: v1: expected a number >= 0, got -1; using defaults',
-      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, templates, enforce); using defaults',
+      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, guard, governance, templates, telemetry, enforce); using defaults',
     ]);
     expect(r.config.review.gates).toEqual(['Bash:gh issue close*', 'Bash:gh pr merge*']);
   });
@@ -123,10 +123,43 @@ describe('project config (.roz/config.toml): between the user file and the envir
     }
   });
 
+  it('a project may make the guard and second opinions stricter, never looser', () => {
+    const strict = resolveConfig({ home: '/h', project: project({ guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } }), env: {} });
+    expect(strict.problems).toEqual([]);
+    expect(strict.config.guard.destructive).toBe('deny');
+    expect(strict.config.governance.allow_temp_writes).toBe(false);
+    expect(strict.config.review.second_opinion).toBe('required');
+    const loose = resolveConfig({
+      home: '/h',
+      file: { path: '/h/.roz/config.toml', data: { guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } } },
+      project: project({ guard: { destructive: 'off' }, governance: { allow_temp_writes: true }, review: { second_opinion: 'off' } }),
+      env: {},
+    });
+    expect(loose.config.guard.destructive).toBe('deny');
+    expect(loose.config.governance.allow_temp_writes).toBe(false);
+    expect(loose.config.review.second_opinion).toBe('required');
+    for (const key of ['guard.destructive', 'governance.allow_temp_writes', 'review.second_opinion']) expect(loose.problems.join('\n')).toContain(`/p/.roz/config.toml: ${key}`);
+  });
+
   it('the environment still overrides the project, and an invalid project value is ignored on its own', () => {
     const r = resolveConfig({ home: '/h', project: project({ review: { mode: 'sometimes' }, circuit_breaker: { max_blocks: 4 } }), env: { ROZ_MAX_BLOCKS: '6' } });
     expect(r.problems.join('\n')).toMatch(/review\.mode: expected one of/);
     expect(r.config.circuit_breaker.max_blocks).toBe(6);
     expect(r.sources['circuit_breaker.max_blocks']).toBe('env:ROZ_MAX_BLOCKS');
+  });
+});
+
+describe('guard and governance keys', () => {
+  it('default to asking for destructive commands and allowing temp writes; env overrides both', () => {
+    const d = resolveConfig({ home: '/h', env: {} });
+    expect(d.config.guard.destructive).toBe('ask');
+    expect(d.config.governance.allow_temp_writes).toBe(true);
+    const e = resolveConfig({ home: '/h', env: { ROZ_GUARD_DESTRUCTIVE: 'deny', ROZ_ALLOW_TEMP_WRITES: 'false' } });
+    expect(e.config.guard.destructive).toBe('deny');
+    expect(e.config.governance.allow_temp_writes).toBe(false);
+    expect(e.sources['guard.destructive']).toBe('env:ROZ_GUARD_DESTRUCTIVE');
+    const bad = resolveConfig({ home: '/h', env: { ROZ_GUARD_DESTRUCTIVE: 'maybe' } });
+    expect(bad.config.guard.destructive).toBe('ask');
+    expect(bad.problems.join('\n')).toMatch(/ROZ_GUARD_DESTRUCTIVE.*expected one of "ask", "deny", "off"/);
   });
 });

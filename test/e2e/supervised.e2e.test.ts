@@ -1,12 +1,14 @@
 // `npm run demo` end to end: `roz run claude` with the real client on the
 // scripted model, in a real pseudo-terminal read back through @xterm/headless.
-// A human's keys: Enter to start, `a` at roz's approval prompt, /exit at the
-// end. Then roz's own records must show what the screen showed.
+// A human's keys: Enter to start, `g` at roz's scope question (adds the file
+// to the intent), `a` at its destructive-command prompt, /exit at the end.
+// Then roz's own records must show what the screen showed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
+import { parse as parseYaml } from 'yaml';
 import { DEMO_INTENT, DESTRUCTIVE_COMMAND, FINAL_TEXT, IN_SCOPE_FILE, OUT_OF_SCOPE_FILE, demoPaths } from '../../scripts/demo/scenario.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 import { killTree } from './harness/kill-tree.js';
@@ -28,7 +30,7 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('approval prompt answered with `a`, denied out-of-scope write, blocked stop, review COMPLETE, stats after /exit', async () => {
+  test('scope question answered with `g` (intent widened), destructive prompt with `a`, blocked stop, review COMPLETE, stats after /exit', async () => {
     assertRozBuilt();
     expect(existsSync(CLAUDE_BIN), `the pinned client is missing at ${CLAUDE_BIN}`).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'roz-e2e-demo-'));
@@ -57,6 +59,13 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(t.screen()).toMatch(/SCOPE_VIOLATION/);
     expect(t.screen()).toMatch(/type \/exit/);
     t.write('\r');
+
+    // The out-of-scope write: roz asks, offering to add the file to the intent.
+    const scopeAsk = await step(/APPROVAL NEEDED · Write · SCOPE_VIOLATION/, "roz's scope question", 60_000);
+    expect(scopeAsk).toContain(`[g] add ${OUT_OF_SCOPE_FILE} to ${DEMO_INTENT}`);
+    expect(readFileSync(join(p.repo, OUT_OF_SCOPE_FILE), 'utf8'), 'not written while the human decides').toContain('"1.0.0"');
+    await new Promise((r) => setTimeout(r, THINK_MS));
+    t.write('g');
 
     // roz's approval prompt comes to the front, with the full command.
     const prompt = await step(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED[\s\S]*\[a\] approve once/, "roz's approval prompt, its keys armed", 60_000);
@@ -87,7 +96,7 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     const stats = await step(/roz demo finished \(roz run exited 0\)/, 'the stats view and the epilogue', 30_000);
     expect(stats).toMatch(/denied\/asked\s+.*SCOPE_VIOLATION=1/);
     expect(stats).toMatch(/decisions COMPLETE 1/);
-    expect(stats).toMatch(/human gates\s+1 decided \(1 approved, 0 denied\)/);
+    expect(stats).toMatch(/human gates\s+2 decided \(2 approved, 0 denied\)/);
     expect(await t.exited).toBe(0);
     const sid = /session ([0-9a-f-]{36})/.exec(stats)?.[1];
     expect(sid, stats).toBeTruthy();
@@ -111,12 +120,22 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     const denied = trace.filter((e) => e.event === 'PreToolUse' && (e.verdict as { code?: string } | undefined)?.code === 'SCOPE_VIOLATION');
     expect(denied, why).toHaveLength(1);
     expect(JSON.stringify(denied[0]!.tool_input), why).toContain(OUT_OF_SCOPE_FILE);
-    expect(denied[0]!.verdict, why).toMatchObject({ kind: 'deny' });
+    expect(denied[0]!.verdict, why).toMatchObject({ kind: 'ask', widen: { intent_id: DEMO_INTENT, globs: [OUT_OF_SCOPE_FILE] } });
 
     const human = trace.filter((e) => e.event === 'roz:HumanDecision');
-    expect(human, why).toHaveLength(1);
-    expect(human[0], why).toMatchObject({ decided_by: 'human', decision: 'allow', scope: 'once', tool_name: 'Bash', code: 'DESTRUCTIVE_BLOCKED' });
-    expect(human[0]!.wait_ms as number, why).toBeGreaterThanOrEqual(THINK_MS);
+    expect(human, why).toHaveLength(2);
+    expect(human[0], why).toMatchObject({ decided_by: 'human', decision: 'allow', scope: 'scope', tool_name: 'Write', code: 'SCOPE_VIOLATION' });
+    expect(human[1], why).toMatchObject({ decided_by: 'human', decision: 'allow', scope: 'once', tool_name: 'Bash', code: 'DESTRUCTIVE_BLOCKED' });
+    for (const h of human) expect(h.wait_ms as number, why).toBeGreaterThanOrEqual(THINK_MS);
+
+    // `g` widened the intent in the file (written by the supervisor) and the ledger names the human.
+    const intents = parseYaml(readFileSync(join(p.repo, '.orchestration', 'active_intents.yaml'), 'utf8')) as { active_intents: Array<{ id: string; owned_scope: string[] }> };
+    expect(intents.active_intents.find((i) => i.id === DEMO_INTENT)?.owned_scope, why).toEqual(['src/**', 'build/', OUT_OF_SCOPE_FILE]);
+    const ledger = readFileSync(join(p.repo, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { metadata: { 'dev.roz': Record<string, unknown> } });
+    const widened = ledger.find((r) => r.metadata['dev.roz'].tool_name === 'roz:scope-widened');
+    expect(widened?.metadata['dev.roz'], why).toMatchObject({ intent_id: DEMO_INTENT, scope_added: [OUT_OF_SCOPE_FILE], decided_by: expect.stringMatching(/\S/) });
+    // Nothing changed behind roz's back: the stop was not blocked by the scope audit.
+    expect(trace.some((e) => e.event === 'roz:ScopeAudit'), why).toBe(false);
 
     expect(trace.some((e) => e.event === 'roz:ReviewBlocked'), why).toBe(true);
     // Selected with roz's MCP tool (after the client's WaitForMcpServers), bound to the session by the hook.
@@ -124,9 +143,9 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(trace.some((e) => e.event === 'roz:IntentSelected' && e.intent_id === DEMO_INTENT && e.via === 'hook'), why).toBe(true);
     expect(state.governance, why).toMatchObject({ intent_id: DEMO_INTENT, selected_via: 'hook' });
 
-    // And the repository: in-scope file written, out-of-scope file untouched, build/ deleted after the approval.
+    // And the repository: in-scope file written, the widened file bumped, build/ deleted after the approval.
     expect(existsSync(join(p.repo, IN_SCOPE_FILE))).toBe(true);
-    expect(readFileSync(join(p.repo, OUT_OF_SCOPE_FILE), 'utf8')).toContain('"1.0.0"');
+    expect(readFileSync(join(p.repo, OUT_OF_SCOPE_FILE), 'utf8')).toContain('"1.1.0"');
     expect(existsSync(join(p.repo, 'build'))).toBe(false);
     expect(apiLog()).toMatch(/\[spawn-reviewer\] <- Stop hook feedback/);
     expect(Date.now() - started).toBeLessThan(120_000);

@@ -1,6 +1,6 @@
 // Store-wide commands: `roz clean`, `roz stats`, `roz config`.
-import { computeStats } from '../../core/stats.js';
-import type { SessionState } from '../../core/review/state.js';
+import { computeStatsOfSummaries } from '../../core/stats.js';
+import { compactStatsIndex } from '../../store/stats-index.js';
 import { cleanSessions } from '../../engine/cleanup.js';
 import { c, cliContext, parseDuration, printJson, table, UsageError } from '../context.js';
 
@@ -9,22 +9,11 @@ export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: bo
   const ctx = cliContext();
   const maxAge = opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
   const { removed, kept } = cleanSessions(ctx.store, { cutoff: opts.all ? null : new Date(Date.now() - maxAge), dryRun: opts.dryRun === true });
+  if (!opts.dryRun && ctx.store.root !== ':memory:') compactStatsIndex(ctx.store.root, new Set(ctx.store.ids()));
   const n = removed.length;
   process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${n} session${n === 1 ? '' : 's'}`);
   process.stdout.write(kept.length ? `; kept ${kept.length} with a pending review (${kept.join(', ')})\n` : '\n');
   return 0;
-}
-
-/** Each session's state, each document read once (stats over 100k sessions is I/O-bound). */
-function* loadAll(ctx: ReturnType<typeof cliContext>): Generator<SessionState> {
-  for (const id of ctx.store.ids()) {
-    try {
-      const state = ctx.store.read(id);
-      if (state) yield state;
-    } catch (err) {
-      process.stderr.write(`roz: skipped session ${id}: ${(err as Error).message}\n`);
-    }
-  }
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
@@ -33,7 +22,8 @@ export function statsCommand(opts: { days?: string; json?: boolean }): number {
   const days = opts.days === undefined ? 30 : Number(opts.days);
   if (!Number.isInteger(days) || days <= 0) throw new UsageError(`--days must be a positive whole number, got ${JSON.stringify(opts.days)}`);
   const ctx = cliContext();
-  const report = computeStats(loadAll(ctx), new Date(Date.now() - days * 86_400_000));
+  // The store's stats index (one file), not every session's state: see src/store/stats-index.ts.
+  const report = computeStatsOfSummaries(ctx.store.summaries(), new Date(Date.now() - days * 86_400_000));
   if (opts.json) {
     printJson(report);
     return 0;

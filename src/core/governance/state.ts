@@ -1,6 +1,7 @@
 // The typed shape of `SessionState.governance`, and a reader that repairs
 // whatever an older or hand-edited document left there.
 import type { SessionState } from '../review/state.js';
+import { auditOf, type AuditState } from './audit-state.js';
 
 /** How the session came to work on its intent; `human`: at the `roz run` keyboard (the supervisor, trusted). */
 export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted' | 'human';
@@ -27,10 +28,12 @@ export interface GovernanceState {
    * cwd drifted outside it (`cd /tmp`) is still governed by it.
    */
   project_root: string | null;
+  /** The after-the-fact scope audit's base and bookkeeping (core/governance/audit.ts). */
+  audit: AuditState | null;
 }
 
 export function emptyGovernance(): GovernanceState {
-  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null };
+  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null, audit: null };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -56,6 +59,7 @@ export function governanceOf(state: SessionState): GovernanceState {
     mutations: typeof raw.mutations === 'number' && raw.mutations >= 0 ? raw.mutations : 0,
     model_id: str(raw.model_id),
     project_root: str(raw.project_root),
+    audit: auditOf(raw.audit),
   };
   state.governance = gov as unknown as Record<string, unknown>;
   return gov;

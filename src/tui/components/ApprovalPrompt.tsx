@@ -80,13 +80,27 @@ export function historyLines(history: DecidedApproval[], width: number): Line[] 
 }
 
 /** The bottom line: how to answer, or why keys do not answer yet. */
-function keysLine({ focused, armed, mode, reason, width }: { focused: boolean; armed: boolean; mode: ApprovalMode; reason: string; width: number }): string {
+function keysLine({
+  focused,
+  armed,
+  mode,
+  reason,
+  width,
+  widen,
+}: {
+  focused: boolean;
+  armed: boolean;
+  mode: ApprovalMode;
+  reason: string;
+  width: number;
+  widen?: PendingApproval['widen'];
+}): string {
   if (!focused) return `keys go to Claude now · ${HOTKEY_LABEL} to answer here`;
   if (mode === 'reason') return `block reason: ${reason}▌   (⏎ block · Esc back)`;
   if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
   return width >= 96
-    ? '[a] approve once  [s] approve for this session  [b] block with a reason  [i] inspect  [?] keys'
-    : '[a] once  [s] session  [b] block  [i] inspect  [?] keys';
+    ? `[a] approve once  [s] approve for this session${widen ? `  [g] add ${widen.globs.join(', ')} to ${widen.intent_id}` : ''}  [b] block with a reason  [i] inspect  [?] keys`
+    : `[a] once  [s] session${widen ? '  [g] widen intent' : ''}  [b] block  [i] inspect  [?] keys`;
 }
 
 function Lines({ lines }: { lines: Line[] }) {
@@ -133,7 +147,7 @@ export function ApprovalPrompt({
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
-  const keys = keysLine({ focused, armed, mode, reason, width });
+  const keys = keysLine({ focused, armed, mode, reason, width, widen: approval.widen });
   // The reason is why a human is asked: it gets every row it needs, leaving one for the input.
   const reasonLines = mode === 'inspect' ? [] : wrapText(approval.reason, width).slice(0, Math.max(1, height - 3));
   const body = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);

@@ -35,6 +35,8 @@ export interface ApprovalsState {
   actions: {
     approveOnce(): void;
     approveSession(): void;
+    /** `g`: add the asked path's glob to the intent (scope questions only). */
+    widen(): void;
     startBlock(): void;
     typeReason(text: string): void;
     eraseReason(): void;
@@ -106,6 +108,10 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     actions: {
       approveOnce: () => armedNow() && answer((id) => source.answer(id, { action: 'approve-once' })),
       approveSession: () => armedNow() && answer((id) => source.answer(id, { action: 'approve-session' })),
+      widen: () => {
+        if (!armedNow() || !current?.widen || shown.current !== current.id) return;
+        answer((id) => source.answer(id, { action: 'widen' }));
+      },
       startBlock: () => armedNow() && setMode('reason'),
       typeReason: (t) => setReason((reasonRef.current + t).slice(0, 500)),
       eraseReason: () => setReason(reasonRef.current.slice(0, -1)),

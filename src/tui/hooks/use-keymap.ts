@@ -55,6 +55,7 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
   if (t.tab === 'approvals' && a.showing()) {
     if (input === 'a') return a.actions.approveOnce();
     if (input === 's') return a.actions.approveSession();
+    if (input === 'g') return a.actions.widen();
     if (input === 'b') return a.actions.startBlock();
     if (input === 'i') return a.actions.toggleInspect();
     if (key.escape && a.modeNow() === 'inspect') return a.actions.cancel();
