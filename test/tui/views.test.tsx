@@ -139,6 +139,18 @@ describe('roz views, details', () => {
     expect(f).not.toContain('\x1b[2K');
   });
 
+  it('in a short panel, a reason longer than the panel scrolls into the input instead of being cut', async () => {
+    const s = new FakeSource();
+    const { lastFrame, stdin } = app(s, 60, 8, true);
+    s.ask({ reason: `${LONG_REASON} ${LONG_REASON}` });
+    let f = await frameUntil(lastFrame, (x) => x.includes('[a] once'), 'the prompt in a small panel');
+    expect(f).toMatch(/more lines \(↑↓\)/);
+    expect(f).not.toContain('$ rm -rf build');
+    for (let i = 0; i < 4; i++) stdin.write('\x1b[6~'); // PgDn
+    f = await frameUntil(lastFrame, (x) => x.includes('$ rm -rf build'), 'the input after the whole reason');
+    expect(f).toContain('the build script.');
+  });
+
   it('a long input in the prompt scrolls with the arrows, the keys line stays', async () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s, 80, 23);

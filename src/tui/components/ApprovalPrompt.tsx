@@ -148,10 +148,11 @@ export function ApprovalPrompt({
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
   const keys = keysLine({ focused, armed, mode, reason, width, widen: approval.widen });
-  // The reason is why a human is asked: it gets every row it needs, leaving one for the input.
-  const reasonLines = mode === 'inspect' ? [] : wrapText(approval.reason, width).slice(0, Math.max(1, height - 3));
-  const body = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);
-  const room = Math.max(1, height - 2 - reasonLines.length);
+  // Why roz asks, in full, then what the agent wants to do: one block that scrolls when the pane is short
+  // (a split panel), so neither is ever cut off silently.
+  const body: Line[] =
+    mode === 'inspect' ? inspectLines(approval, width) : [...wrapText(approval.reason, width).map((text) => ({ text })), ...inputLines(approval, width)];
+  const room = Math.max(1, height - 2);
   const fits = body.length <= room;
   const top = fits ? 0 : Math.max(0, Math.min(bodyTop, body.length - (room - 1)));
   const shown = fits ? body : body.slice(top, top + room - 1);
@@ -161,11 +162,8 @@ export function ApprovalPrompt({
       <Text bold color="yellow" wrap="truncate">
         {title}
       </Text>
-      <Lines lines={reasonLines.map((text) => ({ text }))} />
       <Lines lines={shown} />
-      {fits ? null : (
-        <Text dimColor>{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)${mode === 'inspect' ? '' : ' · i inspect'}`}</Text>
-      )}
+      {fits ? null : <Text dimColor wrap="truncate">{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)`}</Text>}
       <Box flexGrow={1} />
       <Text bold inverse wrap="truncate">
         {keys}
