@@ -3,7 +3,7 @@
 // The TUI subscribes to it; nothing here knows about terminals.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { findProjectRoot } from '../store/project-root.js';
 import { widenScope } from './widen-scope.js';
 import { loadOnDemand } from '../core/on-demand.js';
@@ -37,6 +37,8 @@ export const TELEMETRY_FLUSH_MS = 5_000;
 export interface SupervisorOptions {
   env: Record<string, string | undefined>;
   approvalTimeoutMs: number;
+  /** Where the run started: finds the project's .roz/config.toml (watched like the user's). */
+  cwd?: string;
   ringCapacity?: number;
   /** Parent directory of the private socket directory (tests). */
   socketBaseDir?: string;
@@ -92,13 +94,13 @@ export class Supervisor {
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    this.config = loadConfig(opts.env);
+    this.config = loadConfig(opts.env, { cwd: opts.cwd });
     const config = this.config.config;
     const root = config.storage.path;
     // Intents and config are reloaded when they change on disk (file events; polling only without them).
     this.files = new FileWatch((file) => this.fileChanged(file));
     this.intentsReader = new ProjectIntentsReader((file) => this.files.add(file));
-    this.files.add(this.config.path);
+    for (const f of this.config.files) this.files.add(f.path);
     const telemetry = telemetryOn(config.telemetry, opts.env);
     this.telemetry = telemetry;
     this.store = opts.store ?? new FileSessionStore(root, () => {}, { telemetry });
@@ -238,8 +240,8 @@ export class Supervisor {
   }
 
   private fileChanged(file: string): void {
-    if (file === this.config.path) {
-      this.config = loadConfig(this.opts.env);
+    if (this.config.files.some((f) => resolve(f.path) === file)) {
+      this.config = loadConfig(this.opts.env, { cwd: this.opts.cwd });
       const problems = this.config.problems;
       this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`);
       return;
