@@ -1,7 +1,8 @@
 // `npm run bench`: what roz costs, each figure next to a baseline measured in
 // the same run on the same machine (ratios, not absolute promises).
 // `--quick` uses tiny counts so CI can run it and it cannot rot; `--hooks`
-// runs only the hook-process section (a minute), for work on the hook path.
+// runs only the hook-process section (a minute), for work on the hook path;
+// `--sandbox` only the Bash sandbox's cost with the real clients (two minutes).
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -16,10 +17,11 @@ import { esmBundleOptions } from './esbuild-shared.mjs';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const hooksOnly = process.argv.includes('--hooks');
+const sandboxOnly = process.argv.includes('--sandbox');
 const RUNS = quick ? 5 : 30;
 const N = quick
-  ? { shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
-  : { shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
+  ? { sandboxCalls: 1, sandboxRounds: 1, sandboxClients: '2.1.330', shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
+  : { sandboxCalls: 8, sandboxRounds: 3, sandboxClients: '2.1.197,2.1.330', shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
 const store = mkdtempSync(join(tmpdir(), 'roz-bench-'));
@@ -55,6 +57,19 @@ function measure(argv, input, procEnv = env) {
   return { wall, rss, stdout: r.stdout, stderr: r.stderr };
 }
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** The sandbox rows of the table (section 'sandbox'). */
+const sandboxRows = (rows) =>
+  rows.map((s) => `sandboxed Bash, client ${s.client}: +${s.added_ms_per_bash_call} ms per call, +${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`);
+if (sandboxOnly) {
+  const rows = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
+  const lines = sandboxRows(rows);
+  console.log(lines.join('\n'));
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  writeFileSync(join(root, 'bench-results', 'sandbox.json'), JSON.stringify({ when: new Date().toISOString(), quick, sandbox: rows }, null, 2) + '\n');
+  rmSync(store, { recursive: true, force: true });
+  process.exit(0);
+}
 
 // ---- 1. hook processes, plain and supervised, against bare node
 // A real supervisor in its own process (this one blocks in spawnSync).
@@ -146,7 +161,6 @@ const supSeen = await new Promise((resolve) => {
   supProc.stderr.on('data', (d) => (err += d));
   supProc.on('exit', () => resolve(JSON.parse(err.trim().split('\n').at(-1) || '{"events":-1}').events));
 });
-const baseWall = median(samples['node -e ""'].wall);
 const baseRss = median(samples['node -e ""'].rss);
 // This VM's speed changes over seconds to minutes (bare node 75-130 ms): each
 // round's processes ran back to back, so a round's own ratio cancels the
@@ -213,9 +227,11 @@ const conc = await concurrent(quick ? 16 : 64);
 
 // ---- in-process sections
 const shell = section('shell', [N.shell]);
+const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
+const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);
 
 // ---- Agent Trace ledger: 64 writer processes appending at once, every line checked.
 async function ledgerRound(mode, writers, count) {
@@ -264,6 +280,10 @@ const statsCases = {
   roz: [join(root, 'bin/roz'), 'stats', '--json'],
   baseline: [process.execPath, '-e', readerScript, statsRoot],
 };
+// The generated index holds every summary change of every session (~5 lines a
+// reviewed session), as hooks leave it; the first `roz stats` reads all of it
+// and compacts it to a line a session, which the timed runs below then read.
+const statsFirst = measure([process.execPath, ...statsCases.roz], '', statsEnv);
 const statsSamples = { roz: { wall: [], rss: [] }, baseline: { wall: [], rss: [] } };
 let statsSessions = -1;
 let readerFiles = -1;
@@ -282,6 +302,8 @@ const stats = {
   store_bytes: gen.bytes,
   generate_seconds: +gen.seconds.toFixed(1),
   roz_stats_ms: Math.round(median(statsSamples.roz.wall)),
+  roz_stats_first_uncompacted_ms: Math.round(statsFirst.wall),
+  index_lines_generated: gen.index_lines,
   roz_stats_peak_rss_kib: hasTime ? median(statsSamples.roz.rss) : null,
   baseline_read_files_ms: Math.round(median(statsSamples.baseline.wall)),
   baseline_peak_rss_kib: hasTime ? median(statsSamples.baseline.rss) : null,
@@ -290,6 +312,9 @@ const stats = {
   baseline_files_read: readerFiles,
 };
 rmSync(statsRoot, { recursive: true, force: true });
+
+// ---- Claude Code's Bash sandbox (what roz exec/run turn on), per Bash call, apart from hook cost.
+const sandbox = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
 
 // ---- TUI: sustained event rates, then memory after many events.
 const tuiRates = section('tui-rates', [N.tuiWindow, N.tuiRates.join(',')]);
@@ -305,11 +330,14 @@ const result = {
   supervised_hook_process: supervisedProcess,
   concurrent_hooks: conc,
   shell_analysis: shell,
+  guard_classification: guard,
   supervised_channel: supervised,
   http_hook: http,
   scope,
+  review_snapshot: reviewSnapshot,
   ledger,
   stats,
+  sandbox,
   tui: { rates: tuiRates, memory: tuiMemory, memory_no_view: tuiMemoryNoView },
 };
 
@@ -322,11 +350,17 @@ row('supervised round trip, median ms', supervised.supervised_median_ms, supervi
 row('supervised round trip, p99 ms', supervised.supervised_p99_ms, supervised.baseline_bare_socket_p99_ms, signed(supervised.added_p99_ms), 'bare Unix socket, same bytes');
 row('http hook POST (loopback, new conn), ms', http.post_new_connection_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_new_connection_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
 row('http hook POST + in-process engine, ms', http.post_with_inprocess_engine_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_with_inprocess_engine_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
+row('http hook to roz run supervisor, median ms', http.supervisor_post_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.supervisor_post_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
+row('  roz adds over a bare loopback POST, ms', http.supervisor_adds_median_ms, http.post_new_connection_median_ms, `p99 ${http.supervisor_post_p99_ms} ms`, 'POST, fixed verdict, same bytes');
+row('  supervisor killed: the POST gets', http.dead_supervisor_post, `${http.dead_supervisor_detected_ms} ms`, 'client blocks the call', 'onFailure: "block" (2.1.295+)');
 row(`scope checks/s (${scope.globs} globs x ${scope.paths} paths)`, scope.roz_checks_per_second, scope.baseline_prefix_set_checks_per_second, `${scope.ratio_baseline_over_roz}x slower`, 'Set lookup of parent dirs');
 row('  scope checks/s with 10 globs', scope.roz_checks_per_second_10_globs, '', '', '');
 row(`ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`, ledger.roz_append_ledger_lines_per_second, ledger.baseline_append_file_sync_lines_per_second, `${ledger.ratio_baseline_over_roz}x slower`, 'fs.appendFileSync, same lines');
 row('  lost / torn / duplicate ledger lines', `${ledger.lost_lines}/${ledger.torn_lines}/${ledger.duplicates}`, ledger.baseline_lost_or_torn, '', '');
 row(`roz stats, ${stats.sessions} sessions, ms`, stats.roz_stats_ms, stats.baseline_read_files_ms, `${stats.ratio_roz_over_baseline}x`, 'node reading each state.json');
+row(`review worktree snapshot (${reviewSnapshot.tracked_files} files), ms`, reviewSnapshot.snapshot_median_ms, reviewSnapshot.baseline_git_status_median_ms, `${reviewSnapshot.ratio_snapshot_over_status}x`, 'git status --porcelain, same tree');
+row(`  first run, ${stats.index_lines_generated} index lines (compacts)`, stats.roz_stats_first_uncompacted_ms, stats.baseline_read_files_ms, `${+(stats.roz_stats_first_uncompacted_ms / stats.baseline_read_files_ms).toFixed(2)}x`, 'node reading each state.json');
+row('guard classification per command, median µs', guard.median_us.toFixed(1), guard.baseline_parse_median_us.toFixed(1), `p99 ${guard.p99_us.toFixed(0)} µs (parse ${guard.baseline_parse_p99_us.toFixed(0)}; every run ${guard.raw_p99_us.toFixed(0)})`, 'parsing alone (unbash + walk)');
 row('shell analysis per command, median µs', shell.median_us.toFixed(1), shell.baseline_json_parse_median_us.toFixed(2), `p99 ${shell.p99_us.toFixed(0)} µs`, 'JSON.parse of the input');
 row('TUI max sustained events/s', tuiRates.max_sustained_events_per_second, tuiRates.baseline_event_path_no_view_events_per_second, '', 'event path, no view mounted');
 for (const r of tuiRates.rates)
@@ -334,6 +368,7 @@ for (const r of tuiRates.rates)
 row(`TUI heap MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.heap_mib, tuiMemory.after_small.heap_mib, `${tuiMemory.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
 row(`TUI RSS MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.rss_mib, tuiMemory.after_small.rss_mib, `${tuiMemory.rss_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
 row('  heap MiB, no view mounted', tuiMemoryNoView.after_large.heap_mib, tuiMemoryNoView.after_small.heap_mib, `${tuiMemoryNoView.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
+out.push(...sandboxRows(sandbox));
 out.push('', `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`);
 console.log(out.join('\n'));
 

@@ -2,7 +2,7 @@
 // tests that bundle entries the same way.
 
 /** Packages never bundled: node-pty is native; ink imports react-devtools-core only when DEV=true. */
-export const externals = ['node-pty', 'react-devtools-core'];
+export const externals = ['@lydell/node-pty', 'react-devtools-core'];
 
 /**
  * Bundled CommonJS deps use require/__filename/__dirname; give every ESM chunk

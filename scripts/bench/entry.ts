@@ -10,6 +10,9 @@ switch (section) {
   case 'shell':
     print((await import('./micro.js')).shellAnalysis(num(0)));
     break;
+  case 'guard':
+    print((await import('./micro.js')).guardClassification(num(0)));
+    break;
   case 'supervised':
     print(await (await import('./supervised.js')).supervised(num(0)));
     break;
@@ -18,6 +21,9 @@ switch (section) {
     break;
   case 'http':
     print(await (await import('./http.js')).httpHook(num(0), args[1]!));
+    break;
+  case 'review-snapshot':
+    print((await import('./review.js')).reviewSnapshot(num(0), args[1]!));
     break;
   case 'scope':
     print((await import('./policy.js')).scopeThroughput(num(0), num(1)));
@@ -38,6 +44,9 @@ switch (section) {
   case 'tui-memory':
     print(await (await import('./tui.js')).tuiMemory(num(0), num(1), args[2] !== 'no-view'));
     process.exit(0);
+    break;
+  case 'sandbox':
+    print(await (await import('./sandbox.js')).sandboxCost(num(0), num(1), args[2]!.split(',') as Array<'2.1.197' | '2.1.330'>));
     break;
   default:
     process.stderr.write(`unknown bench section ${section}\n`);

@@ -48,7 +48,7 @@ function makePaths(n: number, globs: number): string[] {
 export function scopeThroughput(nGlobs: number, nPaths: number) {
   const { globs, prefixes } = makeGlobs(nGlobs);
   const paths = makePaths(nPaths, nGlobs);
-  let t = nowMs();
+  const t = nowMs();
   const match = scopeMatcher(globs);
   const compileMs = nowMs() - t;
   const prefixSet = new Set(prefixes);

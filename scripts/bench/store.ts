@@ -1,9 +1,13 @@
 // A file store in the real layout (src/store/paths.ts: sessions/<id>/state.json
-// and trace.jsonl) for `roz stats`. The baseline reader lives in
+// and trace.jsonl, plus the stats index with the lines the engine would have
+// appended over each session's life: created, then each attempt blocked,
+// spawned and decided) for `roz stats`. The baseline reader lives in
 // scripts/bench.mjs: a bare node process, so neither side pays for imports the other skips.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { newSession, type SessionState } from '../../src/core/review/state.js';
+import { statsSummary, type StatsSummary } from '../../src/core/stats.js';
 import { sessionDir, sessionsDir, statePath, tracePath } from '../../src/store/paths.js';
+import { statsIndexPath } from '../../src/store/stats-index.js';
 
 function session(i: number, now: number): SessionState {
   const at = new Date(now - (i % 20) * 3_600_000);
@@ -36,10 +40,30 @@ function traceLines(id: string, at: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-export function generateStore(root: string, n: number): { sessions: number; bytes: number; seconds: number } {
+/** The summaries the engine appends as this session's review unfolds (src/store/file-store.ts). */
+function summaryHistory(s: SessionState): StatsSummary[] {
+  const final = statsSummary(s);
+  const out: StatsSummary[] = [{ ...final, a: [], t: [] }];
+  for (let k = 0; k < final.a.length; k++) {
+    const done = final.a.slice(0, k);
+    const a = final.a[k]!;
+    out.push({ ...final, a: [...done, [a[0], 0, 'pending', null, null, 0, 0, a[7]]], t: [] });
+    out.push({ ...final, a: [...done, [a[0], 1, 'pending', null, null, 0, 0, a[7]]], t: [] });
+    out.push({ ...final, a: final.a.slice(0, k + 1), t: [] });
+  }
+  return out;
+}
+
+export function generateStore(root: string, n: number): { sessions: number; bytes: number; seconds: number; index_lines: number } {
   const t0 = Date.now();
   mkdirSync(sessionsDir(root), { recursive: true });
   let bytes = 0;
+  let index: string[] = [];
+  let indexLines = 0;
+  const flush = () => {
+    if (index.length) appendFileSync(statsIndexPath(root), `${index.join('\n')}\n`);
+    index = [];
+  };
   for (let i = 0; i < n; i++) {
     const s = session(i, t0);
     mkdirSync(sessionDir(root, s.session_id));
@@ -48,6 +72,10 @@ export function generateStore(root: string, n: number): { sessions: number; byte
     writeFileSync(statePath(root, s.session_id), doc);
     writeFileSync(tracePath(root, s.session_id), trace);
     bytes += doc.length + trace.length;
+    for (const h of summaryHistory(s)) index.push(JSON.stringify(h));
+    indexLines += summaryHistory(s).length;
+    if (index.length > 10_000) flush();
   }
-  return { sessions: n, bytes, seconds: (Date.now() - t0) / 1000 };
+  flush();
+  return { sessions: n, bytes, seconds: (Date.now() - t0) / 1000, index_lines: indexLines };
 }

@@ -93,6 +93,8 @@ export function demoEnv(p: DemoPaths, apiUrl: string, from: NodeJS.ProcessEnv = 
     IS_SANDBOX: '1',
     // Offer MCP tools (roz's select_active_intent) directly instead of behind the client's tool search.
     ENABLE_TOOL_SEARCH: 'false',
+    // ROZ_HOOKS=command: the demo with a hook process per event instead of http hooks (src/supervisor/http-hooks.ts).
+    ...(from.ROZ_HOOKS ? { ROZ_HOOKS: from.ROZ_HOOKS } : {}),
   };
 }
 
@@ -144,12 +146,16 @@ const bashResult = (re: RegExp): Matcher => (req) => req.toolResults.some((r) =>
 function spawnDemoReviewer(req: ParsedRequest, ctx: ScriptContext): Reply {
   if (!req.sessionId) throw new Error(`no SESSION_ID in what the model was told:\n${req.lastUserText}`);
   const kept = ctx.state.buildKept === true;
+  const widened = ctx.state.versionBumped === true;
   const build = kept ? 'build/ kept: its deletion was refused.' : 'Removed build/ after the human approved.';
-  const prompt = `SESSION_ID=${req.sessionId}\n\n## Summary\nAdded ${IN_SCOPE_FILE} (greet). ${build} ${OUT_OF_SCOPE_FILE} untouched: roz denied it (out of scope).\n\n## Files changed\n- ${IN_SCOPE_FILE} (new)\n${kept ? '' : '- build/ (deleted)\n'}`;
+  const version = widened ? `Bumped ${OUT_OF_SCOPE_FILE} after the human added it to ${DEMO_INTENT}'s scope.` : `${OUT_OF_SCOPE_FILE} untouched: the human refused it (out of scope).`;
+  const prompt = `SESSION_ID=${req.sessionId}\n\n## Summary\nAdded ${IN_SCOPE_FILE} (greet). ${build} ${version}\n\n## Files changed\n- ${IN_SCOPE_FILE} (new)\n${widened ? `- ${OUT_OF_SCOPE_FILE} (version)\n` : ''}${kept ? '' : '- build/ (deleted)\n'}`;
   return reply('roz blocked my stop: spawning its reviewer.', agent({ subagent_type: 'roz:roz', description: 'Independent review', prompt, run_in_background: false }));
 }
 
-/** The scripted model: select, write in scope, write out of scope (denied), rm -rf (the human decides), claim done, review. */
+const wroteOutOfScope: Matcher = (req) => req.toolResults.some((r) => r.toolName === 'Write' && String(r.toolInput?.file_path ?? '').endsWith(OUT_OF_SCOPE_FILE));
+
+/** The scripted model: select, write in scope, write out of scope (the human decides), rm -rf (the human decides), claim done, review. */
 export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
   return {
     reviewerMarker: reviewerMarker(pluginDir),
@@ -164,12 +170,19 @@ export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
       {
         name: 'write-out-of-scope',
         when: on.toolResult('Write', { error: false }),
-        reply: reply(`Now bumping the version in ${OUT_OF_SCOPE_FILE} (not in ${DEMO_INTENT}'s scope: roz should deny it).`, write(join(p.repo, OUT_OF_SCOPE_FILE), '{ "name": "demo", "version": "1.1.0" }\n')),
+        reply: reply(
+          `Now bumping the version in ${OUT_OF_SCOPE_FILE} (not in ${DEMO_INTENT}'s scope: roz asks YOU; press g to add it to the intent, b to refuse).`,
+          write(join(p.repo, OUT_OF_SCOPE_FILE), '{ "name": "demo", "version": "1.1.0" }\n'),
+        ),
       },
       {
         name: 'destructive',
-        when: on.toolResult('Write', { error: true }),
-        reply: reply('roz denied that write (SCOPE_VIOLATION), so I leave package.json alone. Next I delete the stale build output: roz asks YOU in its approval panel, press a to approve.', bash(DESTRUCTIVE_COMMAND, 'Delete the stale build output')),
+        when: wroteOutOfScope,
+        reply: (req, ctx) => {
+          ctx.state.versionBumped = req.toolResults.some((r) => r.toolName === 'Write' && !r.isError);
+          const said = ctx.state.versionBumped ? `The human widened ${DEMO_INTENT}'s scope, so ${OUT_OF_SCOPE_FILE} is bumped.` : `The human refused it, so I leave ${OUT_OF_SCOPE_FILE} alone.`;
+          return reply(`${said} Next I delete the stale build output: roz asks YOU in its approval panel, press a to approve.`, bash(DESTRUCTIVE_COMMAND, 'Delete the stale build output'));
+        },
       },
       {
         name: 'claim-done',

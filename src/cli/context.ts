@@ -1,10 +1,11 @@
 // What every CLI command needs: the resolved config, the store, and output
 // helpers that follow the ecosystem (colour off under NO_COLOR or off a TTY).
-import { loadConfig } from '../engine/config-loader.js';
+import { loadConfig, type ConfigFileInfo } from '../engine/config-loader.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import type { RozConfig } from '../core/config.js';
 import { isSafeSessionId } from '../core/hook-input.js';
+import { telemetryOn } from '../core/telemetry.js';
 
 export class UsageError extends Error {
   constructor(message: string, readonly exitCode = 2) {
@@ -15,6 +16,8 @@ export class UsageError extends Error {
 export interface CliContext {
   config: RozConfig;
   configPath: string;
+  /** The user's and the project's config file, and whether each exists. */
+  configFiles: ConfigFileInfo[];
   sources: Record<string, string>;
   problems: string[];
   store: SessionStore;
@@ -22,16 +25,35 @@ export interface CliContext {
 }
 
 export function cliContext(env: NodeJS.ProcessEnv = process.env): CliContext {
-  const resolved = loadConfig(env);
+  const resolved = loadConfig(env, { cwd: process.cwd() });
   for (const p of resolved.problems) process.stderr.write(`roz: config: ${p}\n`);
-  const store = new FileSessionStore(resolved.config.storage.path, (m) => process.stderr.write(`${m}\n`));
-  return { config: resolved.config, configPath: resolved.path, sources: resolved.sources, problems: resolved.problems, store, env };
+  const store = new FileSessionStore(resolved.config.storage.path, (m) => process.stderr.write(`${m}\n`), {
+    telemetry: telemetryOn(resolved.config.telemetry, env),
+  });
+  return { config: resolved.config, configPath: resolved.path, configFiles: resolved.files, sources: resolved.sources, problems: resolved.problems, store, env };
 }
 
 export function requireSessionId(id: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   const sid = id ?? env.CLAUDE_CODE_SESSION_ID;
-  if (!sid) throw new UsageError('no session given and CLAUDE_CODE_SESSION_ID is not set');
+  if (!sid) throw new UsageError('no session given and CLAUDE_CODE_SESSION_ID is not set (give a session id, or --last; `roz sessions` lists them)');
   if (!isSafeSessionId(sid)) throw new UsageError(`not a valid session id: ${JSON.stringify(sid)}`);
+  return sid;
+}
+
+/** The session most recently active (latest update) in the store, or null when there is none. */
+export function lastSessionId(store: SessionStore): string | null {
+  let best: { id: string; at: string } | null = null;
+  for (const s of store.list()) if (!best || s.updated_at > best.at) best = { id: s.session_id, at: s.updated_at };
+  return best?.id ?? null;
+}
+
+/** A command's session: the argument, or with --last the most recently active one, or $CLAUDE_CODE_SESSION_ID. */
+export function resolveSession(id: string | undefined, opts: { last?: boolean }, env: NodeJS.ProcessEnv = process.env): string {
+  if (!opts.last) return requireSessionId(id, env);
+  if (id !== undefined) throw new UsageError(`give a session id (${JSON.stringify(id)}) or --last, not both`);
+  const { config } = loadConfig(env);
+  const sid = lastSessionId(new FileSessionStore(config.storage.path, () => {}));
+  if (!sid) throw new UsageError(`--last: no sessions in ${config.storage.path}`, 3);
   return sid;
 }
 

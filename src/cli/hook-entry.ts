@@ -2,6 +2,7 @@
 // no UI): Claude Code starts one of these for every tool call.
 import { readSync, writeSync } from 'node:fs';
 import { hookCliNames } from '../core/hook-input.js';
+import { HOOK_EVENTS_HELP, HOOK_USAGE } from './hook-usage.js';
 import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
 import { hookOrigin } from '../engine/hook-origin.js';
@@ -74,7 +75,7 @@ function writeAllSync(fd: number, text: string): boolean {
   }
 }
 
-function finish(stdout: string, stderr: string): void {
+function finish(stdout: string, stderr: string, code = 0): void {
   // Tells plugin/bin/roz this run answered: a run with a code cache that exits
   // without this set gets the launcher's fail-open answer, and the cache is discarded.
   (globalThis as { __rozHookAnswered?: boolean }).__rozHookAnswered = true;
@@ -84,21 +85,26 @@ function finish(stdout: string, stderr: string): void {
   try {
     if (stderr) writeAllSync(2, stderr);
     if (!writeAllSync(1, stdout)) {
-      process.stdout.write('', () => process.exit(0));
+      process.stdout.write('', () => process.exit(code));
       return;
     }
   } catch {
     /* the client went away; nothing left to tell it */
   }
-  process.exit(0);
+  process.exit(code);
 }
 
 async function main(): Promise<void> {
   const started = Date.now();
   const name = process.argv[3] ?? '';
+  if (name === '--help' || name === '-h') {
+    finish(HOOK_USAGE, '');
+    return;
+  }
   const event = hookCliNames[name];
   if (!event) {
-    finish('', `roz: unknown hook "${name}"; expected one of: ${Object.keys(hookCliNames).join(', ')}\n`);
+    // Misuse by a person (hooks.json names only known events): exit 2, like every other command.
+    finish('', `roz: ${name ? `unknown hook ${JSON.stringify(name)}` : 'missing hook event'}; ${HOOK_EVENTS_HELP} (roz hook --help)\n`, 2);
     return;
   }
   // Advisory-mode guard (engine/hook-origin.ts): a `roz hook` the agent runs

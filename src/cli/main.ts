@@ -4,15 +4,20 @@ import { Command, CommanderError } from 'commander';
 import { decideCommand } from './commands/decide.js';
 import { contextCommand, debugCommand, traceCommand } from './commands/inspect.js';
 import { cleanCommand, configCommand, statsCommand } from './commands/manage.js';
-import { UsageError } from './context.js';
+import { resolveSession, UsageError } from './context.js';
+import { HOOK_EVENTS_HELP } from './hook-usage.js';
 import { intentCommand, type IntentOptions } from './commands/intent.js';
 import { blameCommand } from './commands/blame.js';
+import { sessionsCommand } from './commands/sessions.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
 
 declare const ROZ_VERSION: string;
 const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
 
 type Action = (...args: never[]) => number | Promise<number>;
+/** Every command that takes a session also takes --last. */
+const LAST = ['--last', 'the most recently active session (see roz sessions)'] as const;
+type SessionOpts = { last?: boolean };
 const run =
   (fn: Action) =>
   async (...args: unknown[]) => {
@@ -33,7 +38,7 @@ export function buildProgram(): Command {
   program
     .command('hook <event>')
     .description('run a Claude Code hook: JSON event on stdin, verdict on stdout (used by the plugin)')
-    .addHelpText('after', '\nEvents: session-start, user-prompt, pre-tool-use, post-tool-use, post-tool-use-failure, stop, subagent-start, subagent-stop, session-end');
+    .addHelpText('after', `\n${HOOK_EVENTS_HELP}`);
 
   program
     .command('decide')
@@ -54,8 +59,9 @@ export function buildProgram(): Command {
     .command('debug')
     .description('show everything roz knows about a session')
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option(...LAST)
     .option('--json', 'print the raw state document')
-    .action(run((sid: string | undefined, opts: { json?: boolean }) => debugCommand(sid, opts)));
+    .action(run((sid: string | undefined, opts: SessionOpts & { json?: boolean }) => debugCommand(sid, opts)));
 
   program
     .command('trace')
@@ -63,15 +69,25 @@ export function buildProgram(): Command {
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
     .option('-v, --verbose', 'include payloads')
     .option('-f, --follow', 'keep printing new events until interrupted')
+    .option(...LAST)
     .option('--json', 'print JSON (an array, or one object per line with --follow)')
-    .action(run((sid: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean }) => traceCommand(sid, opts)));
+    .action(run((sid: string | undefined, opts: SessionOpts & { verbose?: boolean; follow?: boolean; json?: boolean }) => traceCommand(sid, opts)));
 
   program
     .command('context')
     .description("show a session's user prompts and review history (what the reviewer checks against)")
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
+    .option(...LAST)
     .option('--json', 'print JSON')
-    .action(run((sid: string | undefined, opts: { json?: boolean }) => contextCommand(sid, opts)));
+    .action(run((sid: string | undefined, opts: SessionOpts & { json?: boolean }) => contextCommand(sid, opts)));
+
+  program
+    .command('sessions')
+    .description('list recent sessions: id, project, start, review state, denials, enforcement mode')
+    .option('--limit <n>', 'how many, newest first', '20')
+    .option('--all', 'every session')
+    .option('--json', 'print JSON')
+    .action(run((opts: { limit?: string; all?: boolean; json?: boolean }) => sessionsCommand(opts)));
 
   program
     .command('clean')
@@ -88,11 +104,15 @@ export function buildProgram(): Command {
     .option('--days <n>', 'look back this many days', '30')
     .option('--json', 'print JSON')
     .option('--tui', "open one session's stats view in the terminal UI")
+    .option(...LAST)
     .action(
-      run(async (session: string | undefined, opts: { days?: string; json?: boolean; tui?: boolean }) => {
-        if (!opts.tui) return statsCommand(opts);
+      run(async (session: string | undefined, opts: SessionOpts & { days?: string; json?: boolean; tui?: boolean }) => {
+        if (!opts.tui) {
+          if (session !== undefined || opts.last) throw new UsageError(`a session (${session ?? '--last'}) is only for --tui: plain roz stats covers every session`);
+          return statsCommand(opts);
+        }
         const { statsTuiCommand } = await import('./commands/run.js');
-        return statsTuiCommand(session);
+        return statsTuiCommand(resolveSession(session, opts));
       }),
     );
 
@@ -118,11 +138,15 @@ export function buildProgram(): Command {
     .description("run Claude Code with roz's enforcement (sandboxed Bash, protected files) and no TUI: for claude -p and CI")
     .argument('[command...]', 'the agent command line (default: claude)')
     .option('--plugin-dir <dir>', "load roz's plugin from here (default: this roz's plugin)")
+    .option('--require-review', 'when claude exits 0, exit non-zero unless the review was approved (or none was asked for)')
     .passThroughOptions()
     .allowUnknownOption()
-    .addHelpText('after', '\nExample: roz exec -- claude -p "fix the tests"\nThe exit code is claude\'s. Settings: see `roz settings` and docs/security.md.')
+    .addHelpText(
+      'after',
+      '\nExample: roz exec --require-review -- claude -p "#roz fix the tests"\nThe exit code is claude\'s. With --require-review and claude exiting 0: 0 approved or no review asked for,\n5 the reviewer\'s ISSUES left open, 6 ended unreviewed, 7 the circuit breaker let it stop unreviewed.\nSettings: see `roz settings` and docs/security.md.',
+    )
     .action(
-      run(async (command: string[], opts: { pluginDir?: string }) => {
+      run(async (command: string[], opts: { pluginDir?: string; requireReview?: boolean }) => {
         const { execCommand } = await import('./commands/exec.js');
         return execCommand(command, opts);
       }),
@@ -148,11 +172,12 @@ export function buildProgram(): Command {
 
   program
     .command('intent')
-    .description('intent governance: list, show, select or check the intents in .orchestration/active_intents.yaml')
+    .description('intent governance: list, show or select the intents in .orchestration/active_intents.yaml, or their status')
     .argument('<action>', 'list | show ID | select ID | status')
     .argument('[id]', 'intent id (for show and select)')
     .option('--project <dir>', 'the governed project (default: $CLAUDE_PROJECT_DIR or the current directory)')
-    .option('--session <id>', 'the session to bind a selection to (default: $CLAUDE_CODE_SESSION_ID)')
+    .option('--session <id>', 'the session to bind a selection to, or to show the status of (default: $CLAUDE_CODE_SESSION_ID)')
+    .option(...LAST)
     .option('--json', 'print JSON')
     .action(run((action: string, id: string | undefined, opts: IntentOptions) => intentCommand(action, id, opts)));
 
@@ -163,6 +188,21 @@ export function buildProgram(): Command {
     .option('--project <dir>', 'the governed project (default: the current directory)')
     .option('--json', 'print JSON')
     .action(run((target: string, opts: IntentOptions) => blameCommand(target, opts)));
+
+  program
+    .command('otel')
+    .description('OpenTelemetry export (docs/telemetry.md)')
+    .command('flush')
+    .description('send the telemetry spool to the OTLP collector now')
+    .option('--quiet', 'print nothing on success')
+    .option('--json', 'print what was sent as JSON')
+    .option('--timeout <seconds>', 'give up on the collector after this long (default: OTEL_EXPORTER_OTLP_TIMEOUT, else 10 s)')
+    .action(
+      run(async (opts: { quiet?: boolean; json?: boolean; timeout?: string }) => {
+        const { otelFlushCommand } = await import('./commands/otel.js');
+        return otelFlushCommand(opts);
+      }),
+    );
 
   program
     .command('mcp')
@@ -182,6 +222,11 @@ export async function main(argv: string[]): Promise<void> {
     throw err;
   });
   const program = buildProgram();
+  // Bare `roz` asks for help: stdout and exit 0 (commander would treat it as misuse).
+  if (argv.length <= 2) {
+    program.outputHelp();
+    return;
+  }
   try {
     await program.parseAsync(argv);
   } catch (err) {

@@ -3,11 +3,16 @@
 // Checked by hand like hook-input.ts (every hook process resolves the config):
 // two levels of known keys, each with one rule.
 
+import { projectSettable } from './project-config.js';
+
 export const reviewModes = ['prompt', 'always', 'never'] as const;
 export const approvalScopes = ['session', 'prompt', 'tool'] as const;
+export const telemetryExports = ['auto', 'on', 'off'] as const;
+export const otlpProtocols = ['', 'http/protobuf', 'http/json'] as const;
 /** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
 export type NetworkSetting = 'user' | 'open' | string[];
 export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
+export const guardModes = ['ask', 'deny', 'off'] as const;
 
 export interface RozConfig {
   storage: { path: string };
@@ -27,10 +32,30 @@ export interface RozConfig {
   cleanup: { retention_days: number };
   /** Second-opinion commands ("" disables one) and the model each is asked for; tried in this order. */
   external_models: { codex: string; codex_model: string; gemini: string; gemini_model: string; claude: string; claude_model: string };
+  /** The destructive-command guard, in every project (governed or not). */
+  guard: { destructive: (typeof guardModes)[number] };
+  governance: {
+    /** Writes under /tmp, $TMPDIR and the client's session temp are not scope violations. */
+    allow_temp_writes: boolean;
+  };
   templates: {
     /** A template id (`v1`) to pin one, or `random` for weighted A/B choice. */
     active: string;
     weights: Record<string, number>;
+  };
+  /**
+   * OpenTelemetry export (docs/telemetry.md). `auto`: on when
+   * OTEL_EXPORTER_OTLP_ENDPOINT (or the logs/metrics one) is set. Empty
+   * strings defer to the standard OTEL_* variables.
+   */
+  telemetry: {
+    export: (typeof telemetryExports)[number];
+    endpoint: string;
+    protocol: (typeof otlpProtocols)[number];
+    /** `key=value,key2=value2`, like OTEL_EXPORTER_OTLP_HEADERS. */
+    headers: string;
+    /** `key=value,...`, like OTEL_RESOURCE_ATTRIBUTES. */
+    resource_attributes: string;
   };
   /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
   enforce: { network: NetworkSetting };
@@ -56,6 +81,7 @@ const listOf =
     const bad = v.map((x, i) => [i, item(x)] as const).find(([, why]) => why);
     return bad ? `item ${bad[0]}: ${bad[1]}` : null;
   };
+const boolean: Rule = (v) => (typeof v === 'boolean' ? null : `expected true or false, got ${got(v)}`);
 const weightTable: Rule = (v) => {
   if (!v || typeof v !== 'object' || Array.isArray(v)) return `expected a table of weights, got ${got(v)}`;
   const bad = Object.entries(v).find(([, w]) => typeof w !== 'number' || !Number.isFinite(w) || w < 0);
@@ -82,7 +108,10 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
   cleanup: { retention_days: intAtLeast(1) },
   external_models: { codex: string, codex_model: string, gemini: string, gemini_model: string, claude: string, claude_model: string },
+  guard: { destructive: oneOf(guardModes) },
+  governance: { allow_temp_writes: boolean },
   templates: { active: nonEmpty, weights: weightTable },
+  telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
   enforce: { network: networkSetting },
 };
 
@@ -124,12 +153,15 @@ export function defaultConfig(home: string): RozConfig {
     cleanup: { retention_days: 7 },
     // The seed's order and models: codex, then gemini, then a Claude model.
     external_models: { codex: 'codex', codex_model: 'gpt-5.2', gemini: 'gemini', gemini_model: 'gemini-3-pro-preview', claude: 'claude', claude_model: 'opus' },
+    guard: { destructive: 'ask' },
+    governance: { allow_temp_writes: true },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
+    telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
     enforce: { network: 'user' },
   };
 }
 
-/** Where each effective value came from: `default`, `file:<path>` or `env:<NAME>`. */
+/** Where each effective value came from: `default`, `file:<path>`, `project:<path>` or `env:<NAME>`. */
 export type ConfigSources = Record<string, string>;
 
 export interface ResolvedConfig {
@@ -141,6 +173,7 @@ export interface ResolvedConfig {
 
 type EnvSpec = { key: string; parse: (v: string) => unknown };
 const int = (v: string): unknown => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v);
+const bool = (v: string): unknown => (/^(?:1|true|yes|on)$/i.test(v.trim()) ? true : /^(?:0|false|no|off)$/i.test(v.trim()) ? false : v);
 const list = (v: string): unknown => v.split(',').map((s) => s.trim()).filter(Boolean);
 const weights = (v: string): unknown =>
   Object.fromEntries(
@@ -165,8 +198,17 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_CODEX: { key: 'external_models.codex', parse: (v) => v },
   ROZ_GEMINI: { key: 'external_models.gemini', parse: (v) => v },
   ROZ_CLAUDE: { key: 'external_models.claude', parse: (v) => v },
+  ROZ_GUARD_DESTRUCTIVE: { key: 'guard.destructive', parse: (v) => v.trim() },
+  ROZ_ALLOW_TEMP_WRITES: { key: 'governance.allow_temp_writes', parse: bool },
   ROZ_TEMPLATE: { key: 'templates.active', parse: (v) => v.trim() },
   ROZ_TEMPLATE_WEIGHTS: { key: 'templates.weights', parse: weights },
+  // Claude Code removes every OTEL_* variable from the environment of hooks,
+  // so a hook (and the flush it starts) reads these instead (docs/telemetry.md).
+  ROZ_TELEMETRY: { key: 'telemetry.export', parse: (v) => v.trim() },
+  ROZ_OTLP_ENDPOINT: { key: 'telemetry.endpoint', parse: (v) => v.trim() },
+  ROZ_OTLP_PROTOCOL: { key: 'telemetry.protocol', parse: (v) => v.trim() },
+  ROZ_OTLP_HEADERS: { key: 'telemetry.headers', parse: (v) => v },
+  ROZ_OTLP_RESOURCE_ATTRIBUTES: { key: 'telemetry.resource_attributes', parse: (v) => v },
   ROZ_ENFORCE_NETWORK: { key: 'enforce.network', parse: (v) => (v.trim() === 'user' || v.trim() === 'open' ? v.trim() : list(v)) },
 };
 
@@ -191,9 +233,13 @@ function setAt(obj: Record<string, unknown>, key: string, value: unknown): void 
  * gate then runs on defaults, as documented) and reported key by key; an
  * invalid env value is ignored on its own and reported.
  */
+type ConfigFile = { path: string; data: unknown } | { path: string; error: string };
+
 export function resolveConfig(opts: {
   home: string;
-  file?: { path: string; data: unknown } | { path: string; error: string } | undefined;
+  file?: ConfigFile | undefined;
+  /** The project's .roz/config.toml: between the user's file and the environment, and only tightening (project-config.ts). */
+  project?: ConfigFile | undefined;
   env: Record<string, string | undefined>;
 }): ResolvedConfig {
   const defaults = defaultConfig(opts.home);
@@ -226,6 +272,8 @@ export function resolveConfig(opts: {
     }
   }
 
+  if (opts.project) applyProjectFile(merged, sources, problems, opts.project);
+
   for (const [name, spec] of Object.entries(envOverrides)) {
     const raw = opts.env[name];
     if (raw === undefined || raw === '') continue;
@@ -244,6 +292,47 @@ export function resolveConfig(opts: {
   const config = merged as unknown as RozConfig;
   config.storage.path = expandHome(config.storage.path, opts.home);
   return { config, sources, problems };
+}
+
+/**
+ * A project file, key by key: each value must be valid and allowed to a
+ * project (projectSettable) and may only tighten what the user's layers set;
+ * anything else is reported and ignored, so a project cannot switch roz off
+ * silently.
+ */
+function applyProjectFile(merged: Record<string, unknown>, sources: ConfigSources, problems: string[], file: ConfigFile): void {
+  if ('error' in file) {
+    problems.push(`${file.path}: ${file.error}; ignored`);
+    return;
+  }
+  for (const [section, values] of Object.entries((file.data ?? {}) as Record<string, unknown>)) {
+    if (!values || typeof values !== 'object' || Array.isArray(values)) {
+      problems.push(`${file.path}: ${section}: expected a table, got ${got(values)}; ignored`);
+      continue;
+    }
+    for (const [leaf, value] of Object.entries(values)) {
+      const key = `${section}.${leaf}`;
+      const trial = structuredClone(merged);
+      setAt(trial, key, value);
+      const invalid = configProblems(trial);
+      if (invalid.length) {
+        problems.push(`${file.path}: ${invalid.join('; ')}; ignored`);
+        continue;
+      }
+      const rule = projectSettable[key];
+      if (!rule) {
+        problems.push(`${file.path}: ${key}: not settable from a project file (only from the user's config file or the environment); ignored`);
+        continue;
+      }
+      const out = rule(getAt(merged, key), value);
+      if ('refused' in out) {
+        problems.push(`${file.path}: ${key}: ${out.refused}; a project file may only tighten roz; ignored`);
+        continue;
+      }
+      setAt(merged, key, structuredClone(out.value));
+      sources[key] = `project:${file.path}`;
+    }
+  }
 }
 
 export function expandHome(path: string, home: string): string {

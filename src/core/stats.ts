@@ -1,6 +1,52 @@
 // Template A/B statistics over many sessions: how often each block template
-// led to a spawned reviewer and a decision. Pure aggregation.
-import type { SessionState } from './review/state.js';
+// led to a spawned reviewer and a decision. Pure aggregation over a small
+// per-session summary (what `roz stats` keeps in the store's stats index, so
+// it need not read 100,000 state files).
+import type { AttemptOutcome, DecisionKind, SessionState } from './review/state.js';
+
+/** One review attempt as stats needs it: [template_id, spawned, outcome, decision_kind, blocks_needed, bad_session_id_spawns, self_approvals_denied, id]. */
+export type AttemptSummary = [string, 0 | 1, AttemptOutcome, DecisionKind | null, number | null, number, number, number];
+
+/** What stats reads of a session; short keys because the index holds one per summary change. */
+export interface StatsSummary {
+  /** session id */
+  s: string;
+  /** created_at */
+  c: string;
+  /** the state's updated_at when this summary was taken: the newest line of a session wins */
+  u: string;
+  a: AttemptSummary[];
+  /** breaker trips: the attempt id of each */
+  t: Array<number | null>;
+  /** enforcement mode, when roz recorded one */
+  e?: 'enforced' | 'advisory';
+}
+
+export function statsSummary(s: SessionState): StatsSummary {
+  return {
+    s: s.session_id,
+    c: s.created_at,
+    u: s.updated_at,
+    a: s.review.attempts.map((a) => [
+      a.template_id,
+      a.spawned_at ? 1 : 0,
+      a.outcome,
+      a.decision_kind ?? null,
+      a.blocks_needed ?? null,
+      a.bad_session_id_spawns ?? 0,
+      a.self_approvals_denied ?? 0,
+      a.id,
+    ]),
+    t: s.review.breaker.trips.map((t) => t.attempt_id),
+    ...(s.enforcement?.mode ? { e: s.enforcement.mode } : {}),
+  };
+}
+
+/** The part of a summary that changes what stats reports (not the timestamp): equal keys, no new index line. */
+export function summaryKey(s: SessionState): string {
+  const { u: _, ...rest } = statsSummary(s);
+  return JSON.stringify(rest);
+}
 
 export interface TemplateStats {
   template_id: string;
@@ -53,6 +99,14 @@ function empty(id: string): TemplateStats {
 }
 
 export function computeStats(sessions: Iterable<SessionState>, since: Date): StatsReport {
+  return computeStatsOfSummaries(mapIter(sessions, statsSummary), since);
+}
+
+function* mapIter<A, B>(xs: Iterable<A>, f: (a: A) => B): Generator<B> {
+  for (const x of xs) yield f(x);
+}
+
+export function computeStatsOfSummaries(sessions: Iterable<StatsSummary>, since: Date): StatsReport {
   const byTemplate = new Map<string, TemplateStats & { blocksSum: number }>();
   const failures: FailureBreakdown = { not_spawned: 0, no_decision: 0, bad_session_id: 0, self_approval_denied: 0, breaker_trips: 0 };
   let count = 0;
@@ -60,22 +114,22 @@ export function computeStats(sessions: Iterable<SessionState>, since: Date): Sta
   const enforcement = { enforced: 0, advisory: 0, unknown: 0 };
   const cutoff = since.getTime();
   for (const s of sessions) {
-    if (Date.parse(s.created_at) < cutoff) continue;
+    if (Date.parse(s.c) < cutoff) continue;
     count += 1;
-    enforcement[s.enforcement?.mode ?? 'unknown'] += 1;
-    if (s.review.attempts.length > 0) reviewed += 1;
+    enforcement[s.e ?? 'unknown'] += 1;
+    if (s.a.length > 0) reviewed += 1;
     const templateOf = new Map<number, string>();
-    for (const a of s.review.attempts) {
-      templateOf.set(a.id, a.template_id);
-      const t = byTemplate.get(a.template_id) ?? { ...empty(a.template_id), blocksSum: 0 };
-      byTemplate.set(a.template_id, t);
+    for (const [templateId, spawned, outcome, decisionKind, blocksNeeded, badSessionId, selfApprovals, id] of s.a) {
+      templateOf.set(id, templateId);
+      const t = byTemplate.get(templateId) ?? { ...empty(templateId), blocksSum: 0 };
+      byTemplate.set(templateId, t);
       t.blocks += 1;
-      if (a.spawned_at) t.reviews_spawned += 1;
-      switch (a.outcome) {
+      if (spawned) t.reviews_spawned += 1;
+      switch (outcome) {
         case 'success':
-          if (a.decision_kind === 'complete') t.complete += 1;
+          if (decisionKind === 'complete') t.complete += 1;
           else t.issues += 1;
-          t.blocksSum += a.blocks_needed ?? 1;
+          t.blocksSum += blocksNeeded ?? 1;
           break;
         case 'no_decision':
           t.no_decision += 1;
@@ -91,12 +145,12 @@ export function computeStats(sessions: Iterable<SessionState>, since: Date): Sta
         default:
           break;
       }
-      failures.bad_session_id += a.bad_session_id_spawns ?? 0;
-      failures.self_approval_denied += a.self_approvals_denied ?? 0;
+      failures.bad_session_id += badSessionId;
+      failures.self_approval_denied += selfApprovals;
     }
-    for (const trip of s.review.breaker.trips) {
+    for (const attemptId of s.t) {
       failures.breaker_trips += 1;
-      const id = trip.attempt_id !== null ? templateOf.get(trip.attempt_id) : undefined;
+      const id = attemptId !== null ? templateOf.get(attemptId) : undefined;
       if (id) byTemplate.get(id)!.breaker_trips += 1;
     }
   }

@@ -20,11 +20,17 @@ export type DenialCode =
 export type Verdict =
   | { kind: 'none' }
   | { kind: 'allow'; reason?: string }
-  | { kind: 'ask'; code: DenialCode; reason: string }
+  | { kind: 'ask'; code: DenialCode; reason: string; widen?: Widen }
   /** `bare`: the reason is shown as given, without its `[CODE]` (a human's answer under `roz run`). */
   | { kind: 'deny'; code: DenialCode; reason: string; bare?: boolean }
   | { kind: 'block'; reason: string }
   | { kind: 'context'; text: string };
+
+/** For a scope ask: the globs that, added to the intent's owned_scope, would make the call in scope (the `g` key). */
+export interface Widen {
+  intent_id: string;
+  globs: string[];
+}
 
 export const none: Verdict = { kind: 'none' };
 
@@ -33,6 +39,13 @@ const rank: Record<Verdict['kind'], number> = { none: 0, context: 1, allow: 2, a
 /** The strictest of two verdicts; context from both is kept when neither decides. */
 export function combine(a: Verdict, b: Verdict): Verdict {
   if (a.kind === 'context' && b.kind === 'context') return { kind: 'context', text: `${a.text}\n\n${b.text}` };
+  if (a.kind === 'block' && b.kind === 'block') return { kind: 'block', reason: `${a.reason}\n\n${b.reason}` };
+  // Two reasons to ask the human: one question that says both.
+  if (a.kind === 'ask' && b.kind === 'ask') {
+    const merged: Verdict = { kind: 'ask', code: a.code, reason: `${a.reason}\n${b.reason}` };
+    const widen = a.widen ?? b.widen;
+    return widen ? { ...merged, widen } : merged;
+  }
   return rank[b.kind] > rank[a.kind] ? b : a;
 }
 

@@ -10,17 +10,20 @@ import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } f
 import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/review/state.js';
+import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { guardPreToolUse } from '../core/guard.js';
 import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
 import { codeCacheDir, markCodePath } from './code-paths.js';
-import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
+import { loadOnDemand, NotLoaded, onDemand } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
+import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { shellView } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
@@ -52,7 +55,7 @@ export interface EngineDeps {
 type Governance = typeof import('./governance.js');
 
 /** Events intent governance takes part in. */
-const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure']);
+const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
 
 /**
  * Intent governance (yaml, globs, the ledger schema) is loaded only for a
@@ -65,6 +68,9 @@ const loadGovernance = (): Promise<Governance> => {
 
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
 class GovernanceNeeded extends Error {}
+
+/** The shell parser is loaded for every Bash call before policies run (see runHook). */
+const classifyDestructive = (command: string) => onDemand('shell').classifyDestructive(command);
 
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
@@ -87,11 +93,12 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const input = parsed.input;
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
-    const resolved = loadConfig(deps.env);
+    const resolved = loadConfig(deps.env, { cwd: input.cwd });
     for (const p of resolved.problems) warn(`roz: config: ${p}`);
     const config = resolved.config;
     const now = (deps.now ?? (() => new Date()))();
-    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn);
+    const telemetry = telemetryOn(config.telemetry, deps.env);
+    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry });
     const home = deps.env.HOME || homedir();
 
     let enforcement: Enforcement | null = null;
@@ -109,7 +116,14 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
-    const gov: GovernanceDeps = { env: deps.env, now, storeRoot: config.storage.path, home };
+    const gov: GovernanceDeps = {
+      env: deps.env,
+      now,
+      storeRoot: config.storage.path,
+      home,
+      guard: config.guard.destructive,
+      allowTempWrites: config.governance.allow_temp_writes,
+    };
     // Taken at most once per hook, and only when a review rule asks (trigger,
     // a reviewer's context/decide call, a stop after an approval, a gated call).
     let snap: { value: TreeSnapshot | null } | null = null;
@@ -128,6 +142,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const protect = () =>
       onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
         protectedWrite(input as HookInput<'PreToolUse'>, {
+          pluginDir: deps.env.CLAUDE_PLUGIN_ROOT || null,
           codeCache: codeCacheDir(deps.env, home),
           configFiles: [configPath(deps.env, home)],
           settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
@@ -154,6 +169,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const trace: TraceRecord[] = [
           eventRecord(event, input, out.verdict, ts),
           ...out.notes.map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+          ...sessionEdges(event, state, config, deps.env, ts),
         ];
         return { value: out, trace };
       });
@@ -197,6 +213,14 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       return failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
+    if (event === 'SessionStart' && !deps.store) {
+      autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+    }
+    // Export never waits on the network inside a hook: at the end of a turn or
+    // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.
+    if (telemetry && (event === 'Stop' || event === 'SessionEnd') && !deps.env.ROZ_SOCKET && !deps.store) {
+      await startBackgroundFlush(config.storage.path, deps.env, warn);
+    }
     return {
       stdout: renderOutput(event, policy.verdict, warnings),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
@@ -258,6 +282,21 @@ function reviewFailingOpen(judge: () => PolicyResult): PolicyResult {
   }
 }
 
+/**
+ * Outside a governed project the destructive guard is advisory parsing on top of
+ * the client's own permissions: if it cannot run (the shell parser failed to
+ * load), the call goes on to the client with a visible warning.
+ */
+function guardFailingOpen(judge: () => PolicyResult): PolicyResult {
+  try {
+    return judge();
+  } catch (err) {
+    if (err instanceof NotLoaded) throw err;
+    const why = (err as Error).message ?? String(err);
+    return result(undefined, [{ type: 'GuardError', error: why }], [`roz: the destructive-command guard could not judge this call: ${why}`]);
+  }
+}
+
 /** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
 function dispatch(
   event: HookEventName,
@@ -283,7 +322,10 @@ function dispatch(
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
   if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
-  return governance ? mergeResults(r, governance.runGovernance(event, state, input, gov)) : r;
+  if (governance) return mergeResults(r, governance.runGovernance(event, state, input, gov));
+  // No intent governance here: the destructive guard still runs (governance runs it itself where it is on).
+  if (event === 'PreToolUse') return mergeResults(r, guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, classifyDestructive, gov.guard ?? 'ask')));
+  return r;
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
@@ -321,6 +363,53 @@ function eventRecord(event: HookEventName, input: HookInput, verdict: Verdict, t
   if (i.last_assistant_message !== undefined) rec.last_assistant_message = truncateValue(i.last_assistant_message, RESPONSE_TRACE_LIMIT);
   if (verdict.kind !== 'none') rec.verdict = verdict;
   return rec;
+}
+
+/**
+ * A session's start and end as trace notes: how roz enforces (for telemetry's
+ * "enforcement mode at start") and whether the session ended reviewed.
+ */
+function sessionEdges(event: HookEventName, state: SessionState, config: RozConfig, env: Record<string, string | undefined>, ts: string): TraceRecord[] {
+  if (event === 'SessionStart') {
+    // enforced/advisory as decided at SessionStart (core/enforce/mode.ts); how hooks reach roz beside it.
+    const hooks = env.ROZ_HOOK_TRANSPORT || (env.ROZ_SOCKET ? 'supervised' : 'process');
+    const enforcement = state.enforcement?.mode ?? 'unknown';
+    return [{ ts, event: 'roz:SessionStarted', session_id: state.session_id, type: 'SessionStarted', enforcement, hooks, review_mode: config.review.mode }];
+  }
+  if (event === 'SessionEnd') {
+    const r = state.review;
+    return [
+      {
+        ts,
+        event: 'roz:SessionEnded',
+        session_id: state.session_id,
+        type: 'SessionEnded',
+        review: reviewAtEnd(r),
+        review_status: r.status,
+        attempts: r.attempts.length,
+        denials: Object.values(state.denials).reduce((a, b) => a + b, 0),
+      },
+    ];
+  }
+  return [];
+}
+
+/** `roz otel flush` in its own session, not waited for; a flush already running (its lock) is left alone. */
+async function startBackgroundFlush(storeRoot: string, env: Record<string, string | undefined>, warn: (m: string) => void): Promise<void> {
+  try {
+    const { spoolPending } = await import('../store/telemetry-spool.js');
+    if (!spoolPending(storeRoot)) return;
+    const { spawn } = await import('node:child_process');
+    const child = spawn(process.execPath, [join(pluginRoot(env), 'bin', 'roz'), 'otel', 'flush', '--quiet'], {
+      detached: true,
+      stdio: 'ignore',
+      env: env as NodeJS.ProcessEnv,
+    });
+    child.on('error', () => {});
+    child.unref();
+  } catch (err) {
+    warn(`roz: could not start the telemetry flush: ${(err as Error).message}`);
+  }
 }
 
 /**

@@ -3,8 +3,10 @@
 // around the pure policies in core/governance. PreToolUse fails closed;
 // everything after the fact fails safe (a warning, never a denial).
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
+import { join as joinPath, relative as relativePath, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { GuardMode } from '../core/guard.js';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
 import type { SessionState } from '../core/review/state.js';
 import { result, type PolicyResult, type TraceNote } from '../core/verdict.js';
@@ -17,7 +19,7 @@ import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance
 import { intentContext, SELECT_HOW, sessionSummary } from '../core/governance/render.js';
 import { intentSelectCall } from '../core/governance/select-call.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
-import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
+import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
 import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
 import {
@@ -29,6 +31,10 @@ import {
   type TraceRecord,
 } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
+import { gitTopLevel } from '../store/project-root.js';
+import { changedFiles, snapshotWorktree } from '../store/worktree.js';
+import { remember, type AuditState } from '../core/governance/audit-state.js';
+import { auditVerdict, unattributed } from '../core/governance/audit.js';
 import { appendLedger } from '../store/ledger.js';
 import { intentMapCacheDir, refreshIntentMap } from '../store/intent-map-file.js';
 import { intentsCacheDir } from '../store/intents-cache.js';
@@ -48,6 +54,9 @@ export interface GovernanceDeps {
   /** roz's store root (config.storage.path). */
   storeRoot: string;
   home?: string;
+  /** [guard] destructive and [governance] allow_temp_writes from the config. */
+  guard?: GuardMode;
+  allowTempWrites?: boolean;
   /** Overrides for tests; default to core/shell. */
   writeTargets?: WriteAnalyzer;
   classifyDestructive?: GovernanceContext['destructive'];
@@ -98,6 +107,15 @@ function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps, se
 // Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
 const PROJECT_FILE_MAX = 256 * MiB;
 
+/** /tmp, $TMPDIR, the client's session temp (CLAUDE_CODE_TMPDIR) and the OS temp, as real paths. */
+export function tempDirs(env: Record<string, string | undefined>): string[] {
+  const dirs = new Set<string>();
+  for (const d of ['/tmp', env.TMPDIR, env.CLAUDE_CODE_TMPDIR, env.TMP, env.TEMP, tmpdir()]) {
+    if (d && d.startsWith('/') && d !== '/') dirs.add(resolveReal(d));
+  }
+  return [...dirs];
+}
+
 function hashFile(realPath: string): string | null {
   try {
     return sha256(readRegularFile(realPath, PROJECT_FILE_MAX));
@@ -126,6 +144,102 @@ function adoptPending(gov: GovernanceState, root: string, sessionId: string, dep
   return [{ type: 'IntentSelected', intent_id: sel.intent_id, via: 'adopted', from: sel.via }];
 }
 
+// ------------------------------------------------------------- scope audit
+
+/** Record the worktree as the audit's base when an intent is (newly) selected; no-op outside git. */
+function ensureAuditBase(gov: GovernanceState, root: string, deps: GovernanceDeps): void {
+  if (!gov.intent_id || gov.audit?.intent_id === gov.intent_id) return;
+  gov.audit = { intent_id: gov.intent_id, base: snapshotWorktree(root, deps.now), written: [], pending: null, flagged: null };
+}
+
+/** Paths changed between two trees, relative to the project root (the git top may be above it). */
+function changedInProject(root: string, from: string, to: string): string[] | null {
+  const changed = changedFiles(root, from, to);
+  if (changed === null) return null;
+  const top = gitTopLevel(root) ?? root;
+  const out: string[] = [];
+  for (const p of changed) {
+    const rel = relativePath(root, joinPath(top, p)).split(sep).join('/');
+    if (rel !== '' && !rel.startsWith('../') && rel !== '..') out.push(rel);
+  }
+  return out;
+}
+
+/** A Bash call about to be asked: remember the worktree, so what it changes is attributed to it once it ran. */
+function holdBeforeAsk(audit: AuditState | null, input: HookInput<'PreToolUse'>, root: string, deps: GovernanceDeps): void {
+  if (!audit?.base || input.tool_name !== 'Bash' || !input.tool_use_id) return;
+  const tree = snapshotWorktree(root, deps.now);
+  audit.pending = tree ? { tool_use_id: input.tool_use_id, tree } : null;
+}
+
+/** After an asked Bash call ran (so a human let it): its changes count as judged. */
+function attributeAsked(audit: AuditState | null, input: HookInput<'PostToolUse'>, root: string, deps: GovernanceDeps): void {
+  const pending = audit?.pending;
+  if (!audit || !pending || pending.tool_use_id !== input.tool_use_id) return;
+  audit.pending = null;
+  const now = snapshotWorktree(root, deps.now);
+  const changed = now ? changedInProject(root, pending.tree.tree, now.tree) : null;
+  if (changed) remember(audit, changed);
+}
+
+/**
+ * At Stop: files changed since the intent's base, outside its scope, that no
+ * judged call wrote, block the stop once (SCOPE_VIOLATION) and are recorded in
+ * the ledger as unattributed. Fails safe: git trouble is a warning.
+ */
+export function governanceStop(state: SessionState, input: HookInput<'Stop'>, deps: GovernanceDeps): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const audit = gov.audit;
+    if (!gov.intent_id || !audit?.base || audit.intent_id !== gov.intent_id) return result();
+    const root = projectFor(gov, input.cwd, deps);
+    if (!root) return result();
+    const project = loadProject(root, deps);
+    const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === gov.intent_id) : undefined;
+    if (!intent) return result();
+    const now = snapshotWorktree(root, deps.now);
+    const changed = now ? changedInProject(root, audit.base.tree, now.tree) : null;
+    if (changed === null) return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
+    const paths = pathContext(project, root, deps, state.session_id);
+    const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
+    // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
+    if (files.length > 0) onDemand('trace-schema');
+    const out = auditVerdict(files, intent, audit);
+    if (out.verdict.kind === 'block') {
+      try {
+        appendUnattributed(state, gov, root, files, deps);
+      } catch (err) {
+        rethrowNotLoaded(err);
+        out.warnings.push(`roz: could not record the unattributed changes in the ledger (${(err as Error).message})`);
+      }
+    }
+    return out;
+  } catch (err) {
+    rethrowNotLoaded(err);
+    return result(undefined, [{ type: 'GovernanceError', error: (err as Error).message }], [`roz: the scope audit failed at this stop: ${(err as Error).message}`]);
+  }
+}
+
+function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
+  onDemand('trace-schema');
+  const revision = gitHead(root);
+  const record: TraceRecord = {
+    version: AGENT_TRACE_VERSION,
+    id: process.getBuiltinModule('node:crypto').randomUUID(),
+    timestamp: deps.now.toISOString(),
+    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
+    tool: { name: 'roz', version: rozVersion },
+    files: files.map((path) => ({
+      path,
+      conversations: [{ contributor: { type: 'unknown' as const }, ranges: [], ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}) }],
+    })),
+    metadata: {
+      [ROZ_NAMESPACE]: { session_id: state.session_id, intent_id: gov.intent_id!, mutation_class: 'INTENT_EVOLUTION', tool_name: 'unknown', unattributed: true },
+    },
+  };
+  appendLedger(orchestrationPaths(root).ledger, record);
+}
+
 // ---------------------------------------------------------------- PreToolUse
 
 /** Gate a tool call. Any internal error on a call that may change files denies it (HOOK_ERROR). */
@@ -145,8 +259,12 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       writes: deps.writeTargets ?? writeTargets,
       destructive: deps.classifyDestructive ?? classifyDestructive,
       hashFile,
+      guard: deps.guard ?? 'ask',
+      tempDirs: deps.allowTempWrites === false ? [] : tempDirs(deps.env),
     };
+    ensureAuditBase(gov, root, deps);
     const out = governPreToolUse(gov, input, ctx);
+    if (out.verdict.kind === 'ask') holdBeforeAsk(gov.audit, input, root, deps);
     return { ...out, notes: [...adopted, ...out.notes] };
   } catch (err) {
     rethrowNotLoaded(err);
@@ -208,6 +326,7 @@ export function governancePostToolUse(
     if (input.hook_event_name === 'PostToolUseFailure' || 'error' in input) return onFailure(gov, state, input as HookInput<'PostToolUseFailure'>, root, deps);
     const post = input as HookInput<'PostToolUse'>;
     if (isSelectIntentTool(post.tool_name)) return bindFromMcpCall(gov, post, root, deps);
+    attributeAsked(gov.audit, post, root, deps);
     const project = loadProject(root, deps);
     const paths = pathContext(project, post.cwd, deps, state.session_id);
     if (post.tool_name === 'Read') {
@@ -234,6 +353,7 @@ function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, 
   const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === id) : undefined;
   if (!intent || intent.status !== 'IN_PROGRESS') return result(undefined, [{ type: 'IntentSelectionRejected', intent_id: id }]);
   selectIntent(gov, id, 'hook', deps.now);
+  ensureAuditBase(gov, root, deps);
   return result(undefined, [{ type: 'IntentSelected', intent_id: id, via: 'hook' }]);
 }
 
@@ -292,7 +412,11 @@ function recordMutation(
   };
 
   for (const target of mutation.targets) {
+    // "Anything under here" (`git stash`): the Stop audit records what really changed.
+    if (target.tree) continue;
     const p = resolvePath(target.path, paths);
+    // Judged at PreToolUse (in scope, or let through by a human): not the audit's business.
+    if (p.rel !== null && gov.audit) remember(gov.audit, [p.rel]);
     if (p.rel === null || project.ignored(p) || isInside(p.real, project.orchestration)) {
       // Outside the project, or outside governance: keep the stale-file memory right, record nothing.
       const h = hashFile(p.real);
@@ -441,7 +565,7 @@ export async function bindSelection(opts: {
   root: string;
   intentId: string;
   sessionId: string | null;
-  via: 'mcp' | 'cli';
+  via: 'mcp' | 'cli' | 'human';
   now: Date;
 }): Promise<BindOutcome> {
   const prepared = prepareSelection(opts.root, opts.intentId);
@@ -458,8 +582,20 @@ export async function bindSelection(opts: {
     });
     return { ok: true, intent: prepared.intent, context: prepared.context, bound: { session: opts.sessionId } };
   }
+  // The human selects for the session on screen; there is always one.
+  if (opts.via === 'human') return { ok: false, reason: 'no session to select the intent for' };
   putPendingSelection(opts.storeRoot, { intent_id: opts.intentId, project_root: opts.root, at: opts.now.toISOString(), via: opts.via });
   return { ok: true, intent: prepared.intent, context: prepared.context, bound: { pending: opts.root } };
+}
+
+/** Clear a session's selected intent (the human at `roz run`), recorded in its trace. */
+export async function clearSelection(opts: { store: SessionStore; sessionId: string; via: 'human'; now: Date }): Promise<string | null> {
+  return opts.store.update(opts.sessionId, opts.now, (state) => {
+    const gov = governanceOf(state);
+    const was = gov.intent_id;
+    clearIntent(gov, opts.via, opts.now);
+    return { value: was, trace: [{ ts: opts.now.toISOString(), event: 'roz:IntentCleared', session_id: opts.sessionId, intent_id: was, via: opts.via }] };
+  });
 }
 
 // ------------------------------------------------------------- engine entry
@@ -477,6 +613,8 @@ export function runGovernance(event: HookEventName, state: SessionState, input: 
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return governancePostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
+    case 'Stop':
+      return governanceStop(state, input as HookInput<'Stop'>, deps);
     default:
       return result();
   }

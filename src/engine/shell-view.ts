@@ -39,5 +39,9 @@ export function shellView(command: string): ShellView {
         .commands.filter((c) => c.argv.length > 0)
         .map((c) => c.argv.join(' ')),
     alone: () => alone(command),
+    writes: () => {
+      const r = onDemand('shell').writeTargetsOf(analysis(command));
+      return { targets: r.targets.map((t) => t.path), unknown: r.unknown.length > 0 };
+    },
   };
 }

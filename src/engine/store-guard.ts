@@ -9,6 +9,7 @@ import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
 import { protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { joinUnfolded, resolveReal } from '../store/realpath.js';
+import { analysis } from './shell-view.js';
 
 export function expandTilde(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
@@ -42,6 +43,8 @@ export function writesStore(input: ToolHookInput, storeRoot: string, home: strin
 
 /** Where the protected areas are for one hook call (absolute, as configured). */
 export interface ProtectedRoots {
+  /** roz's plugin folder (CLAUDE_PLUGIN_ROOT), the hooks' own code. */
+  pluginDir: string | null;
   codeCache: string | null;
   configFiles: string[];
   settingsFile: string | null;
@@ -66,7 +69,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     // Enforced mode: the sandbox already refuses these; advisory: the parser's
     // first line, skipped (like the review gate) when the parser cannot load.
     try {
-      for (const t of onDemand('shell').writeTargets(input.tool_input.command).targets) targets.push(t.path);
+      for (const t of onDemand('shell').writeTargetsOf(analysis(input.tool_input.command)).targets) targets.push(t.path);
     } catch (err) {
       if (err instanceof NotLoaded) throw err;
     }
@@ -74,6 +77,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
   if (targets.length === 0) return null;
   const real = (p: string): string => resolveReal(p);
   const cache = roots.codeCache ? real(roots.codeCache) : null;
+  const plugin = roots.pluginDir ? real(roots.pluginDir) : null;
   const configs = roots.configFiles.map(real);
   const settings = roots.settingsFile ? real(roots.settingsFile) : null;
   const claudeUser = real(roots.claudeUserDir);
@@ -82,6 +86,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     const p = real(joinUnfolded(input.cwd, expandTilde(given, roots.home)));
     const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p });
     if (cache && inside(p, cache)) return hit('code-cache');
+    if (plugin && inside(p, plugin)) return hit('plugin');
     if (configs.some((c) => p === c)) return hit('config');
     if (settings && p === settings) return hit('settings-file');
     if (inside(p, claudeUser)) {

@@ -7,8 +7,11 @@ import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
 import { newSession, type SessionState } from '../core/review/state.js';
+import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviewActiveIn, reviveSession } from './session-shape.js';
+import { spoolRecords } from './telemetry-spool.js';
+import { appendStatsSummary, compactStatsIndex, readStatsIndex, summaryAt } from './stats-index.js';
 import { StoreError, type SessionStore, type SessionSummary, type StateFault, type TraceRecord, type UpdateInfo, type Warn } from './session-store.js';
 import { appendRegularFile, MiB, readRegularText, UnreadableFileError } from './regular-file.js';
 
@@ -24,11 +27,20 @@ const LOCK_OPTIONS: LockOptions = {
   waitMs: 15_000,
 };
 
+export interface FileStoreOptions {
+  /** OpenTelemetry export is on: trace records worth exporting also go to the telemetry spool. */
+  telemetry?: boolean;
+}
+
 export class FileSessionStore implements SessionStore {
   /** Documents this store already copied to quarantine, by path and content. */
   private readonly copies = new Map<string, string>();
 
-  constructor(readonly root: string, private readonly warn: Warn = () => {}) {}
+  constructor(
+    readonly root: string,
+    private readonly warn: Warn = () => {},
+    private readonly opts: FileStoreOptions = {},
+  ) {}
 
   async update<T>(
     sessionId: string,
@@ -51,6 +63,7 @@ export class FileSessionStore implements SessionStore {
     try {
       const loaded = this.load(sessionId, now);
       const state = loaded.state ?? newSession(sessionId, now);
+      const keyBefore = loaded.state ? summaryKey(state) : null;
       const out = fn(state, loaded.fault ? { fault: loaded.fault } : {});
       if (out.persist !== false) {
         state.updated_at = now.toISOString();
@@ -64,6 +77,15 @@ export class FileSessionStore implements SessionStore {
           writeFileAtomicSync(file, `${JSON.stringify(state)}\n`, { mode: 0o600, durable: false });
         } catch (err) {
           throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
+        }
+        // The stats index gets a line only when what stats reports changed (a
+        // few times a session), so most hooks pay two small stringify calls.
+        if (summaryKey(state) !== keyBefore) {
+          try {
+            appendStatsSummary(this.root, statsSummary(state));
+          } catch (err) {
+            this.warn(`roz: cannot append to the stats index (${(err as Error).message}); roz stats may show this session's previous summary`);
+          }
         }
       }
       this.appendTrace(sessionId, out.trace);
@@ -150,6 +172,13 @@ export class FileSessionStore implements SessionStore {
     } catch (err) {
       throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
     }
+    if (this.opts.telemetry) {
+      try {
+        spoolRecords(this.root, records);
+      } catch (err) {
+        this.warn(`roz: telemetry spool: ${(err as Error).message}; these events will not be exported`);
+      }
+    }
   }
 
   readTrace(sessionId: string): TraceRecord[] {
@@ -200,6 +229,33 @@ export class FileSessionStore implements SessionStore {
     }
     // ISO timestamps: code-unit order is time order, without localeCompare's ICU collator.
     return out.sort((a, b) => (a.created_at < b.created_at ? 1 : a.created_at > b.created_at ? -1 : 0));
+  }
+
+  /** Every session's stats summary: from the index, else from its state file. */
+  *summaries(): Generator<StatsSummary> {
+    const index = readStatsIndex(this.root);
+    const ids = this.ids();
+    // Reading tidies: once superseded lines outnumber sessions, the next read would pay for them again.
+    if (index.lines > 2 * ids.length + 1_000) {
+      try {
+        compactStatsIndex(this.root, new Set(ids));
+      } catch (err) {
+        this.warn(`roz: could not compact the stats index: ${(err as Error).message}`);
+      }
+    }
+    for (const id of ids) {
+      const indexed = summaryAt(index, id);
+      if (indexed) {
+        yield indexed;
+        continue;
+      }
+      try {
+        const state = this.read(id);
+        if (state) yield statsSummary(state);
+      } catch (err) {
+        this.warn(`roz: skipped session ${id}: ${(err as Error).message}`);
+      }
+    }
   }
 
   remove(sessionId: string): void {

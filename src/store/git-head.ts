@@ -1,9 +1,9 @@
 // HEAD's commit, read from .git directly: this runs on every recorded
 // mutation, and spawning `git rev-parse HEAD` costs ~1-3 ms per call against
 // ~0.05 ms for two small file reads. Falls back to git for anything unusual.
-import { existsSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { readRegularText } from './regular-file.js';
-import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { gitTopLevel } from './project-root.js';
 
 function gitDirs(top: string): { gitDir: string; commonDir: string } | null {

@@ -1,5 +1,6 @@
 // An in-memory SessionStore for tests of the engine without a file system.
 import { newSession, type SessionState } from '../core/review/state.js';
+import { statsSummary, type StatsSummary } from '../core/stats.js';
 import type { SessionStore, SessionSummary, TraceRecord, UpdateInfo } from './session-store.js';
 
 export class MemorySessionStore implements SessionStore {
@@ -51,6 +52,10 @@ export class MemorySessionStore implements SessionStore {
     return [...this.states.values()]
       .map((s) => ({ session_id: s.session_id, created_at: s.created_at, updated_at: s.updated_at }))
       .sort((a, b) => b.created_at.localeCompare(a.created_at));
+  }
+
+  summaries(): StatsSummary[] {
+    return [...this.states.values()].map(statsSummary);
   }
 
   remove(sessionId: string): void {

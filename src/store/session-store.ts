@@ -1,6 +1,7 @@
 // The storage interface the engine and the CLI use; files in production,
 // memory in tests.
 import type { SessionState } from '../core/review/state.js';
+import type { StatsSummary } from '../core/stats.js';
 
 export interface TraceRecord {
   ts: string;
@@ -58,6 +59,8 @@ export interface SessionStore {
   list(): SessionSummary[];
   /** Every session id, unordered, without reading any document: for a pass that reads each once. */
   ids(): string[];
+  /** Every session's stats summary (the file store reads its stats index, not each state). */
+  summaries(): Iterable<StatsSummary>;
   remove(sessionId: string): void;
 }
 

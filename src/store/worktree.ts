@@ -26,7 +26,14 @@ function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): string | nul
     env: { ...(env ?? process.env), GIT_OPTIONAL_LOCKS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (r.status !== 0) lastError = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0] ?? '';
   return r.status === 0 ? r.stdout : null;
+}
+
+let lastError = '';
+/** The first line of the last failing git call's stderr, for a note to the reader. */
+export function lastGitError(): string {
+  return lastError;
 }
 
 /** The worktree of `cwd` now, or null when it is not in a git repository (or git fails). */
@@ -54,15 +61,22 @@ export function snapshotWorktree(cwd: string, now: Date): TreeSnapshot | null {
   }
 }
 
-/** Paths that differ between two trees (or a tree and a commit), or null when git cannot say. */
-export function changedFiles(cwd: string, from: string, to: string): string[] | null {
-  const out = git(cwd, ['diff', '--name-only', '--no-renames', from, to]);
-  return out === null ? null : out.split('\n').filter(Boolean);
+/**
+ * Paths that differ between two trees (or a tree and a commit), or null when
+ * git cannot say. `to` null: against the files on disk (tracked files, plus
+ * untracked ones listed by name), for when no snapshot can be written.
+ */
+export function changedFiles(cwd: string, from: string, to: string | null): string[] | null {
+  const out = git(cwd, ['diff', '--name-only', '--no-renames', from, ...(to ? [to] : [])]);
+  if (out === null) return null;
+  const files = out.split('\n').filter(Boolean);
+  if (to === null) files.push(...(git(cwd, ['ls-files', '--others', '--exclude-standard']) ?? '').split('\n').filter(Boolean));
+  return [...new Set(files)].sort();
 }
 
-/** `git diff` between two trees, for the reviewer. */
-export function treeDiff(cwd: string, from: string, to: string, args: string[] = []): string | null {
-  return git(cwd, ['diff', '--no-color', ...args, from, to]);
+/** `git diff` between two trees (`to` null: the tracked files on disk), for the reviewer. */
+export function treeDiff(cwd: string, from: string, to: string | null, args: string[] = []): string | null {
+  return git(cwd, ['diff', '--no-color', ...args, from, ...(to ? [to] : [])]);
 }
 
 /** One line per commit made since `base` (oldest first), or null. */

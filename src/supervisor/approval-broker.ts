@@ -1,6 +1,7 @@
 // Holds `ask` verdicts until a human answers from the TUI keyboard. The only
 // way to approve is answer(), which only the TUI calls: a frame can create a
 // pending approval, never resolve one. A timeout denies.
+import { truncateValue } from '../core/truncate.js';
 import type { TraceRecord } from '../store/session-store.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import type { HookConnection } from './channel-server.js';
@@ -19,11 +20,33 @@ export interface PendingApproval {
   tool_input: Record<string, unknown>;
   code: string;
   reason: string;
+  /** For a scope question: the globs `g` would add to the intent (shown to the human before they press it). */
+  widen?: { intent_id: string; globs: string[] };
+  /** The hook's cwd, to find the project whose intents `g` edits. */
+  cwd?: string;
   received_at: number;
   deadline_at: number;
 }
 
-export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string };
+/** A request that left the queue, and how: the approvals history. */
+export interface DecidedApproval {
+  approval: PendingApproval;
+  /** `human`, `timeout`, `session-rule`, or `nobody` (the hook stopped waiting). */
+  decided_by: string;
+  decision: string;
+  scope: string;
+  /** The human's block reason, or roz's reason for the outcome. */
+  reason: string;
+  wait_ms: number;
+  decided_at: number;
+}
+
+/** How many decided requests the history keeps (the session trace keeps them all). */
+export const HISTORY_LIMIT = 200;
+/** The tool input a human decision's trace record carries, as the engine bounds its own. */
+const TRACE_INPUT_LIMIT = 8_192;
+
+export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string } | { action: 'widen' };
 
 export interface BrokerOptions {
   timeoutMs: number;
@@ -31,6 +54,8 @@ export interface BrokerOptions {
   /** Persist a decision in the session trace (FileSessionStore.appendTrace). */
   record: (sessionId: string, rec: TraceRecord) => void;
   onChange: () => void;
+  /** Apply `g`: add the approval's globs to its intent. An error keeps the request pending. */
+  widen?: (a: PendingApproval) => { ok: true; added: string[] } | { ok: false; error: string };
 }
 
 interface Waiting {
@@ -49,6 +74,7 @@ export function sessionRuleKey(sessionId: string, toolName: string, code: string
 export class ApprovalBroker {
   private readonly waiting = new Map<string, Waiting>();
   private readonly sessionRules = new Set<string>();
+  private readonly decided: DecidedApproval[] = [];
   private readonly now: () => number;
 
   constructor(private readonly opts: BrokerOptions) {
@@ -73,6 +99,8 @@ export class ApprovalBroker {
       deadline_at: Math.min(received + this.opts.timeoutMs, (frame.deadline ?? Infinity) - DEADLINE_MARGIN_MS),
     };
     if (typeof input.tool_use_id === 'string') approval.tool_use_id = input.tool_use_id;
+    if (typeof input.cwd === 'string') approval.cwd = input.cwd;
+    if (frame.verdict.widen && frame.verdict.widen.globs.length > 0) approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
     if (this.sessionRules.has(sessionRuleKey(approval.session_id, approval.tool_name, approval.code, toolInput))) {
       this.settle(approval, conn, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
@@ -101,12 +129,30 @@ export class ApprovalBroker {
     return [...this.waiting.values()].map((w) => w.approval).sort((a, b) => a.received_at - b.received_at);
   }
 
+  /** Decided requests, oldest first (bounded). */
+  history(): DecidedApproval[] {
+    return [...this.decided];
+  }
+
   /** The human's answer from the TUI keyboard. False when it is no longer pending. */
   answer(id: string, answer: HumanAnswer): boolean {
     const w = this.waiting.get(id);
     if (!w) return false;
-    this.drop(id);
     const a = w.approval;
+    if (answer.action === 'widen') {
+      if (!a.widen || !this.opts.widen) return false;
+      const out = this.opts.widen(a);
+      if (!out.ok) {
+        this.trace(a, { decided_by: 'human', decision: 'widen-failed', scope: 'once', reason: out.error });
+        this.opts.onChange();
+        return false;
+      }
+      this.drop(id);
+      const what = out.added.length > 0 ? `added ${out.added.join(', ')} to` : `found ${a.widen.globs.join(', ')} already in`;
+      this.settle(a, w.conn, 'allow', `roz: the human ${what} the owned_scope of intent ${a.widen.intent_id}`, 'human', 'scope', out.added.join(', '));
+      return true;
+    }
+    this.drop(id);
     if (answer.action === 'block') {
       const why = answer.reason.trim() || 'no reason given';
       this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why);
@@ -148,15 +194,22 @@ export class ApprovalBroker {
   }
 
   private trace(a: PendingApproval, fields: { decided_by: string; decision: string; scope: string; reason: string }): void {
+    const now = this.now();
+    const wait = now - a.received_at;
+    this.decided.push({ approval: a, ...fields, wait_ms: wait, decided_at: now });
+    if (this.decided.length > HISTORY_LIMIT) this.decided.splice(0, this.decided.length - HISTORY_LIMIT);
+    // What was decided travels with the decision, so the record is auditable on its own.
     const rec: TraceRecord = {
-      ts: new Date(this.now()).toISOString(),
+      ts: new Date(now).toISOString(),
       event: 'roz:HumanDecision',
       session_id: a.session_id,
       type: 'HumanDecision',
       ...fields,
-      wait_ms: this.now() - a.received_at,
+      wait_ms: wait,
       tool_name: a.tool_name,
       code: a.code,
+      asked_because: a.reason,
+      tool_input: truncateValue(a.tool_input, TRACE_INPUT_LIMIT),
     };
     if (a.tool_use_id) rec.tool_use_id = a.tool_use_id;
     this.opts.record(a.session_id, rec);

@@ -36,7 +36,7 @@ export interface RelayRequest {
 }
 
 /** Keep each big field of the hook input inside the frame budget. */
-function frameInput(raw: string): Record<string, unknown> {
+export function frameInput(raw: string): Record<string, unknown> {
   let input: Record<string, unknown>;
   try {
     const parsed = JSON.parse(raw) as unknown;
@@ -55,7 +55,7 @@ function frameInput(raw: string): Record<string, unknown> {
 }
 
 /** The human's answer to an `ask` as a verdict; a refusal keeps the ask's code and shows the reason as the supervisor worded it. */
-function answerVerdict(asked: Verdict, decision: 'allow' | 'deny', reason: string): Verdict {
+export function answerVerdict(asked: Verdict, decision: 'allow' | 'deny', reason: string): Verdict {
   if (decision === 'allow') return { kind: 'allow', reason };
   return { kind: 'deny', code: asked.kind === 'ask' || asked.kind === 'deny' ? asked.code : 'HUMAN_GATE', reason, bare: true };
 }

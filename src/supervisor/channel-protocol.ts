@@ -14,7 +14,13 @@ const v = z.literal(PROTOCOL_VERSION);
 const verdictSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('none') }),
   z.object({ kind: z.literal('allow'), reason: z.optional(str) }),
-  z.object({ kind: z.literal('ask'), code: str, reason: str }),
+  z.object({
+    kind: z.literal('ask'),
+    code: str,
+    reason: str,
+    // A suggestion only: the human sees the globs and decides; the supervisor re-checks them.
+    widen: z.optional(z.object({ intent_id: str, globs: z.array(str).check(z.maxLength(20)) })),
+  }),
   z.object({ kind: z.literal('deny'), code: str, reason: str }),
   z.object({ kind: z.literal('block'), reason: str }),
   z.object({ kind: z.literal('context'), text: str }),

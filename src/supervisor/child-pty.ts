@@ -2,6 +2,7 @@
 // and its exit code (128+N when a signal ended it, as a shell reports it).
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
+import { loadPty } from './pty-module.js';
 
 export interface ChildPty {
   readonly pid: number;
@@ -38,10 +39,11 @@ export function resolveExecutable(cmd: string, path: string | undefined): string
 const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 9: 'SIGKILL', 15: 'SIGTERM' };
 
 export async function spawnChild(file: string, args: string[], opts: SpawnOptions): Promise<ChildPty> {
-  // node-pty is native and external to the bundle: load it only when `roz run` runs.
-  const mod = (await import('node-pty')) as typeof import('node-pty') & { default?: typeof import('node-pty') };
-  const spawn = mod.spawn ?? mod.default!.spawn;
-  const proc = spawn(file, args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
+  // The pty module is native and external to the bundle: loaded only when `roz run` runs
+  // (runCommand checks it first, so this fails only when a caller skipped that).
+  const loaded = await loadPty();
+  if (!loaded.ok) throw new Error(loaded.message);
+  const proc = loaded.pty.spawn(file, args, { name: 'xterm-256color', cols: opts.cols, rows: opts.rows, cwd: opts.cwd, env: opts.env });
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((r) => (resolveExit = r));
   let done = false;

@@ -58,7 +58,7 @@ export function planLaunch(
 ): LaunchPlan {
   const isClaude = isClaudeCommand(command);
   if (!isClaude && !opts.forcePluginDir) return { command, args, notes: [] };
-  const taken = takeSettingsArg(args);
+  const taken = isClaude ? takeSettingsArg(args) : { args };
   const user = taken.value === undefined ? {} : { userSettings: taken.value };
   args = taken.args;
   if (args.includes('--plugin-dir')) return { command, args, notes: [], ...user };

@@ -1,6 +1,7 @@
 // The intents of the project a session works in, for the intents view:
 // `.orchestration/active_intents.yaml` under the session's governed project,
-// re-parsed only when the file changes.
+// re-parsed only when the file changes: when a file watcher says so
+// (`watch`), or else when its mtime moved.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SessionState } from '../core/review/state.js';
@@ -26,6 +27,16 @@ export function selectedIntentId(state: SessionState | null): string | null {
 
 export class ProjectIntentsReader {
   private cache: { file: string; mtimeMs: number; value: ProjectIntents } | null = null;
+  private readonly watched = new Set<string>();
+  private readonly dirty = new Set<string>();
+
+  /** `watch(file)` starts watching a file; the watcher calls changed(file). Without it, every read stats. */
+  constructor(private readonly watch?: (file: string) => void) {}
+
+  /** The watcher saw the file change: the next read re-parses it. */
+  changed(file: string): void {
+    this.dirty.add(file);
+  }
 
   read(state: SessionState | null): ProjectIntents | null {
     let root: string | null = null;
@@ -36,10 +47,14 @@ export class ProjectIntentsReader {
     }
     if (!root) return null;
     const file = join(root, '.orchestration', 'active_intents.yaml');
+    // Watched and unchanged since: no syscall at all.
+    if (this.cache?.file === file && this.watched.has(file) && !this.dirty.has(file)) return this.cache.value;
+    this.dirty.delete(file);
     let mtimeMs: number;
     try {
       mtimeMs = statSync(file).mtimeMs;
     } catch {
+      if (this.cache?.file === file) this.cache = null;
       return null;
     }
     if (this.cache?.file === file && this.cache.mtimeMs === mtimeMs) return this.cache.value;
@@ -53,6 +68,10 @@ export class ProjectIntentsReader {
       value = { file, intents: [], problems: [(err as Error).message] };
     }
     this.cache = { file, mtimeMs, value };
+    if (this.watch && !this.watched.has(file)) {
+      this.watched.add(file);
+      this.watch(file);
+    }
     return value;
   }
 }

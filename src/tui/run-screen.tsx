@@ -7,9 +7,11 @@ import { StringDecoder } from 'node:string_decoder';
 import { RunService, type RunRequest, type RunResult } from '../supervisor/run-service.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
-import { Compositor } from './screen/compositor.js';
+import { Compositor, paneRegions } from './screen/compositor.js';
 import { InkStdin, InkStdout } from './screen/ink-surface.js';
-import { routeInput, type Focus } from './screen/input-router.js';
+import { FocusState } from './screen/focus.js';
+import { routeInput } from './screen/input-router.js';
+import { computeLayout, type Layout } from './screen/layout.js';
 import { VirtualScreen } from './screen/virtual-screen.js';
 import { statusLine } from './status-line.js';
 
@@ -21,50 +23,63 @@ export interface RunScreenOptions extends Omit<RunRequest, 'pty' | 'supervisor'>
 
 export type { RunResult };
 
+function sameLayout(a: Layout, b: Layout): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   let cols = stdout.columns || 80;
   let rows = Math.max(3, stdout.rows || 24);
+  const focus = new FocusState();
+  let layout = computeLayout(cols, rows, focus.split);
   const { stdin: _i, stdout: _o, approvalTimeoutMs, ...req } = opts;
-  const run = await RunService.start({ ...req, supervisor: { approvalTimeoutMs }, pty: { cols, rows: rows - 1 } });
+  const run = await RunService.start({ ...req, supervisor: { approvalTimeoutMs }, pty: { cols: layout.child.cols, rows: layout.child.rows } });
   const supervisor = run.supervisor!;
   const child = run.child;
   for (const n of run.notes) process.stderr.write(`roz run: ${n}\n`);
   const guard = new TerminalGuard({ stdin, stdout });
-  const childScreen = new VirtualScreen(cols, rows - 1);
-  const rozScreen = new VirtualScreen(cols, rows - 1, 0);
+  const childScreen = new VirtualScreen(layout.child.cols, layout.child.rows);
+  const rozScreen = new VirtualScreen(layout.roz.cols, layout.roz.rows, 0);
 
-  let focus: Focus = 'child';
-  // Focus moved to roz by an approval (not by the human): give it back when answered.
-  let autoFocused = false;
-  const compositor = new Compositor((s) => stdout.write(s), cols, rows, () => {
-    const pane = focus === 'child' ? childScreen : rozScreen;
-    const snap = supervisor.snapshot();
-    return {
-      pane,
-      status: statusLine(snap, focus, cols),
-      alert: snap.pending.length > 0,
-      cursor: focus === 'child' && childScreen.cursorVisible ? childScreen.cursor() : null,
-      modes: focus === 'child' ? childScreen.inputModes() : null,
-    };
-  });
-  const setFocus = (f: Focus): void => {
-    if (f === focus) return;
-    focus = f;
-    autoFocused = false;
-    compositor.invalidate();
-  };
+  const compositor = new Compositor(
+    (s) => stdout.write(s),
+    cols,
+    rows,
+    () => {
+      const snap = supervisor.snapshot();
+      const onChild = focus.focus === 'child';
+      const c = childScreen.cursor();
+      return {
+        ...paneRegions(layout, focus.focus, childScreen, rozScreen),
+        status: statusLine(snap, focus.focus, cols),
+        alert: snap.pending.length > 0,
+        cursor: onChild && childScreen.cursorVisible ? { x: layout.child.x + c.x, y: layout.child.y + c.y } : null,
+        modes: onChild ? childScreen.inputModes() : null,
+      };
+    },
+  );
 
   guard.enter();
   child.onData((d) => childScreen.write(d));
   childScreen.onReply((d) => child.write(d));
-  childScreen.onChange(() => focus === 'child' && compositor.schedule());
-  rozScreen.onChange(() => focus === 'roz' && compositor.schedule());
+  childScreen.onChange(() => (layout.split || focus.focus === 'child') && compositor.schedule());
+  rozScreen.onChange(() => (layout.split || focus.focus === 'roz') && compositor.schedule());
 
-  const inkOut = new InkStdout(rozScreen, cols, rows - 1);
+  const inkOut = new InkStdout(rozScreen, layout.roz.cols, layout.roz.rows);
   const inkIn = new InkStdin();
-  const app = () => <App source={supervisor} width={cols} height={rows - 1} onLeave={() => setFocus('child')} />;
+  const app = () => (
+    <App
+      source={supervisor}
+      width={layout.roz.cols}
+      height={layout.roz.rows}
+      split={layout.split}
+      focused={focus.focus === 'roz'}
+      onLeave={() => update(() => focus.leave())}
+      onToggleSplit={() => update(() => focus.toggleSplit())}
+    />
+  );
   const ink = render(app(), {
     stdout: inkOut as unknown as NodeJS.WriteStream,
     stdin: inkIn as unknown as NodeJS.ReadStream,
@@ -73,39 +88,49 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     patchConsole: false,
   });
 
-  let pendingBefore = 0;
-  const unsubscribe = supervisor.subscribe(() => {
-    const pending = supervisor.snapshot().pending.length;
-    if (pending > pendingBefore && focus === 'child') {
-      setFocus('roz');
-      autoFocused = true;
-    } else if (pending === 0 && pendingBefore > 0 && autoFocused) {
-      setFocus('child');
+  // Apply a focus change: re-lay the screen when the panel comes or goes, ring the bell when owed.
+  let focusDrawn = focus.focus;
+  function update(change: () => void): void {
+    change();
+    const next = computeLayout(cols, rows, focus.split);
+    if (!sameLayout(next, layout)) {
+      layout = next;
+      applySizes();
+    } else if (focus.focus !== focusDrawn) {
+      ink.rerender(app());
+      compositor.invalidate();
     }
-    pendingBefore = pending;
+    focusDrawn = focus.focus;
+    if (focus.takeBell()) stdout.write('\x07');
     compositor.schedule();
-  });
+  }
+  function applySizes(): void {
+    child.resize(layout.child.cols, layout.child.rows);
+    childScreen.resize(layout.child.cols, layout.child.rows);
+    rozScreen.resize(layout.roz.cols, layout.roz.rows);
+    inkOut.resize(layout.roz.cols, layout.roz.rows);
+    ink.rerender(app());
+    compositor.resize(cols, rows);
+  }
+
+  const unsubscribe = supervisor.subscribe(() => update(() => focus.setPending(supervisor.snapshot().pending.map((p) => p.id))));
 
   // A multi-byte character can be split across reads: decode across chunks.
   const decoder = new StringDecoder('utf8');
   const onInput = (data: Buffer | string): void =>
     routeInput(typeof data === 'string' ? data : decoder.write(data), {
-      focus: () => focus,
+      focus: () => focus.focus,
       toChild: (d) => child.write(d),
       toRoz: (d) => inkIn.push(d),
-      onHotkey: () => setFocus(focus === 'child' ? 'roz' : 'child'),
+      onHotkey: () => update(() => focus.toggle()),
     });
   stdin.on('data', onInput);
 
   const onResize = (): void => {
     cols = stdout.columns || cols;
     rows = Math.max(3, stdout.rows || rows);
-    child.resize(cols, rows - 1);
-    childScreen.resize(cols, rows - 1);
-    rozScreen.resize(cols, rows - 1);
-    inkOut.resize(cols, rows - 1);
-    ink.rerender(app());
-    compositor.resize(cols, rows);
+    layout = computeLayout(cols, rows, focus.split);
+    applySizes();
   };
   stdout.on('resize', onResize);
 

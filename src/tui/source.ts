@@ -11,4 +11,6 @@ export interface SupervisorSource {
   readonly events: { tail(n: number, keep?: (e: LiveEvent) => boolean): LiveEvent[]; readonly total: number };
   answer(id: string, answer: HumanAnswer): boolean;
   stats(sessionId: string): SessionStats | null;
+  /** Select (or with null clear) the current session's intent, as the human. */
+  selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }>;
 }

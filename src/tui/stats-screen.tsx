@@ -5,17 +5,17 @@ import type { SessionStats } from '../supervisor/session-stats.js';
 import { StatsView } from './components/StatsView.js';
 
 export function renderSessionStats(stats: SessionStats | null, columns: number, title?: string): string {
-  return renderToString(<StatsView stats={stats} title={title} />, { columns });
+  return renderToString(<StatsView stats={stats} title={title} width={columns} />, { columns });
 }
 
-function Interactive({ stats }: { stats: SessionStats | null }) {
+function Interactive({ stats, width }: { stats: SessionStats | null; width: number }) {
   const { exit } = useApp();
   useInput((input, key) => {
     if (input === 'q' || key.escape || key.return) exit();
   });
   return (
     <Box flexDirection="column">
-      <StatsView stats={stats} />
+      <StatsView stats={stats} width={width} />
       <Text dimColor>q to quit</Text>
     </Box>
   );
@@ -29,6 +29,6 @@ export async function showSessionStats(stats: SessionStats | null, io: { stdin?:
     stdout.write(`${renderSessionStats(stats, stdout.columns || 100)}\n`);
     return;
   }
-  const inst = render(<Interactive stats={stats} />, { stdout, stdin, exitOnCtrlC: true, patchConsole: false });
+  const inst = render(<Interactive stats={stats} width={stdout.columns || 100} />, { stdout, stdin, exitOnCtrlC: true, patchConsole: false });
   await inst.waitUntilExit();
 }

@@ -1,5 +1,7 @@
 // The one-line roz status shown under Claude's screen at all times. Pure: a
-// snapshot in, a line of exactly `cols` characters out.
+// snapshot in, a line of exactly `cols` characters out. Segments have a rank:
+// when the line is too long the least important go first, so a pending
+// approval (always first) and the hotkey survive on any width.
 import type { SessionState } from '../core/review/state.js';
 import { selectedIntentId, type ProjectIntents } from '../supervisor/project-intents.js';
 import type { SupervisorSnapshot } from '../supervisor/supervisor.js';
@@ -16,8 +18,63 @@ export function selectedIntent(state: SessionState | null, intents: ProjectInten
 export function breakerText(state: SessionState | null): string {
   if (!state) return 'breaker -';
   const b = state.review.breaker;
-  const open = b.open_until !== null && Date.parse(b.open_until) > Date.now();
+  const open = breakerOpen(state);
   return `breaker ${open ? 'OPEN' : 'closed'} ${state.review.block_count} blk/${b.trips.length} trip${b.trips.length === 1 ? '' : 's'}`;
+}
+
+function breakerOpen(state: SessionState): boolean {
+  const until = state.review.breaker.open_until;
+  return until !== null && Date.parse(until) > Date.now();
+}
+
+/** `enforced` or `advisory` once the session knows (SessionStart records it); null before. */
+export function enforcementMode(state: SessionState | null): string | null {
+  const mode = state?.enforcement?.mode;
+  return typeof mode === 'string' ? mode : null;
+}
+
+/** What the verdict covers: the files changed since the review base, at the tree the reviewer saw. */
+function coverage(d: NonNullable<SessionState['review']['decision']>): string {
+  const covers = d.covers as unknown;
+  const files = Array.isArray(covers) ? `${covers.length} file${covers.length === 1 ? '' : 's'}` : typeof covers === 'string' && covers ? covers : '';
+  const tree = typeof d.tree === 'string' && d.tree ? `@${d.tree.slice(0, 7)}` : '';
+  return files || tree ? ` covers ${[files, tree].filter(Boolean).join(' ')}` : '';
+}
+
+/** Review status, the verdict that set it and, when recorded, what it covers. */
+export function reviewText(state: SessionState | null): string {
+  if (!state) return 'review -';
+  const r = state.review;
+  const d = r.decision;
+  if (!d) return `review ${r.status}`;
+  return `review ${r.status} (${d.kind.toUpperCase()}${d.valid ? '' : ' not counted'}${coverage(d)})`;
+}
+
+/**
+ * The status line is written to the real terminal as text (the panes are
+ * copied cell by cell): no control character from the agent's command, an
+ * intent name or a file path may reach it as an escape sequence.
+ */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/g;
+const safe = (text: string): string => text.replace(CONTROL, '?');
+
+interface Segment {
+  text: string;
+  /** Lower is more important; the highest rank is dropped first. */
+  rank: number;
+  /** May be cut with … instead of dropped (the last event). */
+  clip?: boolean;
+}
+
+const SEP = ' │ ';
+
+function pendingSegment(snap: SupervisorSnapshot, focus: 'child' | 'roz'): string {
+  const n = snap.pending.length;
+  const first = snap.pending[0]!;
+  const what = String(first.tool_input.command ?? first.tool_input.file_path ?? first.tool_input.url ?? '');
+  const head = `!! ${n} APPROVAL${n === 1 ? '' : 'S'} PENDING`;
+  const answer = focus === 'child' ? `${HOTKEY_LABEL} to answer` : first.widen ? 'a/s/g/b to answer' : 'a/s/b to answer';
+  return `${head}: ${safe(first.tool_name)}${what ? ` ${safe(what.replace(/\s+/g, ' '))}` : ''}\u0000${answer}`;
 }
 
 export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', cols: number): string {
@@ -26,17 +83,39 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
   const lastText = last
     ? `${last.event}${last.tool_name ? ` ${last.tool_name}` : ''}${last.verdict.kind !== 'none' ? ` → ${last.verdict.kind}${last.code ? ` ${last.code}` : ''}` : ''}`
     : 'no events yet';
-  const parts = [
-    'roz',
-    `review ${s ? s.review.status : '-'}`,
-    breakerText(s),
-    `intent ${selectedIntent(s, snap.intents) ?? '-'}`,
-    snap.pending.length ? `! ${snap.pending.length} approval${snap.pending.length === 1 ? '' : 's'} pending` : '0 pending',
-    `last ${lastText}`,
+  const mode = enforcementMode(s);
+  const segments: Segment[] = [
+    { text: 'roz', rank: 6 },
+    ...(mode ? [{ text: mode === 'advisory' ? 'ADVISORY' : mode, rank: mode === 'advisory' ? 1 : 5 }] : []),
+    { text: reviewText(s), rank: 2 },
+    { text: breakerText(s), rank: s && breakerOpen(s) ? 2 : 4 },
+    { text: `intent ${selectedIntent(s, snap.intents) ?? '-'}`, rank: 3 },
+    { text: `last ${lastText}`, rank: 7, clip: true },
   ];
-  const hint = focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;
-  let line = parts.join(' │ ');
-  const room = cols - hint.length - 1;
-  if (line.length > room) line = `${line.slice(0, Math.max(0, room - 1))}…`;
-  return `${line.padEnd(room)} ${hint}`.slice(0, cols);
+  const hint = snap.pending.length ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;
+  // The pending request leads and is never dropped; only its command is shortened.
+  let lead = '';
+  if (snap.pending.length) {
+    const [what, answer] = pendingSegment(snap, focus).split('\u0000') as [string, string];
+    const tail = ` · ${answer}`;
+    const room = Math.max(0, cols - tail.length);
+    lead = `${what.length > room ? `${what.slice(0, Math.max(0, room - 1))}…` : what}${tail}`;
+  }
+  const room = cols - (hint ? hint.length + 1 : 0) - (lead ? lead.length + SEP.length : 0);
+  for (const seg of segments) seg.text = safe(seg.text);
+  const kept = [...segments];
+  const join = (xs: Segment[]): string => xs.map((x) => x.text).join(SEP);
+  while (kept.length && join(kept).length > room) {
+    const worst = kept.reduce((w, x) => (x.rank > w.rank ? x : w));
+    const others = join(kept.filter((x) => x !== worst));
+    const spare = room - others.length - (others ? SEP.length : 0);
+    if (worst.clip && spare >= 12) {
+      worst.text = `${worst.text.slice(0, spare - 1)}…`;
+      break;
+    }
+    kept.splice(kept.indexOf(worst), 1);
+  }
+  const body = [lead, join(kept)].filter(Boolean).join(SEP);
+  const line = hint ? `${body.padEnd(cols - hint.length - 1)} ${hint}` : body;
+  return line.padEnd(cols).slice(0, cols);
 }

@@ -187,10 +187,12 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     expect(outOfScope.text).toContain('docs/x.md, which is not in the owned_scope of intent INT-001 (src/**)');
     const escaped = resultOf('finish');
     expect(escaped.isError, why).toBe(true);
-    expect(escaped.text).toMatch(/^PreToolUse:Bash hook error: \[SCOPE_VIOLATION\] roz: /);
+    // A scope violation is an ask (a human may approve it); print mode has nobody to ask, so the
+    // client denies it and hands the model the reason as it is (no "hook error" prefix).
+    expect(escaped.text).toMatch(/^\[SCOPE_VIOLATION\] roz: .*so a human must approve it/);
     expect(escaped.text).toContain('outside.txt');
     const denials = trace
-      .filter((e) => e.event === 'PreToolUse' && (e.verdict as { kind?: string } | undefined)?.kind === 'deny')
+      .filter((e) => e.event === 'PreToolUse' && ['deny', 'ask'].includes((e.verdict as { kind?: string } | undefined)?.kind ?? ''))
       .map((e) => `${String(e.tool_name)} ${(e.verdict as { code: string }).code}`);
     expect(denials, why).toEqual(['Write INTENT_REQUIRED', 'Write SCOPE_VIOLATION', 'Bash SCOPE_VIOLATION']);
     expect(run.result.permission_denials.map((d) => d.tool_name)).toEqual(['Write', 'Write', 'Bash']);

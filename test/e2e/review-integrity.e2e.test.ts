@@ -137,8 +137,8 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
       { name: 'claim-fixed', when: on.toolResult('Edit'), reply: say('Fixed.'), times: 2 },
       // The first two reviews end ISSUES; the third COMPLETE, the fourth reviews the late file.
       { name: 'after-review', when: on.toolResult('Agent'), reply: say('The reviewer answered.'), times: 2 },
-      // After COMPLETE, one more change, by Bash: only the tree re-hash at the stop sees it.
-      { name: 'late-write', when: on.toolResult('Agent'), reply: reply(undefined, bash('echo late > late.txt && echo wrote-late', 'One more file')) },
+      // After COMPLETE, one more change, by a Bash write the parser cannot name: only the tree re-hash at the stop sees it.
+      { name: 'late-write', when: on.toolResult('Agent'), reply: reply(undefined, bash('f=late; echo late > "$f.txt" && echo wrote-late', 'One more file')) },
       { name: 'claim-late', when: on.toolResult('Bash', { match: /wrote-late/ }), reply: say('Done, with one more file.') },
       { name: 'finish', when: on.toolResult('Agent'), reply: say('All reviewed.') },
     ];
@@ -164,7 +164,7 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
     const feedback = stopFeedbacks(run).join('\n---\n');
     expect(feedback, run.why()).toContain(fix(1));
     expect(feedback, run.why()).toContain(fix(2));
-    expect(feedback, run.why()).toMatch(/late\.txt (was|were) changed after the review approved the work/);
+    expect(feedback, run.why()).toMatch(/late\.txt was changed after the review approved the work/);
     const { review } = run.state();
     expect(review.decision_history.map((d) => [d.kind, d.valid]), run.why()).toEqual([
       ['issues', true],
@@ -176,5 +176,29 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
     expect(review.status, run.why()).toBe('approved');
     expect((review.decision as { covers?: string[] }).covers, run.why()).toEqual(['hello.txt', 'late.txt']);
     expect(run.trace().some((e) => e.event === 'roz:ReviewRearmed'), run.why()).toBe(true);
+  }, TEST_TIMEOUT);
+
+  test('C: roz exec --require-review fails a run that claude ended cleanly but roz did not see reviewed', async () => {
+    const ws = fresh();
+    const run = await runRoz({
+      prompt: '#roz write hello.txt',
+      workspace: ws,
+      client,
+      env: { ROZ_MAX_BLOCKS: '1' },
+      execArgs: ['--require-review'],
+      timeoutMs: RUN_TIMEOUT,
+      scenario: {
+        main: [
+          { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(join(ws.repo, 'hello.txt'), 'hello\n')) },
+          { name: 'claim', when: on.any(on.toolResult('Write'), on.stopFeedback()), reply: say('Done; I will not spawn a reviewer.'), times: Infinity },
+        ],
+      },
+    });
+    expect(run.api.scriptErrors, run.why()).toEqual([]);
+    // claude itself succeeded; the breaker let it stop unreviewed, and roz exec says so in its exit code.
+    expect(run.result.is_error, run.why()).toBe(false);
+    expect(run.exitCode, run.why()).toBe(7);
+    expect(run.stderr, run.why()).toMatch(/roz exec: .*UNREVIEWED/);
+    expect(run.state().review.breaker.trips, run.why()).toHaveLength(1);
   }, TEST_TIMEOUT);
 });

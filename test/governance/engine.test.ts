@@ -1,6 +1,6 @@
 // The engine surface end to end on a real git project: selection, gates, ledger, map, lessons.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
@@ -137,6 +137,19 @@ describe('governance engine', () => {
     const s = session();
     governanceSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
     expect(kind(governancePreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), deps(p)))).toBe('deny:INTENT_REQUIRED');
+  });
+
+  it('writes into $TMPDIR are scratch (allow_temp_writes), but not into a temp dir that holds the project', () => {
+    const p = makeProject();
+    const s = session();
+    governanceOf(s).intent_id = 'INT-001';
+    const tmp = join(p.home, 'tmp');
+    mkdirSync(tmp);
+    const d = { ...deps(p), env: { HOME: p.home, TMPDIR: tmp } };
+    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), d))).toBe('none');
+    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), { ...d, allowTempWrites: false }))).toBe('ask:SCOPE_VIOLATION');
+    // The project itself lives under the OS temp dir here: its neighbours are not scratch.
+    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${p.outside}/y` }), d))).toBe('ask:SCOPE_VIOLATION');
   });
 
   it('fails closed: an internal error on a mutation is HOOK_ERROR, on a read only a warning', () => {

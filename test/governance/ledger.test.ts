@@ -6,7 +6,6 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
-import { AGENT_TRACE_VERSION } from '../../src/core/governance/trace-record.js';
 import { appendLedger, LedgerError, readLedger } from '../../src/store/ledger.js';
 import { sampleRecord } from './helpers.js';
 

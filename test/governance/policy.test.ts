@@ -77,51 +77,51 @@ describe('governance PreToolUse policy', () => {
 
   it('SCOPE_VIOLATION: outside owned_scope, saying what is allowed', () => {
     const v = write(p, 'src/billing/x.ts');
-    expect(code(v)).toBe('deny:SCOPE_VIOLATION');
-    if (v.kind === 'deny') expect(v.reason).toMatch(/src\/billing\/x\.ts.*owned_scope of intent INT-001 \(src\/auth\/\*\*, src\/middleware\/jwt\.ts\)/);
+    expect(code(v)).toBe('ask:SCOPE_VIOLATION');
+    if (v.kind === 'ask') expect(v.reason).toMatch(/src\/billing\/x\.ts.*owned_scope of intent INT-001 \(src\/auth\/\*\*, src\/middleware\/jwt\.ts\)/);
   });
 
   describe('scope escapes', () => {
     it('echo x > ../outside', () => {
-      expect(code(bash(p, 'echo x > ../outside'))).toBe('deny:SCOPE_VIOLATION');
-      expect(code(bash(p, 'echo x > ../../outside', withIntent(), join(p.root, 'src/auth')))).toBe('deny:SCOPE_VIOLATION');
-      expect(code(bash(p, 'echo x > src/auth/../../README.md'))).toBe('deny:SCOPE_VIOLATION');
+      expect(code(bash(p, 'echo x > ../outside'))).toBe('ask:SCOPE_VIOLATION');
+      expect(code(bash(p, 'echo x > ../../outside', withIntent(), join(p.root, 'src/auth')))).toBe('ask:SCOPE_VIOLATION');
+      expect(code(bash(p, 'echo x > src/auth/../../README.md'))).toBe('ask:SCOPE_VIOLATION');
     });
 
     it('a symlink inside the scope pointing out', () => {
       symlinkSync(p.outside, join(p.root, 'src/auth/link'));
       const v = write(p, 'src/auth/link/evil.ts');
-      expect(code(v)).toBe('deny:SCOPE_VIOLATION');
-      if (v.kind === 'deny') expect(v.reason).toMatch(/outside the project.*symlinks/);
-      expect(code(bash(p, 'echo x > src/auth/link/evil.ts'))).toBe('deny:SCOPE_VIOLATION');
+      expect(code(v)).toBe('ask:SCOPE_VIOLATION');
+      if (v.kind === 'ask') expect(v.reason).toMatch(/outside the project.*symlinks/);
+      expect(code(bash(p, 'echo x > src/auth/link/evil.ts'))).toBe('ask:SCOPE_VIOLATION');
     });
 
     it('a dangling symlink inside the scope pointing out', () => {
       symlinkSync(join(p.outside, 'not-yet'), join(p.root, 'src/auth/dangling.ts'));
-      expect(code(write(p, 'src/auth/dangling.ts'))).toBe('deny:SCOPE_VIOLATION');
+      expect(code(write(p, 'src/auth/dangling.ts'))).toBe('ask:SCOPE_VIOLATION');
     });
 
     it('absolute paths and ~', () => {
-      expect(code(write(p, join(p.outside, 'x.ts')))).toBe('deny:SCOPE_VIOLATION');
-      expect(code(bash(p, `echo x > ${join(p.outside, 'x')}`))).toBe('deny:SCOPE_VIOLATION');
-      expect(code(bash(p, 'touch ~/.bashrc'))).toBe('deny:SCOPE_VIOLATION');
-      expect(code(write(p, '/etc/passwd'))).toBe('deny:SCOPE_VIOLATION');
+      expect(code(write(p, join(p.outside, 'x.ts')))).toBe('ask:SCOPE_VIOLATION');
+      expect(code(bash(p, `echo x > ${join(p.outside, 'x')}`))).toBe('ask:SCOPE_VIOLATION');
+      expect(code(bash(p, 'touch ~/.bashrc'))).toBe('ask:SCOPE_VIOLATION');
+      expect(code(write(p, '/etc/passwd'))).toBe('ask:SCOPE_VIOLATION');
     });
 
     it('cd / && rm x', () => {
-      expect(code(bash(p, 'cd / && rm x'))).toBe('deny:SCOPE_VIOLATION');
+      expect(code(bash(p, 'cd / && rm x'))).toBe('ask:SCOPE_VIOLATION');
       expect(code(bash(p, 'cd src/auth && rm x'))).toBe('none');
       expect(code(bash(p, 'cd .. && touch project/src/auth/y'))).toBe('none');
     });
 
     it(`python -c "open('x','w')"`, () => {
-      expect(code(bash(p, `python -c "open('x','w')"`))).toBe('deny:SCOPE_VIOLATION');
+      expect(code(bash(p, `python -c "open('x','w')"`))).toBe('ask:SCOPE_VIOLATION');
     });
 
     it('writes roz cannot resolve count as out of scope, saying why', () => {
       const v = bash(p, 'echo x > "$TARGET"');
-      expect(code(v)).toBe('deny:SCOPE_VIOLATION');
-      if (v.kind === 'deny') expect(v.reason).toMatch(/cannot tell which files/);
+      expect(code(v)).toBe('ask:SCOPE_VIOLATION');
+      if (v.kind === 'ask') expect(v.reason).toMatch(/cannot tell which files/);
     });
   });
 
@@ -139,7 +139,7 @@ describe('governance PreToolUse policy', () => {
     expect(code(bash(q, 'echo x > /tmp/scratch.txt', none))).toBe('none');
     expect(code(write(q, 'src/auth/a.ts', none))).toBe('deny:INTENT_REQUIRED');
     // mixing an ignored and a governed target still needs the intent and scope
-    expect(code(bash(q, 'echo x | tee dist/a src/billing/b'))).toBe('deny:SCOPE_VIOLATION');
+    expect(code(bash(q, 'echo x | tee dist/a src/billing/b'))).toBe('ask:SCOPE_VIOLATION');
   });
 
   it('STALE_FILE: the file changed on disk since the agent read it', () => {
@@ -157,7 +157,7 @@ describe('governance PreToolUse policy', () => {
     expect(code(bash(p, 'git push --force', emptyGovernance()))).toBe('ask:DESTRUCTIVE_BLOCKED');
     expect(code(bash(p, 'rm -rf src/auth'))).toBe('ask:DESTRUCTIVE_BLOCKED');
     // a denial is stricter than asking
-    expect(code(bash(p, 'rm -rf src/billing'))).toBe('deny:SCOPE_VIOLATION');
+    expect(code(bash(p, 'rm -rf src/billing'))).toBe('ask:SCOPE_VIOLATION');
   });
 
   it('HOOK_ERROR: an invalid intents file refuses every mutation, with line and column', () => {

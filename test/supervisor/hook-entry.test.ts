@@ -10,6 +10,7 @@ import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { bundle, repoRoot } from './helpers/bundle.js';
 import { preToolUse, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
 import { FileSessionStore } from '../../src/store/file-store.js';
+import { formatTraceLine } from '../../src/cli/commands/inspect.js';
 import { DEFAULT_APPROVAL_TIMEOUT_S, MAX_APPROVAL_TIMEOUT_S, parseTimeout } from '../../src/cli/commands/run.js';
 
 let hookEntry: string;
@@ -69,7 +70,12 @@ describe('hook process with ROZ_SOCKET', () => {
     expect(JSON.parse(r.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'roz: blocked by the human: keep the build' });
     const trace = traceRecords(s.store);
     expect(trace.find((t) => t.event === 'PreToolUse')).toMatchObject({ verdict: { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED' } });
-    expect(trace.find((t) => t.event === 'roz:HumanDecision')).toMatchObject({ decided_by: 'human', decision: 'deny', reason: 'keep the build' });
+    const decision = trace.find((t) => t.event === 'roz:HumanDecision')!;
+    // Auditable on its own: what was asked, why roz asked, the verdict and the human's reason.
+    expect(decision).toMatchObject({ decided_by: 'human', decision: 'deny', reason: 'keep the build', tool_input: { value: { command: 'rm -rf build' } } });
+    expect(decision.asked_because).toMatch(/rm -rf/);
+    // Plain `roz trace` prints the verdict and the reason.
+    expect(formatTraceLine(decision as unknown as Parameters<typeof formatTraceLine>[0], false).replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/roz:HumanDecision\s+Bash rm -rf build → deny by human after \d+\.\ds \(DESTRUCTIVE_BLOCKED\): keep the build$/);
   });
 
   it('with the supervisor gone, falls back to standalone at once and says so on stderr; nothing is lost', async () => {

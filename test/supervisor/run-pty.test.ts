@@ -72,17 +72,17 @@ describe('roz run in a pseudo-terminal', () => {
     const { pty, store, rows } = start();
     await pty.waitFor('FAKE CLAUDE READY');
     pty.write('h');
-    await pty.waitFor('APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED', 'the approval prompt, focused automatically');
+    await pty.waitFor(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED[\s\S]*\[a\] approve once/, 'the approval prompt, focused automatically, its keys armed');
     const prompt = pty.screen();
     expect(prompt).toContain('$ rm -rf build');
     expect(prompt).toContain('rm -rf deletes files for good');
     expect(prompt).toContain('[a] approve once');
-    expect(pty.row(rows - 1)).toContain('1 approval pending');
+    expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · a\/s\/b to answer/);
     pty.write('a');
     await pty.waitFor('HOOK ANSWER allow: roz: approved by the human', 'the hook printing the human approval');
 
     pty.write('h');
-    await pty.waitFor('APPROVAL NEEDED');
+    await pty.waitFor('[a] approve once');
     pty.write('b');
     await pty.waitFor('block reason:', 'the reason field');
     pty.write('too risky');
@@ -120,6 +120,45 @@ describe('roz run in a pseudo-terminal', () => {
     expect(after).toMatch(/human gates\s+2 decided \(1 approved, 1 denied\)/);
   });
 
+  it('at 80x24, a request left waiting for Claude\'s pane stays on screen under it (bell once), keys still reach Claude; answered, Claude gets the whole pane back', async () => {
+    const { pty, rows } = start(80, 24);
+    await pty.waitFor('FAKE CLAUDE READY size=80x23');
+    pty.write('h');
+    await pty.waitFor('APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED', 'the approval prompt, focused automatically');
+    expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · a\/s\/b to answer/);
+    // The human goes back to Claude while the hook waits.
+    pty.write(CTRL_RBRACKET);
+    const split = await pty.waitFor((s) => s.includes('RESIZED 80x13') && s.includes('APPROVAL NEEDED'), "Claude's pane and the approval panel under it");
+    const lines = split.split('\n');
+    expect(lines[13]).toMatch(/^── roz ─{73}$/);
+    expect(lines.slice(14, 23).join('\n')).toContain('Ctrl-] to answer here');
+    expect(lines.slice(14, 23).join('\n')).toContain('rm -rf deletes files for good');
+    expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
+    // Keys typed in Claude's pane go to Claude, never to the request.
+    pty.write('a');
+    await pty.waitFor('KEY 61', "the key in Claude's pane");
+    expect(pty.screen()).toContain('APPROVAL NEEDED');
+    pty.write(CTRL_RBRACKET);
+    await pty.waitFor('[a] once', 'the keyboard in the panel, its keys armed');
+    pty.write('a');
+    await pty.waitFor('HOOK ANSWER allow: roz: approved by the human', 'answered from the panel');
+    await pty.waitFor((s) => s.includes('RESIZED 80x23') && !s.includes('APPROVAL NEEDED'), 'the whole pane back for Claude');
+    pty.write('y');
+    await pty.waitFor('KEY 79', 'the keyboard back with Claude after the answer');
+    expect(pty.raw().split('\x07').length - 1).toBe(1);
+
+    // v: the split layout by choice, trace and Claude together.
+    pty.write(CTRL_RBRACKET);
+    pty.write('v');
+    await pty.waitFor((s) => s.includes('RESIZED 80x13') && /1 trace/.test(s) && /roz:HumanDecision/.test(s), 'the trace panel under Claude');
+    pty.write(CTRL_RBRACKET);
+    pty.write('z');
+    await pty.waitFor('KEY 7a', 'keys to Claude with the panel still on screen');
+    expect(pty.screen()).toMatch(/1 trace/);
+    pty.write('q');
+    expect(await pty.exited).toBe(3);
+  });
+
   it('forwards SIGTERM to the child, returns its code and restores the terminal', async () => {
     const { pty } = start();
     await pty.waitFor('FAKE CLAUDE READY');
@@ -132,7 +171,7 @@ describe('roz run in a pseudo-terminal', () => {
     const { pty, store } = start();
     await pty.waitFor('FAKE CLAUDE READY');
     pty.write('h');
-    await pty.waitFor('APPROVAL NEEDED');
+    await pty.waitFor('[a] approve once');
     pty.write('s');
     await pty.waitFor('HOOK ANSWER allow: roz: approved by the human for this session');
     pty.write('h');

@@ -20,7 +20,18 @@ describe('compositor', () => {
     await parsed(child, '\x1b[1;31mred bold\x1b[0m plain\r\n\x1b[44mblue bg\x1b[0m\r\nwide 日本\r\n> ');
     const real = new Terminal({ cols: 40, rows: 6, allowProposedApi: true });
     let out = '';
-    const comp = new Compositor((s) => (out += s), 40, 6, () => ({ pane: child, status: 'roz │ status', alert: false, cursor: child.cursor(), modes: child.inputModes() }));
+    const comp = new Compositor(
+      (s) => (out += s),
+      40,
+      6,
+      () => ({
+        regions: [{ screen: child, rect: { x: 0, y: 0, cols: 40, rows: 5 } }],
+        status: 'roz │ status',
+        alert: false,
+        cursor: child.cursor(),
+        modes: child.inputModes(),
+      }),
+    );
     comp.paint();
     await flush(real, out);
     const row = (y: number) => real.buffer.active.getLine(y)!.translateToString(true);
@@ -41,7 +52,12 @@ describe('compositor', () => {
     const child = new VirtualScreen(20, 3);
     await parsed(child, 'one\r\ntwo\r\nthree');
     let out = '';
-    const comp = new Compositor((s) => (out += s), 20, 4, () => ({ pane: child, status: 's', alert: false, cursor: null, modes: null }));
+    const comp = new Compositor(
+      (s) => (out += s),
+      20,
+      4,
+      () => ({ regions: [{ screen: child, rect: { x: 0, y: 0, cols: 20, rows: 3 } }], status: 's', alert: false, cursor: null, modes: null }),
+    );
     comp.paint();
     out = '';
     await parsed(child, '\x1b[2;1HTWO');
@@ -83,27 +99,95 @@ describe('input routing', () => {
 });
 
 describe('status line', () => {
-  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), intents: null, pending: [], lastEvent: null, totalEvents: 0, refused: 0, ...over });
+  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({
+    sessionId: 's',
+    sessions: ['s'],
+    state: newSession('s', new Date()),
+    intents: null,
+    pending: [],
+    decided: [],
+    config: { path: 'c', problems: [] },
+    lastEvent: null,
+    totalEvents: 0,
+    refused: 0,
+    ...over,
+  });
 
-  it('shows review, breaker, intent, pending approvals and the last event in exactly the terminal width', () => {
+  const lastDeny = {
+    seq: 1,
+    at: 0,
+    event: 'PreToolUse',
+    session_id: 's',
+    tool_name: 'Bash',
+    summary: '',
+    verdict: { kind: 'deny' as const, code: 'SCOPE_VIOLATION', reason: '' },
+    code: 'SCOPE_VIOLATION',
+    input: null,
+  };
+  const pendingAsk = (command: string) => ({
+    id: 'p1',
+    session_id: 's',
+    event: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    code: 'DESTRUCTIVE_BLOCKED',
+    reason: 'r',
+    received_at: 0,
+    deadline_at: 1,
+  });
+
+  it('shows review, breaker, intent and the last event in exactly the terminal width', () => {
     const state = newSession('s', new Date());
     state.review.status = 'blocked';
     state.review.block_count = 2;
     state.governance = { intent_id: 'INT-7' };
-    const line = statusLine(
-      snap({ state, lastEvent: { seq: 1, at: 0, event: 'PreToolUse', session_id: 's', tool_name: 'Bash', summary: '', verdict: { kind: 'deny', code: 'SCOPE_VIOLATION', reason: '' }, code: 'SCOPE_VIOLATION', input: null } }),
-      'child',
-      160,
-    );
+    const line = statusLine(snap({ state, lastEvent: lastDeny }), 'child', 160);
     expect(line).toHaveLength(160);
-    expect(line).toMatch(/review blocked │ breaker closed 2 blk\/0 trips │ intent INT-7 │ 0 pending │ last PreToolUse Bash → deny SCOPE_VIOLATION/);
+    expect(line).toMatch(/roz │ review blocked │ breaker closed 2 blk\/0 trips │ intent INT-7 │ last PreToolUse Bash → deny SCOPE_VIOLATION/);
     expect(line.trimEnd()).toMatch(/Ctrl-\]: roz$/);
   });
 
-  it('truncates on a narrow terminal but keeps the hotkey hint', () => {
-    const line = statusLine(snap(), 'roz', 40);
+  it('drops the least important parts on a narrow terminal but keeps the hotkey hint', () => {
+    const line = statusLine(snap({ lastEvent: lastDeny }), 'roz', 40);
     expect(line).toHaveLength(40);
-    expect(line).toMatch(/…\s*Ctrl-\]: claude$/);
+    expect(line).toMatch(/^review idle │ intent -\s+Ctrl-\]: claude$/);
+  });
+
+  it.each([80, 120])('at %i columns a pending approval comes first, whole, with how to answer it', (cols) => {
+    const state = newSession('s', new Date());
+    state.governance = { intent_id: 'INT-7' };
+    const line = statusLine(snap({ state, pending: [pendingAsk('rm -rf build')], lastEvent: lastDeny }), 'child', cols);
+    expect(line).toHaveLength(cols);
+    expect(line).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
+    if (cols >= 120) expect(line).toContain('intent INT-7');
+  });
+
+  it('a long pending command is shortened, never the request itself nor how to answer', () => {
+    const line = statusLine(snap({ pending: [pendingAsk(`rm -rf ${'x'.repeat(200)}`), pendingAsk('ls')] }), 'roz', 80);
+    expect(line).toHaveLength(80);
+    expect(line).toMatch(/^!! 2 APPROVALS PENDING: Bash rm -rf x+… · a\/s\/b to answer$/);
+  });
+
+  it("the agent's command cannot reach the real terminal as escape sequences through the status line", () => {
+    const state = newSession('s', new Date());
+    state.governance = { intent_id: 'INT-1' };
+    const intents = { file: 'f', problems: [], intents: [{ id: 'INT-1', name: 'x\x1b[2J', status: 'IN_PROGRESS', owned_scope: [] }] } as never;
+    const attack = 'rm -rf build\x1b]52;c;cHduZWQ=\x07\x1b[1;1H\x1b[2JAPPROVED\x9b2J';
+    const line = statusLine(snap({ state, intents, pending: [pendingAsk(attack)] }), 'child', 200);
+    expect(line).toHaveLength(200);
+    expect(line).not.toMatch(/[\u0000-\u001f\u007f-\u009f]/);
+    expect(line).toContain('rm -rf build?]52;c;cHduZWQ=??[1;1H?[2JAPPROVED?2J');
+  });
+
+  it('says ADVISORY out loud, and the review verdict with what it covers when known', () => {
+    const state = newSession('s', new Date()) as ReturnType<typeof newSession> & { enforcement?: { mode: string } };
+    state.enforcement = { mode: 'advisory', reasons: [] };
+    state.review.status = 'approved';
+    state.review.decision = { kind: 'complete', summary: 'ok', decided_at: '2026-01-01T00:00:00Z', valid: true, covers: 'abc123..def456' } as never;
+    const line = statusLine(snap({ state, lastEvent: lastDeny }), 'child', 80);
+    expect(line).toMatch(/^ADVISORY │ review approved \(COMPLETE covers abc123..def456\)/);
+    state.enforcement = { mode: 'enforced', reasons: [] };
+    expect(statusLine(snap({ state }), 'child', 120)).toContain('│ enforced │');
   });
 
   it("names the selected intent from governance state and the project's intents", () => {
@@ -111,7 +195,11 @@ describe('status line', () => {
     expect(selectedIntent(s)).toBeNull();
     s.governance = { intent_id: 'INT-1' };
     expect(selectedIntent(s)).toBe('INT-1');
-    const intents = { file: 'f', problems: [], intents: [{ id: 'INT-1', name: 'JWT migration', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }] } as never;
+    const intents = {
+      file: 'f',
+      problems: [],
+      intents: [{ id: 'INT-1', name: 'JWT migration', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }],
+    } as never;
     expect(selectedIntent(s, intents)).toBe('INT-1 JWT migration');
   });
 });

@@ -2,16 +2,27 @@
 // `roz run` (the per-run --settings file: Bash sandboxed, roz's files
 // read-only, deny rules for the file tools), without the TUI: no terminal
 // needed, for `claude -p` and CI. The exit code is claude's.
+import { randomUUID } from 'node:crypto';
+import { basename } from 'node:path';
 import { RunError, RunService, type RunResult } from '../../supervisor/run-service.js';
+import { runOutcome, sessionOutcome, withSessionId, type SessionOutcome } from '../../core/review/outcome.js';
+import { cliContext } from '../context.js';
 import { processEnv } from './run.js';
 
 export interface ExecOptions {
   /** Load roz's plugin from here (default: the plugin this roz runs from). */
   pluginDir?: string;
+  /** Fail a run that claude ended cleanly but whose review is not approved (exit codes: core/review/outcome.ts). */
+  requireReview?: boolean;
 }
 
 export async function execCommand(argv: string[], opts: ExecOptions = {}): Promise<number> {
-  const [command = 'claude', ...args] = argv;
+  const [command = 'claude', ...given] = argv;
+  // --require-review needs to know which roz session the run was: roz names it.
+  const isClaude = /^claude(\.exe)?$/.test(basename(command));
+  const pinned = opts.requireReview && isClaude ? withSessionId(given, randomUUID()) : { args: given, sessionId: null };
+  const args = pinned.args;
+  const startedAt = new Date();
   let run: RunService;
   try {
     run = await RunService.start({ command, args, cwd: process.cwd(), env: processEnv(), ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}) });
@@ -30,7 +41,18 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
     process.stderr.write(`roz exec: ${err.message}\n`);
     return err.exitCode;
   }
-  return execExitCode(result, opts);
+  const outcome = opts.requireReview && result.code === 0 ? reviewOutcome(pinned.sessionId, result.sessions, startedAt) : undefined;
+  if (outcome) process.stderr.write(`roz exec: ${outcome.message}\n`);
+  return execExitCode(result, opts, outcome);
+}
+
+/** The review outcome of the run's session(s): the one roz named, else those the supervisor saw or that changed during the run. */
+function reviewOutcome(sessionId: string | null, seen: string[], startedAt: Date): SessionOutcome {
+  const { store } = cliContext();
+  const now = new Date();
+  let ids = sessionId ? [sessionId] : seen;
+  if (ids.length === 0) ids = store.list().filter((s) => Date.parse(s.updated_at) >= startedAt.getTime()).map((s) => s.session_id);
+  return runOutcome(ids.map((id) => sessionOutcome(store.read(id), now)));
 }
 
 /**
@@ -38,6 +60,7 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
  * can fail a run after a clean exit (e.g. a required review) go here and
  * return their own code only when claude exited 0.
  */
-export function execExitCode(result: RunResult, _opts: ExecOptions): number {
-  return result.code;
+export function execExitCode(result: RunResult, opts: ExecOptions, outcome?: SessionOutcome): number {
+  if (result.code !== 0 || !opts.requireReview || !outcome) return result.code;
+  return outcome.exit;
 }

@@ -1,23 +1,23 @@
 // Read-only views of one session: `roz debug`, `roz context`, `roz trace`.
-import { existsSync, openSync, readSync, statSync, closeSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tracePath } from '../../store/paths.js';
 import type { TraceRecord } from '../../store/session-store.js';
 import type { SessionState } from '../../core/review/state.js';
 import { clip } from '../../core/truncate.js';
-import { c, cliContext, printJson, requireSessionId, UsageError } from '../context.js';
-import { changedFiles, commitsSince, snapshotWorktree, treeDiff } from '../../store/worktree.js';
+import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
+import { changedFiles, commitsSince, lastGitError, snapshotWorktree, treeDiff } from '../../store/worktree.js';
 import type { RozConfig } from '../../core/config.js';
 
-function loadSession(id: string | undefined): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
-  const sid = requireSessionId(id);
+function loadSession(id: string | undefined, opts: { last?: boolean }): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
+  const sid = resolveSession(id, opts);
   const ctx = cliContext();
   const state = ctx.store.read(sid);
   if (!state) throw new UsageError(`unknown session ${sid} (no state in ${ctx.config.storage.path})`, 3);
   return { sid, state, ctx };
 }
 
-export function debugCommand(id: string | undefined, opts: { json?: boolean }): number {
-  const { state } = loadSession(id);
+export function debugCommand(id: string | undefined, opts: { json?: boolean; last?: boolean }): number {
+  const { state } = loadSession(id, opts);
   if (opts.json) {
     // "enforcement" is the mode as a word, its reasons beside it (state.enforcement holds both).
     const { enforcement, ...rest } = state;
@@ -79,27 +79,44 @@ interface ChangeView {
 }
 
 const DIFF_LIMIT = 400_000;
+/** How old the reviewer's hook snapshot may be to stand for "now" in `roz context`. */
+const SEEN_FRESH_MS = 60_000;
 
 function changeView(state: SessionState): ChangeView {
   const cwd = state.cwd ?? process.cwd();
   const base = state.review.base ?? null;
-  const now = snapshotWorktree(cwd, new Date());
-  if (!now) return { base, now: null, commits: [], files: [], diff: '', truncated: false, note: `no git worktree at ${cwd}: read the files yourself` };
+  // The hook of this very `roz context` call (a reviewer's) has just snapshotted
+  // the worktree, outside the Bash sandbox: show that tree, the one the
+  // decision will be bound to. Otherwise (a human, an older session) take one.
+  const seen = Object.values(state.review.reviewers)
+    .filter((r) => r.seen_tree && r.seen_at && Date.now() - Date.parse(r.seen_at) < SEEN_FRESH_MS)
+    .sort((a, b) => Date.parse(b.seen_at!) - Date.parse(a.seen_at!))[0];
+  const now = seen ? { head: null, tree: seen.seen_tree!, at: seen.seen_at! } : snapshotWorktree(cwd, new Date());
+  const log = base?.head ? commitsSince(cwd, base.head) : '';
+  const commits = (log ?? '').split('\n').filter(Boolean);
+  const commitsNote = log === null ? `could not list the commits since ${base!.head!.slice(0, 12)} (${lastGitError()}); run git log ${base!.head!.slice(0, 12)}..HEAD` : undefined;
+  const view = (from: string, to: string | null, note?: string): ChangeView => {
+    const full = treeDiff(cwd, from, to) ?? '';
+    return {
+      base,
+      now,
+      commits,
+      files: changedFiles(cwd, from, to) ?? [],
+      diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
+      truncated: full.length > DIFF_LIMIT,
+      ...(note || commitsNote ? { note: [note, commitsNote].filter(Boolean).join('; ') } : {}),
+    };
+  };
+  if (!now) {
+    // No snapshot (not a git worktree, or this process may not write git objects
+    // or a temporary index, e.g. inside a sandbox): diff the files on disk.
+    if (base) return view(base.tree, null, 'could not snapshot the worktree here: the diff covers tracked files; untracked files are listed by name, read them in full');
+    return { base, now: null, commits, files: [], diff: '', truncated: false, note: `no review base and no git snapshot at ${cwd}: read the files yourself (git status, git diff HEAD)` };
+  }
   // Without a recorded base (an older session), HEAD is the best base there is.
   const from = base?.tree ?? now.head;
-  if (!from) return { base, now, commits: [], files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
-  const files = changedFiles(cwd, from, now.tree) ?? [];
-  const full = treeDiff(cwd, from, now.tree) ?? '';
-  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
-  return {
-    base,
-    now,
-    commits,
-    files,
-    diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
-    truncated: full.length > DIFF_LIMIT,
-    ...(base ? {} : { note: 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it' }),
-  };
+  if (!from) return { base, now, commits, files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
+  return view(from, now.tree, base ? undefined : 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it');
 }
 
 function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
@@ -124,8 +141,8 @@ function secondOpinionLines(config: RozConfig, available: SessionState['second_o
   return lines;
 }
 
-export function contextCommand(id: string | undefined, opts: { json?: boolean }): number {
-  const { state, ctx } = loadSession(id);
+export function contextCommand(id: string | undefined, opts: { json?: boolean; last?: boolean }): number {
+  const { state, ctx } = loadSession(id, opts);
   const r = state.review;
   const change = changeView(state);
   if (opts.json) {
@@ -184,11 +201,23 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean })
   return 0;
 }
 
+/** A human gate's outcome on one line: what was asked, the verdict, who decided, after how long, and why. */
+function humanDecisionText(r: TraceRecord): string {
+  const input = (r.tool_input as { value?: unknown } | undefined)?.value as Record<string, unknown> | undefined;
+  const detail = input && typeof input === 'object' ? (input.command ?? input.file_path ?? '') : '';
+  const verdict = r.decision === 'allow' ? c.green('allow') : r.decision === 'deny' ? c.red('deny') : c.yellow(String(r.decision));
+  const wait = typeof r.wait_ms === 'number' ? ` after ${(r.wait_ms / 1000).toFixed(1)}s` : '';
+  const scope = r.scope === 'session' ? ' for the session' : '';
+  return `${String(r.tool_name ?? '?')}${detail ? ` ${clip(String(detail), 60)}` : ''} → ${verdict}${scope} by ${String(r.decided_by)}${wait}${r.code ? ` (${String(r.code)})` : ''}: ${String(r.reason ?? '')}`;
+}
+
 export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
   const time = r.ts.slice(11, 23);
   const who = r.agent_type ? c.cyan(`[${r.agent_type}]`) + ' ' : '';
   let what = '';
-  if (typeof r.tool_name === 'string') {
+  if (r.event === 'roz:HumanDecision') {
+    what = humanDecisionText(r);
+  } else if (typeof r.tool_name === 'string') {
     const input = (r.tool_input as { value?: unknown } | undefined)?.value as Record<string, unknown> | string | undefined;
     const detail = typeof input === 'object' && input ? (input.command ?? input.file_path ?? input.subagent_type ?? '') : '';
     what = `${r.tool_name}${detail ? ` ${clip(String(detail), 80)}` : ''}`;
@@ -208,53 +237,32 @@ export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
   return line;
 }
 
-export async function traceCommand(id: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean }): Promise<number> {
-  const sid = requireSessionId(id);
+export async function traceCommand(id: string | undefined, opts: { verbose?: boolean; follow?: boolean; json?: boolean; last?: boolean }): Promise<number> {
+  const sid = resolveSession(id, opts);
   const ctx = cliContext();
   const file = tracePath(ctx.config.storage.path, sid);
   if (!existsSync(file) && !ctx.store.read(sid)) throw new UsageError(`unknown session ${sid} (no trace in ${ctx.config.storage.path})`, 3);
-  const records = ctx.store.readTrace(sid);
-  if (opts.json && !opts.follow) {
-    printJson(records);
-    return 0;
-  }
   const emit = (r: TraceRecord) =>
     process.stdout.write((opts.json ? JSON.stringify(r) : formatTraceLine(r, opts.verbose === true)) + '\n');
-  records.forEach(emit);
-  if (!opts.follow) return 0;
-  // Follow by polling the file size: cheap, and robust to the file being created late.
-  let offset = existsSync(file) ? statSync(file).size : 0;
-  let partial = '';
+  if (!opts.follow) {
+    const records = ctx.store.readTrace(sid);
+    if (opts.json) printJson(records);
+    else records.forEach(emit);
+    return 0;
+  }
+  // Every line from the start, then each one as it is appended (file events, chokidar loaded only here).
+  const { followLines } = await import('../follow-file.js');
+  const follower = await followLines(file, (line) => {
+    try {
+      emit(JSON.parse(line) as TraceRecord);
+    } catch {
+      /* a torn line */
+    }
+  });
   await new Promise<void>((resolve) => {
-    const timer = setInterval(() => {
-      let size = 0;
-      try {
-        size = statSync(file).size;
-      } catch {
-        return;
-      }
-      if (size <= offset) return;
-      const fd = openSync(file, 'r');
-      const buf = Buffer.alloc(size - offset);
-      readSync(fd, buf, 0, buf.length, offset);
-      closeSync(fd);
-      offset = size;
-      const text = partial + buf.toString('utf8');
-      const lines = text.split('\n');
-      partial = lines.pop() ?? '';
-      for (const line of lines) {
-        if (!line.trim()) continue;
-        try {
-          emit(JSON.parse(line) as TraceRecord);
-        } catch {
-          /* torn line */
-        }
-      }
-    }, 200);
-    process.once('SIGINT', () => {
-      clearInterval(timer);
-      resolve();
-    });
+    const stop = () => void follower.close().then(() => resolve());
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
   });
   return 0;
 }

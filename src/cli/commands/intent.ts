@@ -8,11 +8,13 @@ import { peekGovernance } from '../../core/governance/state.js';
 import { bindSelection, prepareSelection } from '../../engine/governance.js';
 import { readLedger } from '../../store/ledger.js';
 import { findProjectRoot, loadIntents, orchestrationPaths, readLessonsFile } from '../../store/orchestration.js';
-import { c, cliContext, printJson, table, UsageError } from '../context.js';
+import { c, cliContext, printJson, resolveSession, table, UsageError } from '../context.js';
 
 export interface IntentOptions {
   project?: string;
   session?: string;
+  /** --last: the most recently active session instead of --session. */
+  last?: boolean;
   json?: boolean;
 }
 
@@ -140,6 +142,7 @@ export function intentStatusCommand(opts: IntentOptions, env: NodeJS.ProcessEnv 
 
 /** One entry point: `roz intent <action> [id]`. */
 export async function intentCommand(action: string, id: string | undefined, opts: IntentOptions): Promise<number> {
+  if (opts.last) opts = { ...opts, session: resolveSession(opts.session, opts) };
   switch (action) {
     case 'list':
       return intentListCommand(opts);

@@ -1,49 +1,19 @@
 // Store-wide commands: `roz clean`, `roz stats`, `roz config`.
-import { computeStats } from '../../core/stats.js';
-import type { SessionState } from '../../core/review/state.js';
+import { computeStatsOfSummaries } from '../../core/stats.js';
+import { compactStatsIndex } from '../../store/stats-index.js';
+import { cleanSessions } from '../../engine/cleanup.js';
 import { c, cliContext, parseDuration, printJson, table, UsageError } from '../context.js';
-
-function reviewPending(s: SessionState): boolean {
-  return s.review.enabled && (s.review.status === 'pending' || s.review.status === 'blocked' || s.review.status === 'issues');
-}
 
 export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: boolean }): number {
   if (opts.before && opts.all) throw new UsageError('use either --before or --all, not both');
   const ctx = cliContext();
-  const maxAge = opts.all ? 0 : opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
-  const cutoff = Date.now() - maxAge;
-  let removed = 0;
-  const kept: string[] = [];
-  for (const summary of ctx.store.list()) {
-    if (!opts.all && Date.parse(summary.updated_at) >= cutoff) continue;
-    let state: SessionState | null = null;
-    try {
-      state = ctx.store.read(summary.session_id);
-    } catch {
-      /* corrupt: removable */
-    }
-    if (state && reviewPending(state)) {
-      kept.push(summary.session_id);
-      continue;
-    }
-    if (!opts.dryRun) ctx.store.remove(summary.session_id);
-    removed += 1;
-  }
-  process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${removed} session${removed === 1 ? '' : 's'}`);
+  const maxAge = opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
+  const { removed, kept } = cleanSessions(ctx.store, { cutoff: opts.all ? null : new Date(Date.now() - maxAge), dryRun: opts.dryRun === true });
+  if (!opts.dryRun && ctx.store.root !== ':memory:') compactStatsIndex(ctx.store.root, new Set(ctx.store.ids()));
+  const n = removed.length;
+  process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${n} session${n === 1 ? '' : 's'}`);
   process.stdout.write(kept.length ? `; kept ${kept.length} with a pending review (${kept.join(', ')})\n` : '\n');
   return 0;
-}
-
-/** Each session's state, each document read once (stats over 100k sessions is I/O-bound). */
-function* loadAll(ctx: ReturnType<typeof cliContext>): Generator<SessionState> {
-  for (const id of ctx.store.ids()) {
-    try {
-      const state = ctx.store.read(id);
-      if (state) yield state;
-    } catch (err) {
-      process.stderr.write(`roz: skipped session ${id}: ${(err as Error).message}\n`);
-    }
-  }
 }
 
 const pct = (x: number | null): string => (x === null ? '-' : `${(x * 100).toFixed(1)}%`);
@@ -52,7 +22,8 @@ export function statsCommand(opts: { days?: string; json?: boolean }): number {
   const days = opts.days === undefined ? 30 : Number(opts.days);
   if (!Number.isInteger(days) || days <= 0) throw new UsageError(`--days must be a positive whole number, got ${JSON.stringify(opts.days)}`);
   const ctx = cliContext();
-  const report = computeStats(loadAll(ctx), new Date(Date.now() - days * 86_400_000));
+  // The store's stats index (one file), not every session's state: see src/store/stats-index.ts.
+  const report = computeStatsOfSummaries(ctx.store.summaries(), new Date(Date.now() - days * 86_400_000));
   if (opts.json) {
     printJson(report);
     return 0;
@@ -99,7 +70,7 @@ export function statsCommand(opts: { days?: string; json?: boolean }): number {
 export function configCommand(opts: { json?: boolean }): number {
   const ctx = cliContext();
   if (opts.json) {
-    printJson({ path: ctx.configPath, config: ctx.config, sources: ctx.sources, problems: ctx.problems });
+    printJson({ path: ctx.configPath, files: ctx.configFiles, config: ctx.config, sources: ctx.sources, problems: ctx.problems });
     return 0;
   }
   const rows = [['key', 'value', 'source']];
@@ -108,7 +79,8 @@ export function configCommand(opts: { json?: boolean }): number {
       rows.push([`${section}.${k}`, JSON.stringify(v), ctx.sources[`${section}.${k}`] ?? 'default']);
     }
   }
-  process.stdout.write(`config file: ${ctx.configPath}\n\n${table(rows)}\n`);
+  const files = ctx.configFiles.map((f) => `${`${f.layer} file:`.padEnd(14)}${f.path} ${f.exists ? c.green('(exists)') : c.dim('(missing)')}`);
+  process.stdout.write(`${files.join('\n')}\nthen ROZ_* environment variables; a project file may only tighten (README, Configuration)\n\n${table(rows)}\n`);
   if (ctx.problems.length) process.stdout.write(`\n${c.yellow('problems:')}\n${ctx.problems.map((p) => `  ${p}`).join('\n')}\n`);
   return ctx.problems.length ? 1 : 0;
 }

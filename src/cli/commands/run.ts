@@ -4,6 +4,7 @@
 // lazily so other commands never load ink or react.
 import { loadConfig } from '../../engine/config-loader.js';
 import { FileSessionStore } from '../../store/file-store.js';
+import { loadPty } from '../../supervisor/pty-module.js';
 import { RunError } from '../../supervisor/run-service.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
 import { requireSessionId, UsageError } from '../context.js';
@@ -37,6 +38,12 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     return 2;
   }
   const env = processEnv();
+  // Before the screen is taken over: a missing pty module is one line, not a stack trace.
+  const pty = await loadPty(env);
+  if (!pty.ok) {
+    process.stderr.write(`${pty.message}\n`);
+    return 1;
+  }
   const { runScreen } = await import('../../tui/run-screen.js');
   let result;
   try {

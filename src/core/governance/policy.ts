@@ -2,10 +2,11 @@
 // selected IN_PROGRESS intent, must stay inside its owned_scope, must not be
 // based on a stale read, and a destructive command goes to the human.
 import { normalize } from 'node:path';
+import { guardVerdict, NOBODY_ANSWERS, type GuardMode } from '../guard.js';
 import type { HookInput } from '../hook-input.js';
-import { result, type PolicyResult, type TraceNote } from '../verdict.js';
+import { mergeResults, result, type PolicyResult, type TraceNote, type Verdict } from '../verdict.js';
 import { formatProblems, type Intent, type IntentsParse } from './intents.js';
-import { FILE_TOOLS, mutationOf, type Mutation, type WriteAnalyzer } from './mutations.js';
+import { FILE_TOOLS, mutationOf, type Mutation, type WriteAnalyzer, type WriteTarget } from './mutations.js';
 import { intentLine, selectHint, SELECT_HOW } from './render.js';
 import { isInside, resolvePath, scopeMatcher, type PathContext, type ResolvedPath } from './scope.js';
 import type { GovernanceState } from './state.js';
@@ -32,6 +33,10 @@ export interface GovernanceContext {
   destructive: (command: string) => { destructive: boolean; findings: Array<{ rule: string; command: string; why: string }> };
   /** sha256 of a file's content now, null when it does not exist. */
   hashFile: (realPath: string) => string | null;
+  /** [guard] destructive; default ask. */
+  guard?: GuardMode;
+  /** Real paths of temp directories whose writes are not scope violations ([governance] allow_temp_writes). */
+  tempDirs?: readonly string[];
 }
 
 const deny = (code: 'INTENT_REQUIRED' | 'SCOPE_VIOLATION' | 'STALE_FILE' | 'HOOK_ERROR' | 'STORE_PROTECTED', reason: string, notes: TraceNote[] = []): PolicyResult =>
@@ -50,7 +55,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   // Destructive commands go to the human even when they write no file we can name (`git push --force`).
   const destructive = command !== null ? ctx.destructive(command) : { destructive: false, findings: [] };
   const mutation = mutationOf(input, ctx.writes);
-  if (!mutation) return command !== null ? askIfDestructive(destructive, `\`${clip(command, 200)}\``) : result();
+  if (!mutation) return command !== null ? guardVerdict(destructive, `\`${clip(command, 200)}\``, ctx.guard ?? 'ask') : result();
   const what = describeCall(mutation);
   const { project } = ctx;
 
@@ -86,9 +91,14 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
     }
   }
 
-  const governed = resolved.filter(({ path }) => !project.ignored(path));
-  // Everything the call writes is listed in .intentignore: outside governance.
-  if (governed.length === 0 && mutation.unknown.length === 0 && resolved.length > 0) return askIfDestructive(destructive, what);
+  // Scratch files under /tmp, $TMPDIR or the client's temp are nobody's scope ([governance] allow_temp_writes).
+  // A temp dir that holds the project itself (a checkout under /tmp) is not scratch: its other files are someone's.
+  const scratch = (ctx.tempDirs ?? []).filter((d) => !isInside(project.root, d));
+  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d));
+  const governed = resolved.filter(({ path }) => !project.ignored(path) && !isTemp(path));
+  const guard = guardVerdict(destructive, what, ctx.guard ?? 'ask');
+  // Everything the call writes is listed in .intentignore or is scratch: outside governance.
+  if (governed.length === 0 && mutation.unknown.length === 0 && resolved.length > 0) return guard;
 
   const intent = gov.intent_id ? intents.find((i) => i.id === gov.intent_id) : undefined;
   if (!gov.intent_id) {
@@ -103,28 +113,50 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
     ]);
   }
 
+  // Exceptions a human can settle: writes roz cannot name, and writes outside the scope. Each is an ask.
+  if (mutation.unknown.length > 0 && FILE_TOOLS.has(mutation.tool)) {
+    return deny('SCOPE_VIOLATION', `${what}: the call names no file, so roz cannot check it against the scope of ${intentLine(intent)}. Name the file in file_path.`, [
+      { type: 'ScopeViolation', unknown: mutation.tool },
+    ]);
+  }
   if (mutation.unknown.length > 0) {
     const u = mutation.unknown[0]!;
-    return deny(
-      'SCOPE_VIOLATION',
-      `${what}: roz cannot tell which files \`${clip(u.command, 120)}\` writes (${u.why}), so it counts as outside the scope of ${intentLine(intent)}. ` +
-        'Make the change with the Write/Edit tools, or with a command whose targets are plain paths (e.g. `cmd > src/file`).',
-      [{ type: 'ScopeViolation', unknown: u.command, why: u.why }],
+    const ask = result(
+      {
+        kind: 'ask',
+        code: 'SCOPE_VIOLATION',
+        reason:
+          `roz: ${what}: roz cannot tell which files \`${clip(u.command, 120)}\` writes (${u.why}), so a human must confirm it stays inside the scope of ${intentLine(intent)}. ` +
+          `${NOBODY_ANSWERS} To avoid the question, make the change with the Write/Edit tools or with a command whose targets are plain paths (e.g. \`cmd > src/file\`).`,
+      },
+      [{ type: 'ScopeViolation', unknown: u.command, why: u.why, asked: true }],
     );
+    return mergeResults(ask, guard);
   }
 
   const inScope = scopeMatcher(intent.owned_scope);
-  for (const { target, path } of governed) {
-    if (path.rel === null || !inScope(path.rel)) {
-      const where = path.rel === null ? `${path.real}, outside the project (${project.root})` : path.rel;
-      const via = path.real !== pathOfGiven(target.path, ctx.paths) ? ` (resolved through symlinks or \`..\` from ${target.path})` : '';
-      return deny(
-        'SCOPE_VIOLATION',
-        `${what} would write ${where}${via}, which is not in the owned_scope of intent ${intent.id} (${intent.owned_scope.join(', ') || 'empty'}). ` +
-          `Change only files matching that scope. If this file really must change, ${SELECT_HOW.replace('select one', 'select an intent that owns it')}, or ask the human to widen the scope.`,
-        [{ type: 'ScopeViolation', path: path.real, intent_id: intent.id }],
-      );
-    }
+  const outside: Array<{ target: WriteTarget; path: ResolvedPath }> = [];
+  for (const entry of governed) {
+    const { target, path } = entry;
+    // A tree target (`git stash`) is in scope only when the scope covers everything below it.
+    const probe = path.rel === null ? null : target.tree ? `${path.rel === '.' ? '' : `${path.rel}/`}.roz-any-path/any-file` : path.rel;
+    if (probe === null || !inScope(probe)) outside.push(entry);
+  }
+  if (outside.length > 0) {
+    const { target, path } = outside[0]!;
+    const where = path.rel === null ? `${path.real}, outside the project (${project.root})` : path.rel === '.' && target.tree ? 'files anywhere in the work tree' : path.rel;
+    const via = path.real !== pathOfGiven(target.path, ctx.paths) ? ` (resolved through symlinks or \`..\` from ${target.path})` : '';
+    const more = outside.length > 1 ? ` (and ${outside.length - 1} more: ${outside.slice(1, 4).map((o) => o.path.rel ?? o.path.real).join(', ')})` : '';
+    const globs = outside.every((o) => o.path.rel !== null && o.path.rel !== '.') ? [...new Set(outside.map((o) => (o.target.tree ? `${o.path.rel}/**` : o.path.rel!)))] : [];
+    const verdict: Verdict = {
+      kind: 'ask',
+      code: 'SCOPE_VIOLATION',
+      reason:
+        `roz: ${what} would write ${where}${via}${more}, which is not in the owned_scope of intent ${intent.id} (${intent.owned_scope.join(', ') || 'empty'}), so a human must approve it. ` +
+        `${NOBODY_ANSWERS} Otherwise change only files matching that scope; if this file really must change, ${SELECT_HOW.replace('select one', 'select an intent that owns it')}, or ask the human to widen the scope.`,
+    };
+    if (globs.length > 0) verdict.widen = { intent_id: intent.id, globs };
+    return mergeResults(result(verdict, [{ type: 'ScopeViolation', path: path.real, intent_id: intent.id, asked: true }]), guard);
   }
 
   if (FILE_TOOLS.has(mutation.tool)) {
@@ -143,7 +175,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
     }
   }
 
-  return askIfDestructive(destructive, what);
+  return guard;
 }
 
 function pathOfGiven(given: string, ctx: PathContext): string {
@@ -151,19 +183,6 @@ function pathOfGiven(given: string, ctx: PathContext): string {
   return resolvePath(given, { ...ctx, realish: normalize }).real;
 }
 
-function askIfDestructive(d: { destructive: boolean; findings: Array<{ rule: string; command: string; why: string }> }, what: string): PolicyResult {
-  if (!d.destructive) return result();
-  const f = d.findings[0]!;
-  return result(
-    {
-      kind: 'ask',
-      code: 'DESTRUCTIVE_BLOCKED',
-      reason:
-        `roz: ${what} is destructive (${f.why}: \`${clip(f.command, 120)}\`), so the human must approve it. ` +
-        'If it is refused, find a non-destructive way (move to a backup instead of deleting, a new commit instead of a force push) or ask the human.',
-    },
-    [{ type: 'DestructiveAsked', rules: d.findings.map((x) => x.rule) }],
-  );
-}
+
 
 export type { Intent };

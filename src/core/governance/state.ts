@@ -1,9 +1,10 @@
 // The typed shape of `SessionState.governance`, and a reader that repairs
 // whatever an older or hand-edited document left there.
 import type { SessionState } from '../review/state.js';
+import { auditOf, type AuditState } from './audit-state.js';
 
-/** How the session came to work on its intent. */
-export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted';
+/** How the session came to work on its intent; `human`: at the `roz run` keyboard (the supervisor, trusted). */
+export type SelectionSource = 'mcp' | 'cli' | 'hook' | 'adopted' | 'human';
 
 export interface FileFingerprint {
   sha256: string;
@@ -27,10 +28,12 @@ export interface GovernanceState {
    * cwd drifted outside it (`cd /tmp`) is still governed by it.
    */
   project_root: string | null;
+  /** The after-the-fact scope audit's base and bookkeeping (core/governance/audit.ts). */
+  audit: AuditState | null;
 }
 
 export function emptyGovernance(): GovernanceState {
-  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null };
+  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null, audit: null };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -51,11 +54,12 @@ export function governanceOf(state: SessionState): GovernanceState {
   const gov: GovernanceState = {
     intent_id: str(raw.intent_id),
     selected_at: str(raw.selected_at),
-    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' ? via : null,
+    selected_via: via === 'mcp' || via === 'cli' || via === 'hook' || via === 'adopted' || via === 'human' ? via : null,
     files,
     mutations: typeof raw.mutations === 'number' && raw.mutations >= 0 ? raw.mutations : 0,
     model_id: str(raw.model_id),
     project_root: str(raw.project_root),
+    audit: auditOf(raw.audit),
   };
   state.governance = gov as unknown as Record<string, unknown>;
   return gov;
@@ -68,6 +72,13 @@ export function peekGovernance(state: SessionState): GovernanceState {
 
 export function selectIntent(gov: GovernanceState, intentId: string, via: SelectionSource, now: Date): void {
   gov.intent_id = intentId;
+  gov.selected_at = now.toISOString();
+  gov.selected_via = via;
+}
+
+/** No intent selected any more: mutations need a new selection. */
+export function clearIntent(gov: GovernanceState, via: SelectionSource, now: Date): void {
+  gov.intent_id = null;
   gov.selected_at = now.toISOString();
   gov.selected_via = via;
 }

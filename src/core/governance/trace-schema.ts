@@ -41,6 +41,12 @@ export const rozMetadataSchema = z.strictObject({
   symbols: z.optional(z.record(z.string(), z.array(z.string()))),
   /** sha256 of each whole file right after the change, per file path. */
   file_hashes: z.optional(z.record(z.string(), z.string())),
+  /** Found by the scope audit at Stop: no tool call roz judged made this change. */
+  unattributed: z.optional(z.boolean()),
+  /** Globs the human added to the intent's owned_scope from the approval panel (`g`). */
+  scope_added: z.optional(z.array(z.string())),
+  /** The human who made that decision (the supervisor's user). */
+  decided_by: z.optional(z.string()),
 });
 
 export const traceRecordSchema = z.strictObject({

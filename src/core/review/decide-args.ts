@@ -51,9 +51,11 @@ export function parseDecideArgs(words: readonly string[]): ParsedDecide {
     if (w.startsWith('-') && w.length > 1) return { ok: false, error: `unknown option ${w}` };
     positional.push(w);
   }
+  // The first word is the session only when the decision follows it, so a
+  // mistyped decision (`roz decide garbage`) is named as one, not taken for a session.
   let session: string | null = null;
   let rest = positional;
-  if (rest.length > 0 && !isDecisionKind(rest[0]!)) {
+  if (rest.length > 1 && !isDecisionKind(rest[0]!) && isDecisionKind(rest[1]!)) {
     session = rest[0]!;
     rest = rest.slice(1);
   }

@@ -109,3 +109,27 @@ export function reviewVerdict(state: SessionState, now: Date): ReviewVerdict {
   if (running) return { label: 'reviewing', text: 'reviewer running' };
   return { label: 'pending', text: r.rearmed ? `review needed: ${r.rearmed.files.length} file(s) changed after approval` : `review needed (${r.block_count} block${r.block_count === 1 ? '' : 's'})` };
 }
+
+/** The outcome of a run that touched several sessions: the worst of them (none: unreviewed). */
+export function runOutcome(outcomes: SessionOutcome[]): SessionOutcome {
+  if (outcomes.length === 0) return sessionOutcome(null, new Date(0));
+  return outcomes.reduce((worst, o) => (o.exit > worst.exit ? o : worst));
+}
+
+/** Client flags that choose or resume a session: with one of them roz cannot pick the session id itself. */
+const SESSION_FLAGS = new Set(['--session-id', '--resume', '-r', '--continue', '-c', '--fork-session']);
+
+/**
+ * For `roz exec --require-review`: the claude argv with `--session-id <id>`
+ * added so the run's session is known, unless the caller already chose or
+ * resumes one (then the caller's `--session-id` is returned, or null).
+ */
+export function withSessionId(args: readonly string[], fresh: string): { args: string[]; sessionId: string | null } {
+  const given = args.findIndex((a) => a === '--session-id' || a.startsWith('--session-id='));
+  if (given >= 0) {
+    const a = args[given]!;
+    return { args: [...args], sessionId: a.includes('=') ? a.slice(a.indexOf('=') + 1) : (args[given + 1] ?? null) };
+  }
+  if (args.some((a) => SESSION_FLAGS.has(a.split('=')[0]!))) return { args: [...args], sessionId: null };
+  return { args: ['--session-id', fresh, ...args], sessionId: fresh };
+}

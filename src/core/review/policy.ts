@@ -28,6 +28,8 @@ export interface ShellView {
   normalized(): string[];
   /** The argv when the line is exactly one plain simple command (nothing chained, redirected or substituted), else null. */
   alone(): string[] | null;
+  /** Paths the command may write, and whether it writes somewhere the parser cannot name. */
+  writes(): { targets: string[]; unknown: boolean };
 }
 
 export interface ReviewContext {
@@ -115,13 +117,23 @@ function namedFiles(files: string[]): string {
   return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
 }
 
+/**
+ * Files roz and the client write into a project themselves (the Agent Trace
+ * ledger and lessons, the client's local settings): a change there is not the
+ * agent's work and does not undo an approval.
+ */
+const OWN_FILES = /^(\.orchestration|\.claude)\//;
+
 /** The tree an approval covers, compared with the worktree now: changed files, or null when unchanged or unknown. */
 function changedSinceApproval(state: SessionState, ctx: ReviewContext): string[] | null {
   const d = state.review.decision;
   if (!d || d.kind !== 'complete' || !d.tree) return null;
   const now = ctx.snapshot();
   if (!now || now.tree === d.tree) return null;
-  return ctx.changedFiles(d.tree, now.tree) ?? [];
+  const files = ctx.changedFiles(d.tree, now.tree);
+  if (files === null) return [];
+  const work = files.filter((f) => !OWN_FILES.test(f));
+  return work.length > 0 ? work : null;
 }
 
 function reviewActive(state: SessionState): boolean {
@@ -201,7 +213,12 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   if (command !== null) {
     const view = ctx.shell(command);
     const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
-    // A reviewer's tool call is proof that it runs (reviewer-life.ts).
+    // A reviewer's tool call is proof that it runs (reviewer-life.ts), within its window.
+    const bound = ctx.config.review.reviewer_timeout_seconds;
+    const run0 = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+    if (run0 && run0.stopped_at === null && bound > 0 && ctx.now.getTime() - Date.parse(run0.started_at) > bound * 1000) {
+      endReviewer(state, input.agent_id!, 'timeout', ctx.now);
+    }
     const reviewerRunning = proofOfLife(state, input.agent_id, input.agent_type);
     if (decides) {
       if (reviewerRunning && input.agent_id) return reviewerDecides(state, input, view, ctx);
@@ -222,7 +239,11 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       if (allRoz && argvs.length > 0) {
         // What the reviewer sees is the worktree now: its decision is bound to it.
         const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) run.seen_tree = ctx.snapshot()?.tree ?? null;
+        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) {
+          // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
+          run.seen_tree = ctx.snapshot()?.tree ?? null;
+          run.seen_at = ctx.now.toISOString();
+        }
         return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
       }
     }
@@ -355,18 +376,20 @@ export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse
   const notes: TraceNote[] = [];
   const stopped = stoppedTaskId(input.tool_name, input.tool_input);
   if (stopped && endReviewer(state, stopped, 'task_stop', ctx.now)) notes.push({ type: 'ReviewerEnded', agent_id: stopped, why: 'task_stop' });
-  // A file written after an approval is not covered by it (Bash writes are
-  // caught by the tree re-hash at the next stop or gated call).
-  if (
-    input.hook_event_name !== 'PostToolUseFailure' &&
-    WRITE_TOOLS.has(input.tool_name) &&
-    !isReviewer(input.agent_type) &&
-    state.review.enabled &&
-    state.review.status === 'approved'
-  ) {
-    const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
-    const files = typeof file === 'string' ? [file] : [];
-    notes.push(rearm(state, files, `written with ${input.tool_name} after the review approved the work`, ctx.now));
+  // A file written after an approval is not covered by it. Tool writes and
+  // Bash writes the parser can see re-arm at once; whatever it cannot see is
+  // caught by the tree re-hash at the next stop or gated call.
+  if (!isReviewer(input.agent_type) && state.review.enabled && state.review.status === 'approved') {
+    if (input.hook_event_name !== 'PostToolUseFailure' && WRITE_TOOLS.has(input.tool_name)) {
+      const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
+      const files = typeof file === 'string' ? [file] : [];
+      notes.push(rearm(state, files, `written with ${input.tool_name} after the review approved the work`, ctx.now));
+    } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
+      // A failed command may still have written before it failed.
+      const w = ctx.shell(input.tool_input.command).writes();
+      const files = w.targets.filter((t) => !/^\/dev\//.test(t));
+      if (files.length > 0) notes.push(rearm(state, files, 'written by a Bash command after the review approved the work', ctx.now));
+    }
   }
   return result(undefined, notes);
 }

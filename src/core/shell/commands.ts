@@ -21,8 +21,8 @@ import type {
   ShellWord,
   SimpleCommand,
 } from './types.js';
-import { basename, cookWord, literalWord } from './words.js';
-import { WATCH, WRAPPERS, peelWrapper } from './wrappers.js';
+import { basename, cookWord, literalWord, partsDynamic } from './words.js';
+import { DASH_C_RUNNERS, SUBCOMMAND_RUNNERS, WATCH, WRAPPERS, looksLikeWrapper, peelWrapper } from './wrappers.js';
 
 export type * from './types.js';
 
@@ -31,6 +31,13 @@ export const MAX_REPARSE_DEPTH = 6;
 
 /** Shells whose `-c STRING` (or here-doc on stdin) is itself a script we should look into. */
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
+
+/** find predicates whose next word is their value, not an action. */
+const FIND_VALUE_PREDICATES = new Set([
+  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-type', '-xtype', '-user', '-group', '-perm',
+  '-size', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-lname', '-ilname', '-samefile',
+  '-inum', '-links', '-uid', '-gid', '-fstype', '-printf', '-fprintf', '-fprint', '-fls', '-context',
+]);
 
 /** find actions that run a command up to `;` or `{} +`. */
 const FIND_EXEC = new Set(['-exec', '-execdir', '-ok', '-okdir']);
@@ -62,6 +69,8 @@ interface Base {
   text: string;
   /** Script fed on stdin by a here-doc/here-string, for `bash <<EOF`. */
   stdinScript: string | undefined;
+  /** The here-doc/here-string holds expansions (`bash <<< "$(curl ...)"`): its text is not known. */
+  stdinDynamic?: boolean;
 }
 
 const ROOT: Inherited = { sudo: false, argsFromStdin: false, wrappers: [] };
@@ -251,8 +260,14 @@ class Walker {
     for (const item of cmd.prefix) if (item.type === 'Assignment') base.assignments.push(cookAssignment(item));
     for (const r of cmd.redirects) {
       base.redirects.push(cookRedirect(r));
-      if (r.type === 'HereDoc') base.stdinScript = r.body.text;
-      else if (r.type === 'HereString' && r.target !== undefined) base.stdinScript = r.target.value;
+      if (r.type === 'HereDoc') {
+        base.stdinScript = r.body.text;
+        // An unquoted delimiter means the body is expanded: `$(curl ...)` inside runs first.
+        if (r.body.parts !== undefined && partsDynamic(r.body.parts)) base.stdinDynamic = true;
+      } else if (r.type === 'HereString' && r.target !== undefined) {
+        base.stdinScript = r.target.value;
+        if (cookWord(r.target).dynamic) base.stdinDynamic = true;
+      }
     }
     this.effective(words, 0, base, frames, depth, inh);
   }
@@ -263,14 +278,22 @@ class Walker {
     let sudo = inh.sudo;
     let argsFromStdin = inh.argsFromStdin;
     let assignments = base.assignments;
+    let chdir: ShellWord | undefined;
     while (start < words.length) {
       const head = words[start]!;
       if (head.dynamic) break;
       const wrapperName = basename(head.value);
       const spec = WRAPPERS[wrapperName];
-      if (spec === undefined) break;
+      if (spec === undefined) {
+        const next = runnerStart(wrapperName, words, start);
+        if (next === undefined) break;
+        wrappers = [...wrappers, wrapperName];
+        start = next;
+        continue;
+      }
       const peeled = peelWrapper(spec, wrapperName, words, start);
       if (peeled === undefined) break;
+      if (wrapperName === 'env') chdir = envChdir(words, start, peeled.start) ?? chdir;
       wrappers = [...wrappers, wrapperName];
       sudo ||= spec.sudo === true;
       argsFromStdin ||= spec.argsFromStdin === true;
@@ -279,7 +302,42 @@ class Walker {
         this.opaque(words.slice(start), { ...base, assignments }, frames, depth, { sudo, argsFromStdin, wrappers }, peeled.opaque);
         return;
       }
+      // `flock FILE -c CMD`: the command is a shell string.
+      if (DASH_C_RUNNERS.has(wrapperName) && /^(?:-c|--command)$/.test(words[peeled.start]?.value ?? '')) {
+        const body = words[peeled.start + 1];
+        const inner: Inherited = { sudo, argsFromStdin, wrappers };
+        if (body === undefined || body.dynamic) {
+          this.opaque(words.slice(start), { ...base, assignments }, frames, depth, inner, `${wrapperName} -c runs a command that is not known statically`);
+          return;
+        }
+        this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, base.text);
+        return;
+      }
+      // `parallel CMD ::: args`: the arguments after `:::` are data, not part of the command.
+      if (wrapperName === 'parallel') {
+        const cut = words.findIndex((w, i) => i >= peeled.start && (w.value === ':::' || w.value === '::::' || w.value === ':::+'));
+        if (cut !== -1) words = words.slice(0, cut);
+        // A single-word body is run by a shell: `parallel 'rm -rf {}'`.
+        if (words.length === peeled.start + 1 && /\s/.test(words[peeled.start]!.value) && !words[peeled.start]!.dynamic) {
+          const inner: Inherited = { sudo, argsFromStdin, wrappers };
+          this.reparse(words[peeled.start]!.value, [...frames, this.frame('shell-c')], depth + 1, inner, base.text);
+          return;
+        }
+      }
       start = peeled.start;
+    }
+    // `git -c alias.p='push --force' p`: the alias is what runs.
+    if (start < words.length && !words[start]!.dynamic && basename(words[start]!.value) === 'git') {
+      const expanded = expandGitAlias(words.slice(start));
+      if (expanded !== undefined) {
+        if ('shell' in expanded) {
+          this.carrier(base, frames, depth, { sudo, argsFromStdin, wrappers });
+          this.reparse(expanded.shell, [...frames, this.frame('shell-c')], depth + 1, { sudo, argsFromStdin, wrappers: [...wrappers, 'git'] }, base.text);
+          return;
+        }
+        words = expanded.words;
+        start = 0;
+      }
     }
     const argv = start === 0 ? words : words.slice(start);
     const here: Inherited = { sudo, argsFromStdin, wrappers };
@@ -287,17 +345,27 @@ class Walker {
     const head = argv[0];
     const name = head === undefined || head.dynamic ? '' : basename(head.value);
 
-    if (SHELLS.has(name) || name === 'su') {
-      const body = name === 'su' ? suBody(argv) : shellBody(argv, b.stdinScript);
+    if (SHELLS.has(name) || DASH_C_RUNNERS.has(name)) {
+      const body = DASH_C_RUNNERS.has(name) ? suBody(argv) : shellBody(argv, b.stdinScript, b.stdinDynamic === true);
       if (body !== undefined) {
         if (body.dynamic) {
           this.opaque(argv, b, frames, depth, here, `${name} runs a script whose text is not known statically`);
           return;
         }
         this.carrier(b, frames, depth, here);
-        const inner: Inherited = { sudo: sudo || name === 'su', argsFromStdin, wrappers: [...wrappers, name] };
+        const inner: Inherited = { sudo: sudo || name === 'su' || name === 'runuser', argsFromStdin, wrappers: [...wrappers, name] };
         this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, b.text);
         return;
+      }
+      if (name === 'runuser') {
+        // `runuser -u USER [--] CMD...`
+        let i = 1;
+        while (i < argv.length && argv[i]!.value.startsWith('-') && argv[i]!.value !== '--') i += /^-[ugG]$|^--(?:user|group|supp-group)$/.test(argv[i]!.value) ? 2 : 1;
+        if (argv[i]?.value === '--') i++;
+        if (i < argv.length) {
+          this.effective(argv, i, b, frames, depth, { sudo: true, argsFromStdin, wrappers: [...wrappers, 'runuser'] });
+          return;
+        }
       }
     } else if (name === 'eval' && argv.length > 1) {
       const args = argv.slice(1);
@@ -328,7 +396,8 @@ class Walker {
     }
     // A command whose name is only known at run time could be anything: callers should fail closed.
     if (head !== undefined && head.dynamic) this.complete = false;
-    this.push(argv, b, frames, depth, here, undefined);
+    const cmd = this.push(argv, b, frames, depth, here, undefined);
+    if (chdir !== undefined) cmd.chdir = { path: chdir.value, dynamic: chdir.dynamic };
   }
 
   /** `find`: the find itself, then each -exec body as its own command. */
@@ -337,7 +406,8 @@ class Walker {
     let findDelete = false;
     for (let i = 1; i < argv.length; i++) {
       const v = argv[i]!.value;
-      if (v === '-delete') findDelete = true;
+      // `find . -name -delete`: the word after a predicate that takes a value is that value.
+      if (v === '-delete' && !FIND_VALUE_PREDICATES.has(argv[i - 1]?.value ?? '')) findDelete = true;
       if (!FIND_EXEC.has(v)) continue;
       const body: ShellWord[] = [];
       let j = i + 1;
@@ -400,7 +470,7 @@ function emptyBase(text: string): Base {
  * The script a shell invocation runs: the word after `-c` (options may cluster, `-lc`), or the
  * here-doc on stdin when no script file is named. Undefined for `bash script.sh` / plain `bash`.
  */
-function shellBody(argv: readonly ShellWord[], stdinScript: string | undefined): ShellWord | undefined {
+function shellBody(argv: readonly ShellWord[], stdinScript: string | undefined, stdinDynamic = false): ShellWord | undefined {
   let sawC = false;
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
@@ -419,15 +489,93 @@ function shellBody(argv: readonly ShellWord[], stdinScript: string | undefined):
     }
     return sawC ? w : undefined; // first operand: the -c string, or a script file
   }
-  if (!sawC && stdinScript !== undefined) return literalWord(stdinScript);
+  if (!sawC && stdinScript !== undefined) return { value: stdinScript, dynamic: stdinDynamic, glob: false };
   return undefined;
 }
 
-/** `su [-] [user] -c CMD` / `--command=CMD`. */
+/** `env -C DIR` / `env --chdir=DIR`: the wrapped command runs somewhere else. */
+function envChdir(words: readonly ShellWord[], at: number, end: number): ShellWord | undefined {
+  let found: ShellWord | undefined;
+  for (let i = at + 1; i < end; i++) {
+    const v = words[i]!.value;
+    if (v === '-C' || v === '--chdir') found = words[i + 1];
+    else if (v.startsWith('--chdir=')) found = { ...words[i]!, value: v.slice('--chdir='.length) };
+    else if (/^-[^-]*C./.test(v)) found = { ...words[i]!, value: v.slice(v.indexOf('C') + 1) };
+  }
+  return found;
+}
+
+/**
+ * Where the command starts behind a runner that is not a plain wrapper: `uv run CMD`,
+ * `op run -- CMD`, `aws-vault exec PROFILE -- CMD`, or an unknown `*wrap*` prefix.
+ */
+function runnerStart(name: string, words: readonly ShellWord[], at: number): number | undefined {
+  const subs = SUBCOMMAND_RUNNERS[name];
+  let i = at + 1;
+  if (subs !== undefined) {
+    const keys = Object.keys(subs);
+    if (keys.length > 0) {
+      // Global options before the subcommand (`uv --quiet run`).
+      while (i < words.length && words[i]!.value.startsWith('-')) i++;
+      const sub = words[i]?.value;
+      if (sub === undefined || !keys.includes(sub)) return undefined;
+      i++;
+      const dd = words.findIndex((w, k) => k >= i && w.value === '--');
+      if (dd !== -1) return dd + 1 < words.length ? dd + 1 : undefined;
+      i += subs[sub]!;
+    } else {
+      const dd = words.findIndex((w, k) => k > at && w.value === '--');
+      if (dd !== -1) return dd + 1 < words.length ? dd + 1 : undefined;
+    }
+  } else if (!looksLikeWrapper(name)) {
+    return undefined;
+  }
+  // Skip options, NAME=value, and option values that cannot be a command (`--times 3`, `-t 10s`).
+  while (i < words.length && (words[i]!.value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value) || /^\d+(?:\.\d+)?[smhd%]?$/.test(words[i]!.value))) {
+    if (words[i]!.value === '--') {
+      i++;
+      break;
+    }
+    i++;
+  }
+  return i < words.length ? i : undefined;
+}
+
+/**
+ * `git -c alias.NAME=VALUE NAME args`: the argv with the alias applied, or the shell command
+ * a `!`-alias runs. Only aliases defined on the command line are visible here.
+ */
+function expandGitAlias(argv: ShellWord[]): { words: ShellWord[] } | { shell: string } | undefined {
+  const aliases = new Map<string, string>();
+  let i = 1;
+  while (i < argv.length) {
+    const v = argv[i]!.value;
+    if (v === '-c' && argv[i + 1] !== undefined) {
+      const m = /^alias\.([^=]+)=(.*)$/s.exec(argv[i + 1]!.value);
+      if (m) aliases.set(m[1]!.toLowerCase(), m[2]!);
+      i += 2;
+    } else if (v === '-C' || v === '--git-dir' || v === '--work-tree' || v === '--namespace' || v === '--exec-path' || v === '--config-env') i += 2;
+    else if (v.startsWith('-')) i++;
+    else break;
+  }
+  if (aliases.size === 0 || i >= argv.length) return undefined;
+  const value = aliases.get(argv[i]!.value.toLowerCase());
+  if (value === undefined) return undefined;
+  const rest = argv.slice(i + 1).map((w) => w.value);
+  if (value.startsWith('!')) return { shell: [value.slice(1), ...rest.map(quote)].join(' ') };
+  const replaced = value.split(/\s+/).filter(Boolean).map(literalWord);
+  return { words: [...argv.slice(0, i), ...replaced, ...argv.slice(i + 1)] };
+}
+
+function quote(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/** `su [-] [user] -c CMD` / `--command=CMD`, `script -qc CMD`, `runuser -u U -c CMD`. */
 function suBody(argv: readonly ShellWord[]): ShellWord | undefined {
   for (let i = 1; i < argv.length; i++) {
     const w = argv[i]!;
-    if (w.value === '-c' || w.value === '--command') return argv[i + 1];
+    if (w.value === '-c' || w.value === '--command' || (!w.dynamic && /^-[A-Za-z]+c$/.test(w.value))) return argv[i + 1];
     if (w.value.startsWith('--command=')) return { ...w, value: w.value.slice('--command='.length) };
   }
   return undefined;

@@ -1,5 +1,5 @@
 // The destructive-command rules, as data: which command, which subcommand, which flags/operands.
-import type { OptionShape, ParsedArgs } from './args.js';
+import { parseArgs, type OptionShape, type ParsedArgs } from './args.js';
 import type { NestingFrame, SimpleCommand } from './types.js';
 
 /** What a rule's condition sees for one effective simple command. */
@@ -83,17 +83,61 @@ const broadOperand: Condition = restHas(isBroadPath);
 /** Block devices whose contents a write destroys. */
 const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/)/;
 
-/** Statements that destroy data when fed to a SQL/NoSQL client. */
-const DESTRUCTIVE_SQL =
-  /\b(?:drop\s+(?:database|table|schema)\b|truncate\b|delete\s+from\s+[\w."`]+\s*(?:;|$))|dropDatabase\s*\(/im;
+/** Statements that destroy data when fed to a SQL/NoSQL client (after comments are removed). */
+const DESTRUCTIVE_SQL = new RegExp(
+  [
+    String.raw`\bdrop\s+(?:database|table|schema|view|index|user|role|keyspace|collection|materialized\s+view|function|procedure|trigger|sequence|owned)\b`,
+    String.raw`\btruncate\b`,
+    // DELETE/UPDATE without WHERE: the statement ends (or the text does) before any WHERE.
+    String.raw`\bdelete\s+from\s+[\w."\`\[\]]+\s*(?:;|$)`,
+    String.raw`\bupdate\s+[\w."\`\[\]]+\s+set\s+(?:(?!\bwhere\b)[^;])*(?:;|$)`,
+    String.raw`\balter\s+table\s+[\w."\`\[\]]+\s+drop\b`,
+    // MongoDB shell: drop(), dropDatabase(), deleteMany({}) / remove({}) with an empty filter.
+    String.raw`\.drop(?:Database)?\s*\(`,
+    String.raw`\.(?:deleteMany|remove)\s*\(\s*\{\s*\}`,
+  ].join('|'),
+  'im',
+);
 
-const SQL_CLIENTS = ['psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'sqlcmd', 'clickhouse-client', 'cockroach', 'mongo', 'mongosh'];
+/** SQL with comments removed and whitespace folded, so DROP with a block or line comment before TABLE reads as written. */
+export function normaliseSql(text: string): string {
+  return text
+    .replace(/\/\*[\s\S]*?(?:\*\/|$)/g, ' ')
+    .replace(/(?:--|#)[^\n]*/g, ' ')
+    .replace(/\s+/g, ' ');
+}
+
+export function isDestructiveSql(text: string): boolean {
+  return DESTRUCTIVE_SQL.test(normaliseSql(text));
+}
+
+const SQL_SHAPE: OptionShape = {
+  shortWithValue: 'ceqQdhpUfuPDxiS',
+  longWithValue: ['--command', '--execute', '--query', '--eval', '--dbname', '--host', '--port', '--username', '--user', '--file', '--sql', '--init', '--source', '--database'],
+};
+
+const SQL_CLIENTS = [
+  'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'sqlcmd', 'clickhouse-client', 'clickhouse', 'cockroach', 'mongo', 'mongosh',
+  'duckdb', 'pgcli', 'mycli', 'litecli', 'usql', 'sqlplus', 'snowsql', 'bq', 'cqlsh', 'trino', 'presto', 'vsql', 'isql', 'db2', 'turso', 'd1',
+];
 
 /** Commands that print their arguments, feeding a pipeline. */
 const PRINTERS = new Set(['echo', 'printf', 'cat']);
 
-const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https']);
-const INTERPRETERS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'fish', 'python', 'python2', 'python3', 'perl', 'ruby', 'node', 'php']);
+/** Commands that turn encoded or compressed bytes back into text: what they print nobody has read. */
+const DECODERS = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'uudecode', 'gunzip', 'zcat', 'gzip', 'bzcat', 'xzcat', 'zstdcat', 'unzstd', 'rev', 'tr']);
+
+const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'curlie', 'lwp-request', 'GET']);
+const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'csh', 'tcsh', 'busybox']);
+
+/** Shells and language runtimes, versioned names included (`python3.11`, `node20`, `pypy3`). */
+export function isInterpreter(name: string): boolean {
+  return SHELL_NAMES.has(name) || /^(?:python|pypy|perl|ruby|node|nodejs|php|lua|luajit|tclsh|Rscript|deno|bun|osascript|pwsh|powershell)[\d.]*$/.test(name);
+}
+const INTERPRETER_NAMES = [
+  ...SHELL_NAMES, 'python', 'python2', 'python3', 'pypy', 'pypy3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'luajit', 'tclsh', 'Rscript',
+  'deno', 'bun', 'osascript', 'pwsh', 'powershell',
+];
 
 /** The pipeline element frame a command sits in directly (innermost), if any. */
 function pipelineFrame(cmd: SimpleCommand): NestingFrame | undefined {
@@ -115,22 +159,132 @@ function upstream(cmd: SimpleCommand, all: readonly SimpleCommand[]): SimpleComm
 /** The text a SQL client would execute: -c/-e/--command/--execute values, operands, stdin, piped echo. */
 const sqlText: Condition = ({ cmd, args, all }) => {
   const texts: string[] = [];
-  for (const key of ['c', 'e', 'q', 'Q', '--command', '--execute', '--query', '--eval']) texts.push(...(args.values.get(key) ?? []));
+  for (const key of ['c', 'e', 'q', 'Q', 'x', '--command', '--execute', '--query', '--eval', '--sql']) texts.push(...(args.values.get(key) ?? []));
   texts.push(...args.operands);
   if (cmd.stdin !== undefined) texts.push(cmd.stdin);
-  for (const up of upstream(cmd, all)) if (PRINTERS.has(up.name)) texts.push(up.argv.slice(1).join(' '));
-  return texts.some((t) => DESTRUCTIVE_SQL.test(t));
+  for (const up of upstream(cmd, all)) if (up.name === 'echo' || up.name === 'printf') texts.push(up.argv.slice(1).join(' '));
+  return texts.some(isDestructiveSql);
 };
 
-/** A shell or interpreter that executes its stdin, or a script obtained from a download. */
-const runsDownloadedScript: Condition = ({ cmd, args, all }) => {
-  if (cmd.name === 'eval' || INTERPRETERS.has(cmd.name)) {
-    // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(wget -O- ...)"`
-    if (cmd.argv.some((w, i) => i > 0 && cmd.dynamic[i] === true && /\b(?:curl|wget)\b/.test(w))) return true;
+/** A SQL client reading a script roz cannot see: `-f file`, `< file`, `cat file |`, `source file`. */
+const sqlFromFile: Condition = ({ cmd, args, all }) => {
+  if (args.values.has('f') || args.values.has('--file') || args.values.has('i') || args.values.has('--init') || args.values.has('--source')) return true;
+  if (cmd.redirects.some((r) => r.op === '<' && r.target !== '/dev/null')) return true;
+  if (args.operands.some((o) => /^\s*(?:\\i|\\ir|source|\.read)\s/i.test(o))) return true;
+  return upstream(cmd, all).some((up) => up.name === 'cat' || up.name === 'zcat' || up.name === 'gunzip' || DOWNLOADERS.has(up.name));
+};
+
+/** An interpreter reading its program from stdin (`sh`, `sh -s`, `python3 -`, `bash -- -`). */
+function readsProgramFromStdin(cmd: SimpleCommand, args: ParsedArgs): boolean {
+  if (args.short.has('c') || args.short.has('e') || args.long.has('--eval')) return false;
+  return args.short.has('s') || args.operands.length === 0 || args.operands[0] === '-';
+}
+
+/** Decoders that decode (`base64 -d`, `xxd -r`, `openssl enc -d`, `gzip -d`); an encoder feeding a shell is odd, but harmless. */
+function decodes(cmd: SimpleCommand): boolean {
+  const a = cmd.argv.slice(1);
+  switch (cmd.name) {
+    case 'base64':
+    case 'base32':
+    case 'basenc':
+      return a.some((w) => w === '-d' || w === '-D' || w === '--decode' || /^-[a-zA-Z]*d/.test(w));
+    case 'xxd':
+      return a.some((w) => /^-[a-z]*r/.test(w));
+    case 'openssl':
+      return a.some((w) => w === '-d' || w === 'base64');
+    case 'gzip':
+      return a.some((w) => /^-[a-z]*d/.test(w) || w === '--decompress');
+    default:
+      return true;
   }
-  if (!INTERPRETERS.has(cmd.name)) return false;
-  const readsStdin = args.short.has('s') || args.operands.length === 0 || args.operands[0] === '-';
-  return readsStdin && upstream(cmd, all).some((up) => DOWNLOADERS.has(up.name));
+}
+
+/** A shell or interpreter that executes code nobody reviewed: downloaded, decoded, or given as an expansion. */
+const runsDownloadedScript: Condition = ({ cmd, args, all }) => {
+  const name = cmd.name;
+  const unseen = /\b(?:curl|wget|fetch|base64|base32|xxd|openssl|gunzip|zcat)\b/;
+  // `sh -c "$(curl ...)"`, `bash <(curl ...)`, `eval "$(wget -O- ...)"`, `source <(curl ...)`
+  if (cmd.argv.some((w, i) => i > 0 && cmd.dynamic[i] === true && unseen.test(w))) return true;
+  // `bash <<< "$(curl ...)"`: the analyser marks the shell opaque and keeps the here-string.
+  if (cmd.opaque !== undefined && cmd.stdin !== undefined && unseen.test(cmd.stdin)) return true;
+  if (!isInterpreter(name) || !readsProgramFromStdin(cmd, args)) return false;
+  return upstream(cmd, all).some((up) => DOWNLOADERS.has(up.name) || (DECODERS.has(up.name) && decodes(up)) || (up.argv.length > 0 && up.dynamic[0] === true));
+};
+
+/** `echo 'rm -rf x' | sh`: the printed text is a script; judge it like one. */
+const runsPrintedDestructiveScript: Condition = ({ cmd, args, all }) => {
+  if (!SHELL_NAMES.has(cmd.name) || !readsProgramFromStdin(cmd, args)) return false;
+  return upstream(cmd, all).some((up) => (up.name === 'echo' || up.name === 'printf') && printedIsDestructive(up));
+};
+
+/** Set by destructive.ts: classifies a nested script (kept as a hook to avoid an import cycle). */
+export const nested: { destructive: (script: string) => boolean } = { destructive: () => false };
+
+function printedIsDestructive(up: SimpleCommand): boolean {
+  const words = up.argv.slice(1).filter((w) => !/^-[neE]+$/.test(w));
+  const text = (up.name === 'printf' ? words.join(' ').replace(/\\n/g, '\n') : words.join(' ')).trim();
+  return text.length > 0 && nested.destructive(text);
+}
+
+/** Paths a download writes: `curl -o f`, `curl -O URL`, `wget [-O f] URL`, `curl URL > f`, `curl URL | tee f`. */
+function downloadedPaths(all: readonly SimpleCommand[]): Set<string> {
+  const out = new Set<string>();
+  const addName = (url: string): void => {
+    const m = /^[a-z]+:\/\/[^/]+\/(?:.*\/)?([^/?#]+)/i.exec(url);
+    if (m) out.add(m[1]!);
+  };
+  for (const cmd of all) {
+    const fromDownload = DOWNLOADERS.has(cmd.name);
+    const piped = upstream(cmd, all).some((up) => DOWNLOADERS.has(up.name));
+    if (fromDownload) {
+      const a = parseArgs(cmd.argv, 1, {
+        shortWithValue: cmd.name === 'wget' ? 'OPaoeiUtTwQlAR' : 'oHdXuAeTrwxzKbcEmDF',
+        longWithValue: ['--output', '--output-document', '--directory-prefix', '--header', '--data', '--request', '--user', '--output-dir'],
+      });
+      for (const v of [...(a.values.get('o') ?? []), ...(a.values.get('--output') ?? []), ...(a.values.get('--output-document') ?? [])]) out.add(v);
+      if (cmd.name === 'wget') for (const v of a.values.get('O') ?? []) out.add(v);
+      const remoteName = cmd.name === 'wget' ? !a.values.has('O') : a.short.has('O') || a.long.has('--remote-name');
+      if (remoteName) for (const o of a.operands) addName(o);
+    }
+    if (fromDownload || piped) {
+      for (const r of cmd.redirects) if (r.op === '>' || r.op === '>>' || r.op === '>|' || r.op === '&>') out.add(r.target);
+      if (piped && cmd.name === 'tee') for (const o of cmd.argv.slice(1)) if (!o.startsWith('-')) out.add(o);
+    }
+  }
+  return out;
+}
+
+const samePath = (a: string, b: string): boolean => a.replace(/^\.\//, '') === b.replace(/^\.\//, '');
+
+/** A script fetched earlier in the same command line, then run (`curl -o i.sh URL && bash i.sh`, `./i.sh`). */
+const runsFetchedFile: Condition = ({ cmd, all }) => {
+  if (cmd.argv.length === 0) return false;
+  const fetched = downloadedPaths(all);
+  if (fetched.size === 0) return false;
+  const candidates: string[] = [];
+  if (isInterpreter(cmd.name) || cmd.name === 'source' || cmd.name === '.') {
+    const first = cmd.argv.slice(1).find((w) => !w.startsWith('-'));
+    if (first !== undefined) candidates.push(first);
+  } else if (cmd.argv[0]!.includes('/')) candidates.push(cmd.argv[0]!);
+  return candidates.some((c) => [...fetched].some((f) => samePath(c, f) || c.endsWith(`/${f.replace(/^\.\//, '')}`)));
+};
+
+/** Shell commands inside inline interpreter code: `python -c "os.system('rm -rf x')"`, `node -e "execSync('...')"`. */
+const inlineShellIsDestructive: Condition = ({ cmd }) => {
+  if (!isInterpreter(cmd.name) || SHELL_NAMES.has(cmd.name)) return false;
+  const code = cmd.argv.slice(1).join(' ');
+  const re = /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|getoutput|getstatusoutput|call|run|Popen|shell_exec|passthru|qx)\s*\(\s*(['"`])(.+?)\1/g;
+  for (let m = re.exec(code); m !== null; m = re.exec(code)) if (nested.destructive(m[2]!)) return true;
+  // Backticks in perl/ruby/php run a shell.
+  if (/^(?:perl|ruby|php)/.test(cmd.name)) for (const m of code.matchAll(/`([^`]+)`/g)) if (nested.destructive(m[1]!)) return true;
+  return false;
+};
+
+/** Recursive deletion APIs in inline interpreter code. */
+const inlineRecursiveDelete: Condition = ({ cmd }) => {
+  if (!isInterpreter(cmd.name) || SHELL_NAMES.has(cmd.name)) return false;
+  const code = cmd.argv.slice(1).join(' ');
+  return /\bshutil\.rmtree\b|\brmtree\s*\(|\b(?:rmSync|rm|rmdirSync|rmdir)\s*\([^)]*recursive\s*:\s*true|\bFileUtils\.rm_r[f]?\b|\bFileUtils\.remove_dir\b|\bremove_tree\b|\bfs\.remove(?:Sync)?\s*\(|\brimraf\b/.test(code);
 };
 
 /** Fork bomb: a function calling itself in a pipeline or in the background. */
@@ -161,6 +315,31 @@ const inFindExec: Condition = ({ cmd }) => cmd.nesting.some((f) => f.kind === 'f
 const mode777: Condition = ({ args }) => args.operands.some((o) => /^0?777$|^(?:a|ugo)?\+rwx$/.test(o));
 
 const sizeZero: Condition = ({ args }) => [...(args.values.get('s') ?? []), ...(args.values.get('--size') ?? [])].some((v) => /^0+[KMG]?$/.test(v));
+
+const KUBECTL_SHAPE: OptionShape = {
+  shortWithValue: 'nlfocks',
+  longWithValue: ['--namespace', '--selector', '--filename', '--context', '--output', '--kubeconfig', '--cluster', '--server', '--user', '--grace-period', '--timeout'],
+};
+
+/** Cloud and platform CLIs whose resources live elsewhere: their delete verbs are not undoable here. */
+const CLOUD_CLIS = [
+  'aws', 'gcloud', 'gsutil', 'az', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'scw', 'exo', 'vultr-cli', 'heroku', 'fly', 'flyctl',
+  'vercel', 'netlify', 'firebase', 'wrangler', 'supabase', 'railway', 'render', 'eksctl', 'gh', 'glab', 'doppler', 'vault', 'consul', 'nomad',
+  'aliyun', 'tccli', 'openstack', 'swift', 'rclone', 'mc', 's3cmd', 'b2', 'az', 'kind', 'minikube', 'k3d', 'terraform', 'tofu', 'terragrunt', 'cdk', 'sam', 'serverless', 'sls',
+];
+
+/** `delete`, `delete-stack`, `terminate-instances`, `apps:destroy`, `rb`, `rm -r`... among the operands. */
+const DELETE_VERB = /^(?:delete|destroy|terminate|remove|purge|deregister|wipe|nuke|uninstall)(?:[-_].*)?$|^[\w-]+:(?:destroy|delete|remove|reset|wipe|purge)$|^(?:rb|rm|del|purge|teardown|down|reset)$/;
+
+const cloudDeleteVerb: Condition = ({ cmd, args }) => {
+  if (args.long.has('--help') || args.operands.includes('help')) return false;
+  // `gh repo delete` has its own rule; `terraform destroy` too; `gh api -X DELETE` as well.
+  if (cmd.name === 'gh' || cmd.name === 'terraform' || cmd.name === 'tofu' || cmd.name === 'terragrunt') return args.operands[0] === 'state' && args.operands[1] === 'rm' || args.operands[0] === 'workspace' && args.operands[1] === 'delete';
+  // `rclone`, `mc`, `s3cmd` mirror trees: only their deleting verbs.
+  const ops = args.operands.slice(0, 4);
+  if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
+  return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
+};
 
 // ---- the table ----------------------------------------------------------------------------
 
@@ -238,6 +417,37 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     ),
   },
   {
+    id: 'git-discard-changes',
+    description: 'restoring or checking out files over the work tree discards their uncommitted changes',
+    names: ['git'],
+    sub: [['checkout'], ['restore'], ['switch']],
+    shape: { shortWithValue: 'sbBc', longWithValue: ['--source', '--conflict', '--pathspec-from-file'] },
+    when: ({ cmd, args }) => {
+      const sub = args.operands[0];
+      if (sub === 'restore') return !((args.short.has('S') || args.long.has('--staged')) && !(args.short.has('W') || args.long.has('--worktree'))) && (args.operands.length > 1 || args.long.has('--pathspec-from-file'));
+      if (sub === 'switch') return args.short.has('f') || args.long.has('--discard-changes') || args.long.has('--force');
+      // checkout: `git checkout [tree-ish] -- paths`, or --pathspec-from-file.
+      return cmd.argv.includes('--') && cmd.argv.indexOf('--') < cmd.argv.length - 1 || args.long.has('--pathspec-from-file') || args.short.has('f') || args.long.has('--force');
+    },
+  },
+  {
+    id: 'git-worktree-remove-force',
+    description: 'git worktree remove --force deletes a work tree with uncommitted changes',
+    names: ['git'],
+    sub: [['worktree', 'remove'], ['worktree', 'rm']],
+    when: flag('f', '--force'),
+  },
+  { id: 'git-update-ref-delete', description: 'git update-ref -d deletes a ref (branch or tag) without checks', names: ['git'], sub: [['update-ref']], when: flag('d', '--delete') },
+  {
+    id: 'git-reflog-expire',
+    description: 'expiring or deleting reflog entries removes the record needed to recover lost commits',
+    names: ['git'],
+    sub: [['reflog', 'expire'], ['reflog', 'delete'], ['prune'], ['gc']],
+    when: ({ args }) => args.operands[0] !== 'gc' || [...(args.values.get('--prune') ?? [])].some((v) => v === 'now' || v === 'all') || args.long.has('--prune=now'),
+    shape: { shortWithValue: '', longWithValue: [] },
+  },
+  { id: 'git-filter-history', description: 'rewriting all history (filter-branch/filter-repo) replaces every commit', names: ['git'], sub: [['filter-branch'], ['filter-repo']] },
+  {
     id: 'git-branch-force-delete',
     description: 'git branch -D deletes a branch even if unmerged',
     names: ['git'],
@@ -252,17 +462,34 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
   },
   {
     id: 'sql-drop',
-    description: 'DROP/TRUNCATE/unfiltered DELETE destroys database data',
+    description: 'DROP/TRUNCATE, DELETE or UPDATE without WHERE, or a MongoDB drop() destroys database data',
     names: SQL_CLIENTS,
-    shape: { shortWithValue: 'ceqQdhpUfuPD', longWithValue: ['--command', '--execute', '--query', '--eval', '--dbname', '--host', '--port', '--username', '--user', '--file'] },
+    shape: SQL_SHAPE,
     when: sqlText,
+  },
+  {
+    id: 'sql-file',
+    description: 'a SQL client running a script file or stdin executes statements nobody reviewed here (DROP/DELETE inside would destroy data)',
+    names: SQL_CLIENTS,
+    shape: SQL_SHAPE,
+    when: sqlFromFile,
+  },
+  {
+    id: 'mysqladmin-drop',
+    description: 'mysqladmin drop deletes a whole database',
+    names: ['mysqladmin'],
+    when: restHas((o) => o === 'drop'),
   },
   { id: 'dropdb', description: 'dropdb deletes a whole database', names: ['dropdb'], when: not(flag('', '--help', '--version')) },
   {
     id: 'redis-flush',
     description: 'FLUSHALL/FLUSHDB wipes Redis data',
     names: ['redis-cli', 'valkey-cli', 'keydb-cli'],
-    when: either(argMatches(/^flush(all|db)$/i), ({ cmd }) => cmd.stdin !== undefined && /\bflush(all|db)\b/i.test(cmd.stdin)),
+    when: either(
+      argMatches(/^flush(all|db)$/i),
+      ({ cmd }) => cmd.stdin !== undefined && /\bflush(all|db)\b/i.test(cmd.stdin),
+      ({ cmd, all }) => upstream(cmd, all).some((up) => (up.name === 'echo' || up.name === 'printf') && /\bflush(all|db)\b/i.test(up.argv.join(' '))),
+    ),
   },
   {
     id: 'chmod-recursive-777',
@@ -294,9 +521,33 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
   { id: 'write-to-disk-device', description: 'redirecting into a block device overwrites it', names: 'any', when: writesDiskDevice },
   {
     id: 'pipe-to-shell',
-    description: 'running a downloaded script executes code nobody reviewed',
-    names: [...INTERPRETERS, 'eval'],
+    description: 'a shell or interpreter fed a download, decoded bytes or a computed string executes code nobody reviewed',
+    names: [...INTERPRETER_NAMES, 'eval', 'source', '.'],
     when: runsDownloadedScript,
+  },
+  {
+    id: 'printed-script',
+    description: 'a shell fed a printed script runs it, and that script is destructive',
+    names: [...SHELL_NAMES],
+    when: runsPrintedDestructiveScript,
+  },
+  {
+    id: 'run-downloaded-file',
+    description: 'running a script downloaded earlier in the same command executes code nobody reviewed',
+    names: 'any',
+    when: runsFetchedFile,
+  },
+  {
+    id: 'inline-code-shell',
+    description: 'inline interpreter code runs a destructive shell command',
+    names: INTERPRETER_NAMES,
+    when: inlineShellIsDestructive,
+  },
+  {
+    id: 'inline-code-rmtree',
+    description: 'inline interpreter code deletes a directory tree',
+    names: INTERPRETER_NAMES,
+    when: inlineRecursiveDelete,
   },
   { id: 'fork-bomb', description: 'a function spawning itself concurrently exhausts the machine', names: 'any', when: callsOwnFunctionConcurrently },
   { id: 'kill-all', description: 'kill -1 signals every process the user owns', names: ['kill'], when: killsEverything },
@@ -318,11 +569,66 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
   },
   {
     id: 'kubectl-delete',
-    description: 'deleting namespaces or all resources tears down a cluster',
-    names: ['kubectl', 'oc'],
+    description: 'kubectl delete removes cluster resources (with -f, everything the manifests name)',
+    names: ['kubectl', 'oc', 'k3s', 'microk8s.kubectl'],
     sub: [['delete']],
-    shape: { shortWithValue: 'nlfo', longWithValue: ['--namespace', '--selector', '--filename', '--context', '--output'] },
-    when: either(flag('A', '--all', '--all-namespaces'), restHas((o) => /^(?:ns|namespaces?|all)(?:\/|$)/.test(o) || o.split(',').includes('all'))),
+    shape: KUBECTL_SHAPE,
+    when: not(flag('', '--help', '--dry-run=client', '--dry-run=server')),
+  },
+  {
+    id: 'kubectl-delete',
+    description: 'kubectl delete removes cluster resources (with -f, everything the manifests name)',
+    names: ['kubectl', 'oc'],
+    sub: [['drain'], ['replace'], ['apply']],
+    shape: KUBECTL_SHAPE,
+    when: either(({ args }) => args.operands[0] === 'drain', flag('', '--force', '--prune')),
+  },
+  { id: 'helm-uninstall', description: 'helm uninstall removes a release and its resources', names: ['helm'], sub: [['uninstall'], ['delete'], ['del'], ['un']] },
+  { id: 'pulumi-destroy', description: 'pulumi destroy deletes every resource of a stack', names: ['pulumi'], sub: [['destroy'], ['down'], ['stack', 'rm'], ['state', 'delete']] },
+  {
+    id: 'docker-compose-down-volumes',
+    description: 'compose down -v deletes the project\'s named volumes (database data)',
+    names: ['docker', 'podman', 'docker-compose', 'podman-compose'],
+    when: ({ cmd, args }) => {
+      const ops = args.operands;
+      const down = cmd.name.endsWith('-compose') ? ops[0] === 'down' : ops[0] === 'compose' && ops.includes('down');
+      return down && (args.short.has('v') || args.long.has('--volumes'));
+    },
+    shape: { shortWithValue: 'fp', longWithValue: ['--file', '--project-name', '--profile', '--env-file', '--project-directory'] },
+  },
+  {
+    id: 'docker-volume-rm',
+    description: 'removing volumes, or pruning all containers or images, deletes their data',
+    names: ['docker', 'podman'],
+    sub: [['volume', 'rm'], ['volume', 'remove'], ['container', 'prune'], ['image', 'prune']],
+    when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all')),
+  },
+  {
+    id: 'cloud-delete',
+    description: 'a cloud or platform CLI deleting, destroying or terminating remote resources',
+    names: CLOUD_CLIS,
+    when: cloudDeleteVerb,
+  },
+  {
+    id: 'gh-api-delete',
+    description: 'a DELETE request through the GitHub API removes a remote resource',
+    names: ['gh'],
+    sub: [['api']],
+    shape: { shortWithValue: 'XHfFpqt', longWithValue: ['--method', '--header', '--field', '--raw-field', '--jq', '--template', '--hostname', '--input'] },
+    when: ({ args }) => [...(args.values.get('X') ?? []), ...(args.values.get('--method') ?? [])].some((m) => m.toUpperCase() === 'DELETE'),
+  },
+  {
+    id: 'rsync-delete',
+    description: 'rsync --delete removes destination files missing from the source (or --remove-source-files the sources)',
+    names: ['rsync'],
+    when: ({ args }) => [...args.long].some((l) => l === '--del' || l.startsWith('--delete') || l === '--remove-source-files' || l === '--remove-sent-files'),
+  },
+  {
+    id: 'killall',
+    description: 'killall/pkill signal every process matching a name, possibly the client itself',
+    names: ['killall', 'pkill'],
+    when: ({ cmd, args }) =>
+      cmd.name === 'killall' ? !flag('lV', '--list', '--version', '--help')({ cmd, args, rest: [], all: [] }) : cmd.argv.slice(1).some((w) => /^-(?:9|KILL|SIGKILL)$/.test(w) || w === '-f' || /^-[a-zA-Z]*f/.test(w) && !w.startsWith('--')),
   },
   { id: 'terraform-destroy', description: 'terraform destroy deletes managed infrastructure', names: ['terraform', 'tofu', 'terragrunt'], sub: [['destroy']] },
   { id: 'terraform-destroy', description: 'terraform destroy deletes managed infrastructure', names: ['terraform', 'tofu', 'terragrunt'], sub: [['apply'], ['plan']], when: argMatches(/^--?destroy$/) },
@@ -336,7 +642,14 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
   },
   { id: 'mv-to-dev-null', description: 'moving files to /dev/null destroys them', names: ['mv'], when: restHas((o) => o === '/dev/null') },
   { id: 'crontab-remove', description: 'crontab -r deletes every scheduled job', names: ['crontab'], when: flag('r') },
-  { id: 'gh-repo-delete', description: 'deletes a GitHub repository', names: ['gh'], sub: [['repo', 'delete']] },
+  {
+    id: 'crontab-replace',
+    description: 'crontab FILE (or /dev/null, or stdin) replaces every scheduled job',
+    names: ['crontab'],
+    shape: { shortWithValue: 'u', longWithValue: [] },
+    when: both(not(flag('lerTV')), ({ args }) => args.operands.length > 0),
+  },
+  { id: 'gh-repo-delete', description: 'deletes a GitHub repository, release, or other GitHub resource', names: ['gh'], when: ({ args }) => args.operands[1] === 'delete' || args.operands[1] === 'delete-asset' },
   {
     id: 'cloud-storage-delete',
     description: 'recursive bucket deletion',

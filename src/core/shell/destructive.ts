@@ -1,7 +1,7 @@
 // Classifies a command line as destructive by running every effective command through the rule table.
 import { gitSubcommandIndex, parseArgs } from './args.js';
 import { analyzeCommand } from './commands.js';
-import { DESTRUCTIVE_RULES, type DestructiveRule } from './destructive-rules.js';
+import { DESTRUCTIVE_RULES, isInterpreter, nested, type DestructiveRule } from './destructive-rules.js';
 import type { ShellAnalysis, SimpleCommand } from './types.js';
 
 /** One rule that fired, on which effective command. */
@@ -27,6 +27,18 @@ for (const rule of DESTRUCTIVE_RULES) {
   else for (const name of rule.names) BY_NAME.set(name, [...(BY_NAME.get(name) ?? []), rule]);
 }
 
+// Rules that judge a script found inside another command (`echo '...' | sh`, `os.system('...')`).
+let nestedDepth = 0;
+nested.destructive = (script) => {
+  if (nestedDepth > 2) return true; // scripts printing scripts printing scripts: ask
+  nestedDepth++;
+  try {
+    return classifyDestructive(script).destructive;
+  } finally {
+    nestedDepth--;
+  }
+};
+
 /** Is anything in this command line on the destructive list? Sees through wrappers and nesting. */
 export function classifyDestructive(source: string): DestructiveVerdict {
   return classifyAnalysis(analyzeCommand(source));
@@ -45,7 +57,11 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
 
 /** `mkfs.ext4` and friends share one name family; everything else matches by basename. */
 function ruleName(cmd: SimpleCommand): string {
-  return cmd.name.startsWith('mkfs.') && !BY_NAME.has(cmd.name) ? 'mkfs' : cmd.name;
+  if (BY_NAME.has(cmd.name)) return cmd.name;
+  if (cmd.name.startsWith('mkfs.')) return 'mkfs';
+  // `python3.11`, `node20`, `perl5.36`: the family's rules apply.
+  if (isInterpreter(cmd.name)) return cmd.name.replace(/[\d.]+$/, '') || cmd.name;
+  return cmd.name;
 }
 
 function check(rule: DestructiveRule, cmd: SimpleCommand, analysis: ShellAnalysis, findings: DestructiveFinding[]): void {

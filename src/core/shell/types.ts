@@ -87,6 +87,8 @@ export interface SimpleCommand {
   findDelete: boolean;
   /** Text fed on stdin by a here-doc or here-string, when there is one. */
   stdin?: string;
+  /** `env --chdir DIR cmd`: the directory the command runs in, relative to the caller's. */
+  chdir?: { path: string; dynamic: boolean };
   /** Set when a body that will run could not be analysed (dynamic `bash -c "$X"`, `eval "$x"`, depth). */
   opaque?: string;
   nesting: readonly NestingFrame[];

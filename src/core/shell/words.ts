@@ -11,6 +11,13 @@ export function cookWord(word: Word): ShellWord {
   return { value: word.value, dynamic: flags.dynamic, glob: flags.glob };
 }
 
+/** Whether word parts hold an expansion whose value is only known at run time. */
+export function partsDynamic(parts: readonly WordPart[]): boolean {
+  const flags = { dynamic: false, glob: false };
+  scanParts(parts, flags);
+  return flags.dynamic;
+}
+
 function scanParts(parts: readonly WordPart[], flags: { dynamic: boolean; glob: boolean }): void {
   for (const part of parts) {
     switch (part.type) {

@@ -55,7 +55,90 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
     longWithValue: ['--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
     argsFromStdin: true,
   },
+  // GNU parallel reads arguments from stdin (or after `:::`, which the caller cuts off).
+  parallel: {
+    shortWithValue: 'jdaIESX',
+    longWithValue: ['--jobs', '--delimiter', '--arg-file', '--replace', '--joblog', '--results', '--sshlogin', '--basefile', '--workdir', '--tmpdir', '--timeout', '--colsep', '--halt', '--delay', '--retries', '--tag-string'],
+    argsFromStdin: true,
+  },
+  // Process placement, limits, tracing, namespaces, privileges: each runs the rest of its argv.
+  taskset: { shortWithValue: '', longWithValue: [], notWrapperWith: 'p', positionals: 1 },
+  flock: { shortWithValue: 'wE', longWithValue: ['--timeout', '--wait', '--conflict-exit-code'], positionals: 1 },
+  fakeroot: { shortWithValue: 'lisb', longWithValue: ['--lib', '--faked', '--fd-base'] },
+  strace: { shortWithValue: 'eoOpPsSuXIEbaU', longWithValue: ['--output', '--attach', '--user', '--string-limit', '--trace', '--signal', '--expr', '--env'], notWrapperWith: 'p' },
+  ltrace: { shortWithValue: 'eoOpsuxlnAaDFX', longWithValue: ['--output', '--library'], notWrapperWith: 'p' },
+  unshare: { shortWithValue: 'SGRwt', longWithValue: ['--propagation', '--setuid', '--setgid', '--root', '--wd', '--map-user', '--map-group', '--load-interp', '--monotonic', '--boottime'] },
+  nsenter: { shortWithValue: 'tSGe', longWithValue: ['--target', '--setuid', '--setgid', '--env'] },
+  prlimit: { shortWithValue: 'o', longWithValue: ['--output'], notWrapperWith: 'p' },
+  setpriv: {
+    shortWithValue: '',
+    longWithValue: ['--reuid', '--regid', '--ruid', '--rgid', '--euid', '--egid', '--groups', '--inh-caps', '--ambient-caps', '--bounding-set', '--securebits', '--pdeathsig', '--selinux-label', '--apparmor-profile', '--landlock-access', '--landlock-rule', '--seccomp-filter'],
+  },
+  chrt: { shortWithValue: 'TPD', longWithValue: ['--sched-runtime', '--sched-period', '--sched-deadline'], notWrapperWith: 'p', positionals: 1 },
+  numactl: { shortWithValue: 'NmCpiP', longWithValue: ['--cpunodebind', '--membind', '--physcpubind', '--preferred', '--interleave', '--cpubind'] },
+  cgexec: { shortWithValue: 'g', longWithValue: [] },
+  firejail: { shortWithValue: '', longWithValue: [] },
+  'systemd-run': {
+    shortWithValue: 'pEMHu',
+    longWithValue: ['--unit', '--property', '--description', '--slice', '--uid', '--gid', '--setenv', '--working-directory', '--machine', '--host', '--nice', '--on-calendar', '--on-active'],
+  },
+  runcon: { shortWithValue: 'turl', longWithValue: ['--type', '--user', '--role', '--range'] },
+  caffeinate: { shortWithValue: 'tw', longWithValue: [] },
+  proxychains: { shortWithValue: 'f', longWithValue: [] },
+  proxychains4: { shortWithValue: 'f', longWithValue: [] },
+  torsocks: { shortWithValue: 'uapP', longWithValue: ['--user', '--pass', '--address', '--port'] },
+  'xvfb-run': { shortWithValue: 'nfepsw', longWithValue: ['--server-num', '--auth-file', '--error-file', '--server-args', '--xauth-protocol', '--wait'] },
+  valgrind: { shortWithValue: '', longWithValue: [] },
+  catchsegv: { shortWithValue: '', longWithValue: [] },
+  chpst: { shortWithValue: 'uUenlLmdostcfp', longWithValue: [] },
+  sg: { shortWithValue: '', longWithValue: [], positionals: 1 },
+  'dbus-launch': { shortWithValue: '', longWithValue: ['--config-file'] },
+  'ssh-agent': { shortWithValue: 'aEPt', longWithValue: [] },
+  unbuffer: { shortWithValue: '', longWithValue: [] },
 };
+
+/** Wrappers whose `-c STRING` (or `--command=STRING`) is a shell command, like `su -c`. */
+export const DASH_C_RUNNERS: ReadonlySet<string> = new Set(['su', 'runuser', 'script', 'flock', 'sg']);
+
+/**
+ * Tools whose subcommand runs the rest of the argv as a command (`uv run rm -rf x`,
+ * `op run -- rm -rf x`), with how many operands sit between the subcommand and the command.
+ */
+export const SUBCOMMAND_RUNNERS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+  uv: { run: 0 },
+  uvx: {},
+  poetry: { run: 0 },
+  pipenv: { run: 0 },
+  pdm: { run: 0 },
+  hatch: { run: 0 },
+  rye: { run: 0 },
+  bundle: { exec: 0 },
+  npm: { exec: 0 },
+  pnpm: { exec: 0 },
+  yarn: { exec: 0 },
+  bun: { x: 0 },
+  op: { run: 0 },
+  doppler: { run: 0 },
+  infisical: { run: 0 },
+  'aws-vault': { exec: 1 },
+  direnv: { exec: 1 },
+  mise: { exec: 0, x: 0 },
+  rtx: { exec: 0, x: 0 },
+  asdf: { exec: 0 },
+  nix: { develop: 0, shell: 0 },
+  dotenv: {},
+  'dotenvx': { run: 0 },
+  'env-cmd': {},
+  'cross-env': {},
+};
+
+/**
+ * A command we do not know whose name says it wraps another (`mywrapper rm -rf x`,
+ * `with-lock rm -rf x`): its first operand is taken as the command it runs.
+ */
+export function looksLikeWrapper(name: string): boolean {
+  return /wrap|^with[-_]|^run[-_]?with|^retry$|^(?:exec|run)[-_]/i.test(name);
+}
 
 /** `watch [opts] cmd...`: not a plain wrapper (it re-joins its operands for `sh -c`), but its options peel alike. */
 export const WATCH: WrapperSpec = { shortWithValue: 'nq', longWithValue: ['--interval', '--equexit'] };

@@ -6,6 +6,8 @@ import type { SimpleCommand } from './types.js';
 export interface WriteSink {
   /** A path this command may create/modify/delete; argv index lets the sink check dynamic/glob. */
   path(path: string, via: string, argvIndex?: number): void;
+  /** The command may rewrite any file under this directory (`git stash`, `git pull`): judged by the scope covering it all. */
+  tree(dir: string, via: string): void;
   /** Writes something we cannot name statically. */
   unknown(why: string): void;
   /** Prefix for paths of this command only (`git -C dir`, `npm --prefix dir`, `tar -C dir`). */
@@ -58,10 +60,11 @@ const sedLike =
   (flagLetter: string): WriteExtractor =>
   (cmd, sink) => {
     const perl = cmd.name === 'perl';
+    if (!perl) sedScriptWrites(cmd, sink);
     const args = parseArgs(cmd.argv, 1, perl ? { shortWithValue: 'eEIMm' } : { shortWithValue: 'efl', longWithValue: ['--expression', '--file', '--line-length'] });
     // `-i.bak` clusters parse as i,.,b,a,k: the letter is enough.
     if (!args.short.has(flagLetter) && !args.long.has('--in-place')) {
-      if (perl) inlineCode(cmd, sink);
+      if (perl) interpreter(cmd, sink);
       return;
     }
     const hasScript = args.values.has('e') || args.values.has('E') || args.values.has('f') || args.values.has('--expression') || args.values.has('--file');
@@ -148,8 +151,26 @@ const git: WriteExtractor = (cmd, sink) => {
       for (let k = 0; k < args.operands.length; k++) sink.path(args.operands[k]!, `git ${sub}`, args.operandIndex[k]);
     } else if (args.operands.length > 0) {
       // `git checkout -b new` alone leaves files as they are; `git checkout main` may not.
-      sink.unknown(`git ${sub} without -- may switch branches, rewriting tracked files`);
+      sink.tree('.', `git ${sub} (switching commits rewrites tracked files anywhere in the work tree)`);
     }
+    return;
+  }
+  if (sub === 'worktree' && args.operands[0] === 'add') {
+    const wt = parseArgs(cmd.argv, at + 2, { shortWithValue: 'bB', longWithValue: ['--reason'] });
+    if (wt.operands[0] !== undefined) sink.path(wt.operands[0], 'git worktree add', wt.operandIndex[0]);
+    return;
+  }
+  if (sub === 'clone') {
+    const cl = parseArgs(cmd.argv, at + 1, { shortWithValue: 'bcjmou', longWithValue: ['--branch', '--config', '--depth', '--origin', '--reference', '--separate-git-dir', '--template', '--upload-pack', '--jobs', '--filter', '--shallow-since', '--shallow-exclude'] });
+    const url = cl.operands[0];
+    const dir = cl.operands[1] ?? (url === undefined ? undefined : url.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop());
+    if (dir !== undefined && dir !== '') sink.path(dir, 'git clone', cl.operands[1] !== undefined ? cl.operandIndex[1] : cl.operandIndex[0]);
+    else sink.unknown('git clone without a recognisable destination');
+    return;
+  }
+  if (sub === 'init') {
+    const it = parseArgs(cmd.argv, at + 1, { shortWithValue: 'b', longWithValue: ['--template', '--separate-git-dir', '--initial-branch', '--object-format', '--shared'] });
+    sink.path(it.operands[0] ?? '.', 'git init', it.operandIndex[0]);
     return;
   }
   if (sub === 'rm' || sub === 'mv') {
@@ -163,7 +184,8 @@ const git: WriteExtractor = (cmd, sink) => {
   if (sub === 'stash' && ['list', 'show'].includes(args.operands[0] ?? '')) return;
   if (sub === 'clean' && (args.short.has('n') || args.long.has('--dry-run'))) return;
   if (sub === 'reset' && !args.long.has('--hard') && !args.long.has('--merge') && !args.long.has('--keep')) return;
-  if (GIT_WORKTREE.has(sub)) sink.unknown(`git ${sub} rewrites tracked files across the work tree`);
+  if (sub === 'switch' && (args.short.has('c') || args.short.has('C') || args.long.has('--create')) && args.operands.length <= 1) return; // a new branch at HEAD
+  if (GIT_WORKTREE.has(sub)) sink.tree('.', `git ${sub} (rewrites tracked files anywhere in the work tree)`);
 };
 
 const tar: WriteExtractor = (cmd, sink) => {
@@ -172,7 +194,8 @@ const tar: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(argv, 1, { shortWithValue: 'fCTXb', longWithValue: ['--file', '--directory', '--files-from', '--exclude-from'] });
   const dir = args.values.get('C')?.[0] ?? args.values.get('--directory')?.[0];
   if (args.short.has('x') || args.long.has('--extract') || args.long.has('--get')) {
-    sink.path(dir ?? '.', 'tar -x (extracts under this directory)', dir === undefined ? undefined : cmd.argv.indexOf(dir));
+    if (dir !== undefined && cmd.dynamic[cmd.argv.indexOf(dir)] === true) sink.path(dir, 'tar -x (extracts under this directory)', cmd.argv.indexOf(dir));
+    else sink.tree(dir ?? '.', 'tar -x (extracts under this directory)');
   } else if (args.short.has('c') || args.short.has('r') || args.short.has('u') || args.long.has('--create') || args.long.has('--append')) {
     const file = args.values.get('f')?.[0] ?? args.values.get('--file')?.[0];
     if (file !== undefined && file !== '-') sink.path(file, 'tar -c', cmd.argv.indexOf(file));
@@ -183,7 +206,8 @@ const unzip: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: 'dxP' });
   if (args.short.has('l') || args.short.has('t') || args.short.has('Z') || args.short.has('p')) return;
   const dir = args.values.get('d')?.[0];
-  sink.path(dir ?? '.', 'unzip (extracts under this directory)', dir === undefined ? undefined : cmd.argv.indexOf(dir));
+  if (dir !== undefined && cmd.dynamic[cmd.argv.indexOf(dir)] === true) sink.path(dir, 'unzip (extracts under this directory)', cmd.argv.indexOf(dir));
+  else sink.tree(dir ?? '.', 'unzip (extracts under this directory)');
 };
 
 const dd: WriteExtractor = (cmd, sink) => {
@@ -209,6 +233,24 @@ function outputOption(shape: OptionShape, keys: readonly string[], unknownWithou
       if (why !== undefined) sink.unknown(why);
     }
   };
+}
+
+const CURL_SHAPE: OptionShape = {
+  shortWithValue: 'oHdXuAeTrwxzKbcEmDF',
+  longWithValue: ['--output', '--header', '--data', '--request', '--user', '--dump-header', '--cookie-jar', '--cookie', '--trace', '--trace-ascii', '--stderr', '--output-dir', '--form', '--data-raw', '--data-binary', '--etag-save', '--hsts', '--alt-svc', '--max-time', '--connect-timeout', '--retry'],
+};
+
+/** `curl -O URL` / `wget URL` save under the URL's last path segment (wget: index.html for a bare host). */
+function urlNames(args: ParsedArgs, sink: WriteSink, via: string, indexHtml: boolean): void {
+  for (let k = 0; k < args.operands.length; k++) {
+    const url = args.operands[k]!;
+    const m = /^(?:[a-z][a-z0-9+.-]*:\/\/)?[^/]+(\/[^?#]*)?/i.exec(url);
+    const path = m?.[1] ?? '';
+    const name = path.slice(path.lastIndexOf('/') + 1);
+    if (name !== '' && name !== '.' && name !== '..') sink.path(decodeURIComponent(name), via, args.operandIndex[k]);
+    else if (indexHtml) sink.path('index.html', via);
+    else sink.unknown(`${via} names the file after a URL without a file name (${url})`);
+  }
 }
 
 /** Inline programs: best-effort scan for literal output files; otherwise say why we cannot tell. */
@@ -263,7 +305,123 @@ export function inlineCode(cmd: SimpleCommand, sink: WriteSink): void {
   }
 }
 
-const interpreter: WriteExtractor = (cmd, sink) => inlineCode(cmd, sink);
+/**
+ * An interpreter running a script file (`python3 src/w.py`, `bash src/w.sh`) may write anything:
+ * an unknown writer. Modules (`python -m pytest`), inline code and version queries are not scripts.
+ */
+const interpreter: WriteExtractor = (cmd, sink) => {
+  const before = { n: 0 };
+  const counting: WriteSink = { ...sink, path: (...a) => (before.n++, sink.path(...a)), unknown: (w) => (before.n++, sink.unknown(w)) };
+  inlineCode(cmd, counting);
+  if (before.n > 0) return;
+  const script = scriptOperand(cmd);
+  if (script !== undefined) sink.unknown(`${cmd.name} runs ${script}, a program whose writes roz cannot see`);
+};
+
+/** The script file an interpreter runs, if its argv names one. */
+function scriptOperand(cmd: SimpleCommand): string | undefined {
+  const valueOpts = /^(?:-[mcWXQe]|--eval|--require|-r|--import|--loader|--env-file|-I|-M|-x)$/;
+  for (let i = 1; i < cmd.argv.length; i++) {
+    const w = cmd.argv[i]!;
+    if (w === '-m' || w === '-c' || w === '-e' || w === '-p' || w === '--eval' || w === '--print' || w === '-V' || w === '--version' || w === '-h' || w === '--help') return undefined;
+    if (w === '--') return cmd.argv[i + 1];
+    if (w.startsWith('-')) {
+      if (valueOpts.test(w)) i++;
+      continue;
+    }
+    return w;
+  }
+  return undefined;
+}
+
+/** `awk '... > "file"'`, `awk -i inplace`, gawk's `print > f`/`printf >> f`/`| "cmd"`: files named inside the program. */
+const awk: WriteExtractor = (cmd, sink) => {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'FvfiEl', longWithValue: ['--field-separator', '--assign', '--file', '--include', '--exec', '--load'] });
+  if ((args.values.get('i') ?? []).some((v) => v === 'inplace') || (args.values.get('--include') ?? []).includes('inplace')) {
+    for (let k = 1; k < args.operands.length; k++) sink.path(args.operands[k]!, `${cmd.name} -i inplace`, args.operandIndex[k]);
+    return;
+  }
+  if (args.values.has('f') || args.values.has('--file')) {
+    sink.unknown(`${cmd.name} -f runs a program file that may write files`);
+    return;
+  }
+  const program = args.operands[0];
+  if (program === undefined) return;
+  // `print > "x"`, `printf ... >> x`, `| "sh"`, `system(...)`: any output redirection inside the program.
+  if (/(?:print|printf)\b[^;{}]*?(?:>>?|\|)\s*\S|\bsystem\s*\(|\bclose\s*\(/.test(program)) sink.unknown(`${cmd.name} program writes to a file or runs a command (${program.slice(0, 60)})`);
+};
+
+/** sed's `w FILE` command and `s///w FILE` flag write files named inside the script. */
+function sedScriptWrites(cmd: SimpleCommand, sink: WriteSink): void {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'efl', longWithValue: ['--expression', '--file', '--line-length'] });
+  const scripts = [...(args.values.get('e') ?? []), ...(args.values.get('--expression') ?? [])];
+  if (scripts.length === 0 && args.operands[0] !== undefined) scripts.push(args.operands[0]);
+  if (args.values.has('f') || args.values.has('--file')) sink.unknown('sed -f runs a script file that may write files (w command)');
+  for (const script of scripts) {
+    if (/(?:^|[;\n}]|\d|\$|\/)\s*[wW]\s+\S|\/[gpiImMe0-9]*w\s+\S|(?:^|[;\n])\s*e\b/.test(script)) sink.unknown(`sed script writes a file or runs a command (${script.slice(0, 60)})`);
+  }
+}
+
+/** Compilers: `-o FILE`, else a.out (linking) or FILE.o per source (`-c`). */
+const compiler: WriteExtractor = (cmd, sink) => {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'oIDLlUxB', longWithValue: ['--output'] });
+  const out = args.values.get('o')?.[0] ?? args.values.get('--output')?.[0];
+  if (out !== undefined) {
+    sink.path(out, `${cmd.name} -o`, cmd.argv.indexOf(out));
+    return;
+  }
+  if (args.short.has('E') || args.short.has('M') || args.long.has('--version') || args.long.has('--help') || args.operands.length === 0) return;
+  if (args.short.has('c') || args.short.has('S')) {
+    for (let k = 0; k < args.operands.length; k++) {
+      const src = args.operands[k]!;
+      const base = src.slice(src.lastIndexOf('/') + 1).replace(/\.[^.]+$/, '');
+      sink.path(`${base}.${args.short.has('S') ? 's' : 'o'}`, `${cmd.name} -c`, args.operandIndex[k]);
+    }
+    return;
+  }
+  sink.path('a.out', cmd.name);
+};
+
+/** `split [opts] [FILE [PREFIX]]`: PREFIXaa, PREFIXab... (default prefix `x`). */
+const split: WriteExtractor = (cmd, sink) => {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'abClnt', longWithValue: ['--bytes', '--lines', '--line-bytes', '--number', '--suffix-length', '--additional-suffix', '--separator', '--filter'] });
+  if (args.long.has('--filter')) sink.unknown('split --filter runs a command per chunk');
+  const prefix = args.operands[1] ?? 'x';
+  sink.path(`${prefix}aa`, 'split (writes PREFIXaa, PREFIXab, …)', args.operands[1] !== undefined ? args.operandIndex[1] : undefined);
+};
+
+/** `xxd [-r] IN OUT`: the second operand is written. */
+const xxd: WriteExtractor = (cmd, sink) => {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'cglosnC', longWithValue: [] });
+  if (args.operands[1] !== undefined) sink.path(args.operands[1], 'xxd (output file)', args.operandIndex[1]);
+};
+
+/** `zip [opts] ARCHIVE files...`: the archive; `-m` also deletes the sources. */
+const zip: WriteExtractor = (cmd, sink) => {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'bnPtxi@Z', longWithValue: ['--password', '--exclude', '--include', '--temp-path', '--suffixes'] });
+  const archive = args.operands[0];
+  if (archive === undefined || archive === '-') return;
+  sink.path(/\.[^/]+$/.test(archive) ? archive : `${archive}.zip`, 'zip', args.operandIndex[0]);
+  if (args.short.has('m') || args.long.has('--move')) for (let k = 1; k < args.operands.length; k++) sink.path(args.operands[k]!, 'zip -m (deletes the source)', args.operandIndex[k]);
+};
+
+/** Editors driven by commands (`vim -es`, `ex`, `nvim --headless -c`, `ed`): `:w other` can write anywhere. */
+const scriptedEditor: WriteExtractor = (cmd, sink) => {
+  const a = cmd.argv.slice(1);
+  const scripted = cmd.name === 'ed' || cmd.name === 'ex' || a.some((w) => /^-[a-zA-Z]*[esSc]$/.test(w) || w.startsWith('+') || w === '--headless' || w === '--cmd' || w === '--batch' || w === '-batch');
+  if (scripted) sink.unknown(`${cmd.name} run from a script may write any file`);
+};
+
+/** `sqlite3 DB ...` writes the database file (and `.output`, `.backup`, ATTACH can write others). */
+const sqlite: WriteExtractor = (cmd, sink) => {
+  const args = parseArgs(cmd.argv, 1, { shortWithValue: '', longWithValue: ['-cmd', '-separator', '-newline', '-nullvalue', '-init'] });
+  const db = args.operands[0];
+  if (db !== undefined && db !== ':memory:' && !args.long.has('-readonly')) sink.path(db, `${cmd.name} (database file)`, args.operandIndex[0]);
+  const sql = [...args.operands.slice(1), cmd.stdin ?? ''].join('\n');
+  if (/^\s*\.(?:output|once|backup|save|clone|import)\b|\battach\b|\bvacuum\s+into\b/im.test(sql) || cmd.redirects.some((r) => r.op === '<')) {
+    sink.unknown(`${cmd.name} may write files named inside its SQL (.output, .backup, ATTACH, VACUUM INTO)`);
+  }
+};
 
 /** Writers whose operands are the written paths: fed by xargs, their targets come from stdin. */
 export const OPERAND_WRITERS: ReadonlySet<string> = new Set([
@@ -291,7 +449,16 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
   xz: operands({}),
   cp: copyLike({ shortWithValue: 'tS', longWithValue: ['--target-directory', '--suffix'] }),
   mv: copyLike({ shortWithValue: 'tS', longWithValue: ['--target-directory', '--suffix'] }, { sourcesToo: true }),
-  ln: copyLike({ shortWithValue: 'tS', longWithValue: ['--target-directory', '--suffix'] }),
+  ln: (cmd, sink) => {
+    const shape: OptionShape = { shortWithValue: 'tS', longWithValue: ['--target-directory', '--suffix'] };
+    copyLike(shape)(cmd, sink);
+    const args = parseArgs(cmd.argv, 1, shape);
+    if (args.short.has('s') || args.long.has('--symbolic')) return;
+    // A hard link shares the source's inode: writing through it changes the source, so the source counts as written.
+    const targetDir = args.values.has('t') || args.values.has('--target-directory');
+    const sources = targetDir ? args.operands.length : Math.max(args.operands.length - 1, args.operands.length === 1 ? 1 : 0);
+    for (let k = 0; k < sources; k++) sink.path(args.operands[k]!, 'ln (hard link source: writes through the link change it)', args.operandIndex[k]);
+  },
   install: copyLike({ shortWithValue: 'tSmog', longWithValue: ['--target-directory', '--suffix', '--mode', '--owner', '--group'] }),
   rsync: copyLike({ shortWithValue: 'eTfB', longWithValue: ['--rsh', '--temp-dir', '--filter', '--exclude', '--include', '--exclude-from', '--include-from', '--files-from', '--partial-dir', '--backup-dir', '--rsync-path'] }, { remoteAware: true }),
   sed: sedLike('i'),
@@ -308,12 +475,32 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
     else sink.unknown('patch writes the files named inside the patch');
   },
   sort: outputOption({ shortWithValue: 'ok', longWithValue: ['--output', '--key'] }, ['o', '--output']),
-  curl: outputOption({ shortWithValue: 'oHdXuAeTrwxzKbcEm', longWithValue: ['--output', '--header', '--data', '--request', '--user'] }, ['o', '--output'], (args) =>
-    args.short.has('O') || args.long.has('--remote-name') ? 'curl -O names the file after the URL' : undefined,
-  ),
-  wget: outputOption({ shortWithValue: 'OPaoe', longWithValue: ['--output-document', '--directory-prefix'] }, ['O', '--output-document', 'P', '--directory-prefix'], (args) =>
-    args.long.has('--spider') ? undefined : 'wget names the file after the URL',
-  ),
+  curl: (cmd, sink) => {
+    outputOption(CURL_SHAPE, ['o', '--output', 'D', '--dump-header', 'c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--etag-save', '--hsts', '--alt-svc'])(cmd, sink);
+    const args = parseArgs(cmd.argv, 1, CURL_SHAPE);
+    if (!(args.short.has('O') || args.long.has('--remote-name') || args.long.has('--remote-name-all'))) return;
+    const dir = args.values.get('--output-dir')?.[0];
+    if (dir !== undefined) sink.within(dir, cmd.argv.indexOf(dir));
+    urlNames(args, sink, 'curl -O', false);
+  },
+  wget: (cmd, sink) => {
+    const shape: OptionShape = { shortWithValue: 'OPaoeiUtTwQlAR', longWithValue: ['--output-document', '--directory-prefix', '--output-file', '--append-output', '--input-file', '--user-agent', '--tries', '--timeout', '--wait', '--level', '--accept', '--reject'] };
+    const args = parseArgs(cmd.argv, 1, shape);
+    if (args.long.has('--spider')) return;
+    for (const key of ['o', '--output-file', 'a', '--append-output']) for (const v of args.values.get(key) ?? []) sink.path(v, `wget ${key.length === 1 ? '-' + key : key}`, cmd.argv.indexOf(v));
+    const doc = args.values.get('O')?.[0] ?? args.values.get('--output-document')?.[0];
+    if (doc !== undefined) {
+      if (doc !== '-') sink.path(doc, 'wget -O', cmd.argv.indexOf(doc));
+      return;
+    }
+    const dir = args.values.get('P')?.[0] ?? args.values.get('--directory-prefix')?.[0];
+    if (dir !== undefined) sink.within(dir, cmd.argv.indexOf(dir));
+    if (args.short.has('r') || args.long.has('--recursive') || args.short.has('m') || args.long.has('--mirror')) {
+      sink.tree(dir ?? '.', 'wget -r (mirrors a site under this directory)');
+      return;
+    }
+    urlNames(args, sink, 'wget', true);
+  },
   npm: packageManager,
   pnpm: packageManager,
   yarn: packageManager,
@@ -332,4 +519,40 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
   node: interpreter,
   ruby: interpreter,
   php: interpreter,
+  bash: interpreter,
+  sh: interpreter,
+  zsh: interpreter,
+  dash: interpreter,
+  ksh: interpreter,
+  deno: interpreter,
+  tsx: interpreter,
+  'ts-node': interpreter,
+  Rscript: interpreter,
+  lua: interpreter,
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  gcc: compiler,
+  'g++': compiler,
+  cc: compiler,
+  'c++': compiler,
+  clang: compiler,
+  'clang++': compiler,
+  rustc: compiler,
+  split,
+  csplit: (cmd, sink) => {
+    const prefix = parseArgs(cmd.argv, 1, { shortWithValue: 'fbn', longWithValue: ['--prefix', '--suffix-format', '--digits'] }).values.get('f')?.[0] ?? 'xx';
+    sink.path(`${prefix}00`, 'csplit (writes PREFIX00, PREFIX01, …)');
+  },
+  xxd,
+  zip,
+  vim: scriptedEditor,
+  vi: scriptedEditor,
+  nvim: scriptedEditor,
+  ex: scriptedEditor,
+  ed: scriptedEditor,
+  emacs: scriptedEditor,
+  sqlite3: sqlite,
+  sqlite: sqlite,
 };

@@ -8,6 +8,8 @@ export interface WriteTarget {
   path: string;
   /** What writes it: `>`, `tee`, `cp`, `sed -i`, `npm install (manifest/lockfile/dependency dir)`... */
   via: string;
+  /** Anything below `path` may change (`git stash`, `wget -r`): in scope only if the scope covers the whole directory. */
+  tree?: true;
 }
 
 /** A write (or a part of the command) whose target cannot be determined statically. */
@@ -59,18 +61,27 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
       report.writes = true;
       report.unknown.push({ command: label, why });
     };
-    const add = (path: string, via: string, dynamic: boolean, glob: boolean): void => {
+    const add = (path: string, via: string, dynamic: boolean, glob: boolean, tree = false): void => {
       report.writes = true;
       if (dynamic) return addUnknown(`${via} writes ${path}, which is not known statically`);
-      if (glob) return addUnknown(`${via} writes ${path}, a pattern that may match any file there`);
+      if (glob) {
+        // `rm src/*.log`: whatever the pattern matches lies under its literal directory part.
+        const dir = globDir(path);
+        if (dir === undefined) return addUnknown(`${via} writes ${path}, a pattern that may match any file there`);
+        path = dir;
+        via = `${via} (files matching a pattern under this directory)`;
+        tree = true;
+      }
       const base = within === undefined ? cwd : join(cwd, within);
       if (!('dir' in base) && !isAbsolute(path)) return addUnknown(`${via} writes ${path} relative to a directory that is not known (${base.why})`);
       const resolved = 'dir' in base ? joinPath(base.dir, path) : path;
       const key = `${resolved}\0${via}`;
       if (seen.has(key)) return;
       seen.add(key);
-      report.targets.push({ path: resolved, via });
+      report.targets.push(tree ? { path: resolved, via, tree: true } : { path: resolved, via });
     };
+    // `env --chdir DIR cmd`: the command's relative paths start there.
+    if (cmd.chdir !== undefined) within = cmd.chdir.dynamic ? { why: `env --chdir ${cmd.chdir.path}` } : { dir: cmd.chdir.path };
 
     if (cmd.opaque !== undefined) addUnknown(cmd.opaque);
     if (cmd.argv.length > 0 && cmd.dynamic[0] === true) addUnknown('the command name is not known statically');
@@ -80,6 +91,16 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
       add(r.target, r.op, r.dynamic, r.glob);
     }
 
+    // A function runs in the caller's shell: a `cd` inside it moves whoever calls it, so after
+    // its definition no relative path of the caller can be trusted. `source` may `cd` too.
+    if ((cmd.name === 'cd' || cmd.name === 'pushd' || cmd.name === 'popd') && cmd.nesting.some((f) => f.kind === 'function')) {
+      for (const key of scopes.keys()) scopes.set(key, { why: 'a shell function changes directory' });
+      continue;
+    }
+    if (cmd.name === 'source' || cmd.name === '.') {
+      scopes.set(scope, { why: `${cmd.name} runs a script that may change directory` });
+      continue;
+    }
     if (cmd.name === 'cd' || cmd.name === 'pushd') {
       scopes.set(scope, changeDir(cwd, cmd));
       continue;
@@ -90,13 +111,14 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
     }
 
     if (cmd.findDelete) {
-      for (const root of findRoots(cmd)) add(root.path, 'find -delete (deletes matches under this directory)', root.dynamic, false);
+      for (const root of findRoots(cmd)) add(root.path, 'find -delete (deletes matches under this directory)', root.dynamic, false, true);
     }
 
     const extractor = WRITERS[cmd.name];
     if (extractor === undefined) continue;
     const sink: WriteSink = {
       path: (path, via, i) => add(path, via, i !== undefined && cmd.dynamic[i] === true, i !== undefined && cmd.glob[i] === true),
+      tree: (dir, via) => add(dir, via, false, false, true),
       unknown: addUnknown,
       within: (dir, i) => {
         within = i !== undefined && cmd.dynamic[i] === true ? { why: `${dir} is not known statically` } : { dir };
@@ -108,6 +130,14 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
     if (cmd.argsFromStdin && (wrote || OPERAND_WRITERS.has(cmd.name))) addUnknown(`${cmd.name} gets further arguments from stdin`);
   }
   return report;
+}
+
+/** The directory a glob's matches live under (`src/*.log` → `src`, `*.ts` → `.`), when no directory part is a pattern. */
+function globDir(path: string): string | undefined {
+  const slash = path.lastIndexOf('/');
+  const dir = slash === -1 ? '.' : path.slice(0, slash) || '/';
+  if (/[*?[\]{}]/.test(dir) || /(?:^|\/)\.\.(?:\/|$)/.test(dir)) return undefined;
+  return dir;
 }
 
 function isWriteRedirect(r: ShellRedirect): boolean {
@@ -135,6 +165,10 @@ function changeDir(cwd: Cwd, cmd: SimpleCommand): Cwd {
   if (cmd.dynamic[i] === true) return { why: `cd ${target}` };
   if (cmd.glob[i] === true) return { why: `cd ${target} (a pattern)` };
   if (target === '-') return { why: 'cd - returns to the previous directory' };
+  // After `cd link/..` the kernel resolves `..` against the physical directory, which only the
+  // caller can see; a relative `cd` through `..` is not followed here.
+  // A leading `../..` climbs from the (real) cwd and is safe; `dir/..` may climb out of a symlink's target.
+  if (/(?:^|\/)(?!\.\.?\/)[^/]+\/\.\.(?:\/|$)/.test(target)) return { why: `cd ${target} (through .. after a directory that may be a symlink)` };
   return join(cwd, { dir: target });
 }
 

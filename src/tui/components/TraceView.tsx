@@ -3,6 +3,7 @@
 import { Box, Text } from 'ink';
 import type { LiveEvent } from '../../supervisor/live-event.js';
 import type { TraceFilter } from '../hooks/use-trace.js';
+import { visible } from '../wrap.js';
 
 const time = (ms: number): string => new Date(ms).toISOString().slice(11, 23);
 
@@ -14,6 +15,8 @@ export interface TraceViewProps {
   rows: LiveEvent[];
   selected: LiveEvent | null;
   detail: LiveEvent | null;
+  detailLines: string[];
+  detailTop: number;
   follow: boolean;
   filter: TraceFilter;
   total: number;
@@ -21,16 +24,18 @@ export interface TraceViewProps {
   width: number;
 }
 
-export function TraceView({ rows, selected, detail, follow, filter, total, height, width }: TraceViewProps) {
-  const header = `trace · ${follow ? 'following' : 'paused'} · event=${filter.event ?? 'all'} code=${filter.code ?? 'all'} · ${total} events · f follow  ↑↓ select  ⏎ detail  e event  c code  x clear`;
+export function TraceView({ rows, selected, detail, detailLines, detailTop, follow, filter, total, height }: TraceViewProps) {
+  const header = `trace · ${follow ? 'following' : 'paused'} · event=${filter.event ?? 'all'} code=${filter.code ?? 'all'} · ${total} events · ? keys`;
   if (detail) {
-    const body = JSON.stringify({ event: detail.event, verdict: detail.verdict, input: detail.input }, null, 2).split('\n');
+    const room = Math.max(1, height - 1);
+    const shown = detailLines.slice(detailTop, detailTop + room);
+    const pos = detailLines.length > room ? ` · lines ${detailTop + 1}-${detailTop + shown.length} of ${detailLines.length} (↑↓)` : '';
     return (
       <Box flexDirection="column" height={height}>
-        <Text bold wrap="truncate">{`event #${detail.seq} ${detail.event} ${time(detail.at)} · Esc or ⏎ to close`}</Text>
-        {body.slice(0, height - 1).map((l, i) => (
-          <Text key={i} wrap="truncate">
-            {l.slice(0, width)}
+        <Text bold wrap="truncate">{`event #${detail.seq} ${detail.event} ${time(detail.at)}${pos} · Esc close`}</Text>
+        {shown.map((l, i) => (
+          <Text key={detailTop + i} wrap="truncate">
+            {l}
           </Text>
         ))}
       </Box>
@@ -47,7 +52,7 @@ export function TraceView({ rows, selected, detail, follow, filter, total, heigh
           <Text dimColor>{time(e.at)} </Text>
           <Text bold>{e.event.padEnd(18)}</Text>
           {e.agent_type ? <Text color="cyan">{`[${e.agent_type}] `}</Text> : null}
-          <Text>{`${e.tool_name ? `${e.tool_name} ` : ''}${e.summary}`}</Text>
+          <Text>{visible(`${e.tool_name ? `${e.tool_name} ` : ''}${e.summary}`)}</Text>
           {e.verdict.kind !== 'none' ? <Text color={verdictColour(e.verdict.kind)}>{` → ${e.verdict.kind}${e.code ? ` ${e.code}` : ''}`}</Text> : null}
         </Text>
       ))}

@@ -1,10 +1,13 @@
 // All of the roz views' keyboard handling, in one place: which key does
 // what depends on the view and its mode, never on which component drew it.
+// src/tui/keys.ts lists the same keys for the `?` overlay.
 import { useInput, type Key } from 'ink';
 import { useRef } from 'react';
 import type { Tab } from '../components/TabBar.js';
 import { TABS } from '../components/TabBar.js';
+import type { KeyContext } from '../keys.js';
 import type { ApprovalsState } from './use-approvals.js';
+import type { IntentsState } from './use-intents.js';
 import type { TraceState } from './use-trace.js';
 
 export interface KeymapTargets {
@@ -12,8 +15,22 @@ export interface KeymapTargets {
   setTab: (t: Tab) => void;
   trace: TraceState;
   approvals: ApprovalsState;
+  intents: IntentsState;
+  help: { open: boolean; toggle(): void; scroll(delta: number): void };
   /** Leave the roz views (back to Claude). */
   leave: () => void;
+  /** Roz's panel beside/under Claude's pane, on or off. */
+  toggleSplit: () => void;
+}
+
+/** Which keys apply now: the view and its mode. */
+export function keyContext(t: Pick<KeymapTargets, 'tab' | 'trace' | 'approvals'>): KeyContext {
+  if (t.tab === 'trace' && t.trace.detail) return 'trace-detail';
+  if (t.tab === 'approvals') {
+    if (t.approvals.modeNow() === 'reason') return 'approvals-reason';
+    if (!t.approvals.current) return 'approvals-idle';
+  }
+  return t.tab;
 }
 
 export function handleKey(input: string, key: Key, t: KeymapTargets): void {
@@ -26,17 +43,40 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     else if (input && !key.ctrl && !key.meta) a.actions.typeReason(input);
     return;
   }
+  if (t.help.open) {
+    if (input === '?' || key.escape || input === 'q') return t.help.toggle();
+    if (key.upArrow) return t.help.scroll(-1);
+    if (key.downArrow) return t.help.scroll(1);
+    if (key.pageUp) return t.help.scroll(-10);
+    if (key.pageDown) return t.help.scroll(10);
+    return;
+  }
+  if (input === '?') return t.help.toggle();
   if (t.tab === 'approvals' && a.showing()) {
     if (input === 'a') return a.actions.approveOnce();
     if (input === 's') return a.actions.approveSession();
+    if (input === 'g') return a.actions.widen();
     if (input === 'b') return a.actions.startBlock();
     if (input === 'i') return a.actions.toggleInspect();
     if (key.escape && a.modeNow() === 'inspect') return a.actions.cancel();
+    if (key.upArrow) return a.actions.scrollBody(-1);
+    if (key.downArrow) return a.actions.scrollBody(1);
+    if (key.pageUp) return a.actions.scrollBody(-10);
+    if (key.pageDown) return a.actions.scrollBody(10);
+  } else if (t.tab === 'approvals') {
+    if (key.upArrow) return a.actions.scrollHistory(-1);
+    if (key.downArrow) return a.actions.scrollHistory(1);
   }
   if (t.tab === 'trace') {
     const tr = t.trace;
     if (tr.detail) {
-      if (key.escape || key.return) tr.actions.closeDetail();
+      if (key.escape || key.return) return tr.actions.closeDetail();
+      if (key.upArrow) return tr.actions.scrollDetail(-1);
+      if (key.downArrow) return tr.actions.scrollDetail(1);
+      if (key.pageUp) return tr.actions.scrollDetail(-10);
+      if (key.pageDown) return tr.actions.scrollDetail(10);
+      if (key.home) return tr.actions.scrollDetail(-Infinity);
+      if (key.end) return tr.actions.scrollDetail(Infinity);
       return;
     }
     if (key.upArrow) return tr.actions.move(-1);
@@ -49,9 +89,17 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     if (input === 'c') return tr.actions.cycleCode();
     if (input === 'x') return tr.actions.clearFilter();
   }
+  if (t.tab === 'intents') {
+    const it = t.intents;
+    if (key.upArrow) return it.actions.move(-1);
+    if (key.downArrow) return it.actions.move(1);
+    if (key.return) return it.actions.select();
+    if (input === 'x') return it.actions.clear();
+  }
   const n = Number(input);
   if (Number.isInteger(n) && n >= 1 && n <= TABS.length) return t.setTab(TABS[n - 1]!);
   if (key.tab) return t.setTab(TABS[(TABS.indexOf(t.tab) + 1) % TABS.length]!);
+  if (input === 'v') return t.toggleSplit();
   if (input === 'q' || key.escape) t.leave();
 }
 

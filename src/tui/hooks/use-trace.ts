@@ -4,6 +4,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import type { LiveEvent } from '../../supervisor/live-event.js';
 import type { SupervisorSource } from '../source.js';
+import { wrapText } from '../wrap.js';
 
 /** How far back the trace view can scroll (the ring itself may hold more). */
 export const TRACE_WINDOW = 1_000;
@@ -19,6 +20,9 @@ export interface TraceState {
   filter: TraceFilter;
   selected: LiveEvent | null;
   detail: LiveEvent | null;
+  /** The open detail, wrapped to the width, and the first line shown. */
+  detailLines: string[];
+  detailTop: number;
   total: number;
   actions: {
     toggleFollow(): void;
@@ -28,6 +32,8 @@ export interface TraceState {
     clearFilter(): void;
     openDetail(): void;
     closeDetail(): void;
+    /** Scroll the detail by lines; Infinity and -Infinity go to the end and the top. */
+    scrollDetail(delta: number): void;
   };
 }
 
@@ -39,15 +45,22 @@ function cycle(values: string[], current: string | null): string | null {
 }
 
 /** `total` is the ring's push count: a cheap dependency that changes whenever events arrive. */
-export function useTrace(source: SupervisorSource, total: number, height: number): TraceState {
+export function detailText(e: LiveEvent): string {
+  return JSON.stringify({ event: e.event, verdict: e.verdict, input: e.input }, null, 2);
+}
+
+export function useTrace(source: SupervisorSource, total: number, height: number, width = 80): TraceState {
   const [follow, setFollow] = useState(true);
   const [filter, setFilter] = useState<TraceFilter>({ event: null, code: null });
   const [selectedSeq, setSelectedSeq] = useState<number | null>(null);
   const [detail, setDetail] = useState<LiveEvent | null>(null);
+  const [detailTop, setDetailTop] = useState(0);
+  const detailLines = useMemo(() => (detail ? wrapText(detailText(detail), width) : []), [detail, width]);
+  // One row is the detail's title.
+  const maxTop = Math.max(0, detailLines.length - Math.max(1, height - 1));
 
   const matching = useMemo(
-    () =>
-      source.events.tail(TRACE_WINDOW, (e) => (filter.event === null || e.event === filter.event) && (filter.code === null || e.code === filter.code)),
+    () => source.events.tail(TRACE_WINDOW, (e) => (filter.event === null || e.event === filter.event) && (filter.code === null || e.code === filter.code)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [source, total, filter],
   );
@@ -87,6 +100,8 @@ export function useTrace(source: SupervisorSource, total: number, height: number
     filter,
     selected,
     detail,
+    detailLines,
+    detailTop: Math.min(detailTop, maxTop),
     total,
     actions: {
       toggleFollow: () => {
@@ -97,8 +112,12 @@ export function useTrace(source: SupervisorSource, total: number, height: number
       cycleEvent: () => setFilter((f) => ({ ...f, event: cycle(known.events, f.event) })),
       cycleCode: () => setFilter((f) => ({ ...f, code: cycle(known.codes, f.code) })),
       clearFilter: () => setFilter({ event: null, code: null }),
-      openDetail: () => setDetail(selected),
+      openDetail: () => {
+        setDetail(selected);
+        setDetailTop(0);
+      },
       closeDetail: () => setDetail(null),
+      scrollDetail: (delta) => setDetailTop((t) => Math.max(0, Math.min(maxTop, Math.min(t, maxTop) + delta))),
     },
   };
 }

@@ -1,17 +1,37 @@
-// Paints the real terminal: the focused virtual screen in the pane, roz's
-// status line on the last row, the cursor, and the child's input modes.
-// Only rows that changed are rewritten, inside one synchronized update.
+// Paints the real terminal: the virtual screens on show (Claude's pane, roz's
+// views, or both side by side / one above the other), roz's status line on
+// the last row, the cursor, and the child's input modes. Only rows that
+// changed are rewritten, inside one synchronized update.
+import type { Layout, Rect } from './layout.js';
 import type { InputModes, VirtualScreen } from './virtual-screen.js';
 
+export interface Region {
+  screen: VirtualScreen;
+  rect: Rect;
+}
+
 export interface Frame {
-  pane: VirtualScreen;
+  /** The screens on show and where; a region's screen is sized to its rect. */
+  regions: Region[];
+  /** Lines between regions. */
+  dividers?: Array<Rect & { char: string; label?: string }>;
   status: string;
   /** Draw the status line as an alert (a human is needed). */
   alert: boolean;
-  /** Where the child's cursor is, or null to hide it (the roz views). */
+  /** Where the cursor is on the terminal, or null to hide it (the roz views). */
   cursor: { x: number; y: number } | null;
   /** The child's input modes, mirrored so keys and pastes reach it as it asked; null = all off. */
   modes: InputModes | null;
+}
+
+/** What shows where: both screens when split, else the focused one over the whole pane. */
+export function paneRegions(layout: Layout, focus: 'child' | 'roz', child: VirtualScreen, roz: VirtualScreen): Pick<Frame, 'regions' | 'dividers'> {
+  const childRegion = { screen: child, rect: layout.child };
+  const rozRegion = { screen: roz, rect: layout.roz };
+  return {
+    regions: layout.split ? [childRegion, rozRegion] : [focus === 'child' ? childRegion : rozRegion],
+    dividers: layout.divider ? [layout.divider] : [],
+  };
 }
 
 const OFF: InputModes = { applicationCursor: false, bracketedPaste: false, mouse: 'none', sgrMouse: false, focusEvents: false };
@@ -69,7 +89,7 @@ export class Compositor {
     const f = this.frame();
     let s = '\x1b[?2026h\x1b[?25l';
     for (let y = 0; y < this.paneRows; y++) {
-      const row = y < f.pane.rows ? f.pane.rowAnsi(y) : '';
+      const row = this.composeRow(f, y);
       if (this.painted[y] === row) continue;
       this.painted[y] = row;
       s += `\x1b[${y + 1};1H\x1b[0m\x1b[2K${row}`;
@@ -86,6 +106,25 @@ export class Compositor {
     }
     if (f.cursor) s += `\x1b[${f.cursor.y + 1};${f.cursor.x + 1}H\x1b[?25h`;
     this.out(`${s}\x1b[?2026l`);
+  }
+
+  /** Row `y` of the terminal: each region's part at its column (a region's row ends in a reset). */
+  private composeRow(f: Frame, y: number): string {
+    const parts: Array<{ x: number; text: string }> = [];
+    for (const r of f.regions) {
+      if (y < r.rect.y || y >= r.rect.y + r.rect.rows) continue;
+      const ry = y - r.rect.y;
+      parts.push({ x: r.rect.x, text: ry < r.screen.rows ? r.screen.rowAnsi(ry) : '' });
+    }
+    for (const d of f.dividers ?? []) {
+      if (y < d.y || y >= d.y + d.rows) continue;
+      // A labelled rule, so it is not mistaken for one of Claude's own.
+      const text =
+        d.label && d.cols > d.label.length + 4 ? `${d.char.repeat(2)} ${d.label} ${d.char.repeat(d.cols - d.label.length - 4)}` : d.char.repeat(d.cols);
+      parts.push({ x: d.x, text: `\x1b[2m${text}\x1b[0m` });
+    }
+    parts.sort((a, b) => a.x - b.x);
+    return parts.map((p) => (p.x === 0 ? p.text : `\x1b[${y + 1};${p.x + 1}H${p.text}`)).join('');
   }
 
   dispose(): void {

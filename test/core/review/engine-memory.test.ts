@@ -101,3 +101,34 @@ describe('review state machine (engine + memory store)', () => {
   });
 });
 
+
+describe('the hook-recorded ISSUES in a governed project', () => {
+  it('appends the review lesson, as the CLI did before', async () => {
+    const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const root = mkdtempSync(join(tmpdir(), 'roz-lesson-'));
+    mkdirSync(join(root, '.orchestration'));
+    writeFileSync(
+      join(root, '.orchestration', 'active_intents.yaml'),
+      'active_intents:\n  - id: INT-001\n    name: Greeting\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n',
+    );
+    const store = new MemorySessionStore();
+    const deps = { env: { HOME: root, ROZ_STORAGE_PATH: join(root, 'store'), CLAUDE_PROJECT_DIR: root }, rng: () => 0.1, store: () => store };
+    const hook = (event: Parameters<typeof runHook>[0], extra: Record<string, unknown>) =>
+      runHook(event, JSON.stringify({ session_id: 's1', cwd: root, hook_event_name: event, ...extra }), deps);
+    await hook('UserPromptSubmit', { prompt: '#roz greet' });
+    await hook('Stop', {});
+    await hook('SubagentStart', { agent_id: 'r', agent_type: 'roz:roz' });
+    const decided = await hook('PreToolUse', {
+      agent_id: 'r',
+      agent_type: 'roz:roz',
+      tool_name: 'Bash',
+      tool_use_id: 't',
+      tool_input: { command: "roz decide s1 ISSUES 'greeting untested' --message 'add a test'" },
+    });
+    expect(decided.verdict.kind).toBe('allow');
+    expect(store.read('s1')!.review.status).toBe('issues');
+    expect(readFileSync(join(root, '.orchestration', 'CLAUDE.md'), 'utf8')).toMatch(/review found issues: greeting untested/);
+  });
+});

@@ -103,6 +103,18 @@ describe('a review is about a tree', () => {
     expect(w.state.review.decision_history).toHaveLength(1);
   });
 
+  it("changes to roz's and the client's own files (.orchestration/, .claude/) do not undo an approval", () => {
+    const w = world();
+    w.prompt('#roz task');
+    w.stop();
+    w.startReviewer();
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    w.stopReviewer();
+    w.setTree('T5', { 'T0..T5': ['.orchestration/agent_trace.jsonl', '.claude/settings.local.json'] });
+    expect(w.stop().verdict.kind).toBe('none');
+    expect(w.state.review.status).toBe('approved');
+  });
+
   it('a Write by the agent after COMPLETE re-arms at once; the reviewer reading files does not', () => {
     const w = world();
     w.prompt('#roz task');
@@ -116,6 +128,20 @@ describe('a review is about a tree', () => {
     expect(w.state.review.status).toBe('pending');
     expect(w.state.review.rearmed).toMatchObject({ files: ['/p/b.txt'] });
     expect(w.stop().verdict.kind).toBe('block');
+  });
+
+  it('a Bash write the parser sees re-arms at its PostToolUse; /dev/null does not', () => {
+    const w = world();
+    w.prompt('#roz task');
+    w.stop();
+    w.startReviewer();
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    w.stopReviewer();
+    w.post('Bash', { command: 'ls > /dev/null' });
+    expect(w.state.review.status).toBe('approved');
+    w.post('Bash', { command: 'echo late > late.txt' });
+    expect(w.state.review.rearmed).toMatchObject({ files: ['late.txt'], why: expect.stringMatching(/Bash/) });
+    expect((w.stop().verdict as { reason: string }).reason).toMatch(/late\.txt was written by a Bash command after the review approved the work/);
   });
 
   it('an approved gate whose tree changed since the approval asks again and re-arms', () => {
@@ -192,6 +218,16 @@ describe('reviewer life from the client facts', () => {
     w.startReviewer();
     w.tick(601);
     expect(w.stop().verdict.kind).toBe('block');
+    expect(w.state.review.reviewers[REV]!.end_reason).toBe('timeout');
+  });
+
+  it('a reviewer past its window cannot decide', () => {
+    const w = world((c) => (c.review.reviewer_timeout_seconds = 600));
+    w.prompt('#roz task');
+    w.stop();
+    w.startReviewer();
+    w.tick(601);
+    expect(w.reviewerBash(`roz decide ${SID} COMPLETE ok`).verdict).toMatchObject({ kind: 'deny', code: 'SELF_APPROVAL' });
     expect(w.state.review.reviewers[REV]!.end_reason).toBe('timeout');
   });
 

@@ -142,21 +142,79 @@ describe('writeTargets: scope-escape attempts', () => {
   });
 });
 
+describe('writeTargets: writers named by class (issue 15)', () => {
+  it.each([
+    ['gcc -o /abs/bin/app main.c', ['/abs/bin/app']],
+    ['cc -c src/a.c src/b.c', ['a.o', 'b.o']],
+    ['gcc main.c', ['a.out']],
+    ['split -l 100 big.txt parts/chunk-', ['parts/chunk-aa']],
+    ['split big.txt', ['xaa']],
+    ['xxd -r dump.hex out.bin', ['out.bin']],
+    ['zip -r dist/app.zip src', ['dist/app.zip']],
+    ['zip -m archive a.txt', ['archive.zip', 'a.txt']],
+    ['curl -o out.json https://x.io/a', ['out.json']],
+    ['curl -D headers.txt -c cookies.txt https://x.io', ['headers.txt', 'cookies.txt']],
+    ['curl -O https://x.io/f.tgz', ['f.tgz']],
+    ['curl --output-dir dl -O https://x.io/f.tgz', ['dl/f.tgz']],
+    ['wget https://x.io/f.tgz', ['f.tgz']],
+    ['wget https://x.io/', ['index.html']],
+    ['wget -P vendor https://x.io/lib.js', ['vendor/lib.js']],
+    ['git worktree add ../wt-fix fix', ['../wt-fix']],
+    ['git clone https://github.com/me/app.git', ['app']],
+    ['git clone git@host:me/app.git /abs/app', ['/abs/app']],
+    ['git init', ['.']],
+    ['ln ../outside/secret.txt inside.txt', ['inside.txt', '../outside/secret.txt']],
+    ['ln -s ../outside/secret.txt inside.txt', ['inside.txt']],
+    ['env --chdir=/abs/dir rm f', ['/abs/dir/f']],
+    ['sqlite3 data/app.db "INSERT INTO t VALUES (1)"', ['data/app.db']],
+    ["awk -i inplace '{ print }' a.txt", ['a.txt']],
+  ] as const)('%j writes %j', (source, expected) => {
+    const r = writeTargets(source);
+    expect(r.unknown).toEqual([]);
+    expect(r.targets.map((t) => t.path)).toEqual(expected);
+  });
+
+  it('a pattern is a write under its literal directory part', () => {
+    expect(writeTargets('rm src/*.log').targets).toEqual([expect.objectContaining({ path: 'src', tree: true })]);
+    expect(writeTargets('tar xzf a.tgz').targets).toEqual([expect.objectContaining({ path: '.', tree: true })]);
+  });
+
+  it.each(['git stash', 'git stash pop', 'git pull', 'git checkout -', 'git checkout main', 'git switch main', 'git merge x', 'git reset --hard', 'wget -r https://x.io/docs/'])(
+    '%j may rewrite the whole work tree',
+    (source) => {
+      const r = writeTargets(source);
+      expect(r.unknown).toEqual([]);
+      expect(r.targets).toEqual([expect.objectContaining({ path: '.', tree: true })]);
+    },
+  );
+});
+
 describe('writeTargets: unknowns', () => {
   it.each([
     ['echo x > "$OUT"', /not known statically/],
     ['rm -f $(cat list)', /not known statically/],
-    ['rm *.log', /pattern/],
+    ['rm src/*/x.log', /pattern/],
     ['cp a "$DEST"', /not known statically/],
     ['git apply fix.patch', /inside the patch/],
     ['patch -p1 < fix.diff', /inside the patch/],
-    ['git checkout main', /switch branches/],
-    ['git reset --hard', /rewrites tracked files/],
-    ['git stash', /rewrites tracked files/],
     ['pip install requests', /Python environment/],
     ['npm install -g typescript', /global/],
-    ['curl -O https://x.io/f.tgz', /named? .*URL|after the URL/],
-    ['wget https://x.io/f.tgz', /after the URL/],
+    ['curl -O https://x.io/', /without a file name/],
+    // Unknown writers (issue 15): programs whose writes roz cannot name.
+    ['awk \'{ print > "/abs/f" }\' in.txt', /program writes/],
+    ['awk \'BEGIN { system("touch x") }\'', /program writes/],
+    ["sed -n 'w out.txt' in.txt", /sed script writes/],
+    ["sed 's/a/b/w changed.txt' in.txt", /sed script writes/],
+    ['python3 src/w.py', /runs src\/w\.py/],
+    ['bash src/w.sh', /runs src\/w\.sh/],
+    ['node scripts/gen.js --out x', /runs scripts\/gen\.js/],
+    ['vim -es -c "wq" notes.txt', /from a script/],
+    ['sqlite3 app.db ".backup /tmp/b.db"', /\.backup/],
+    ['env --chdir="$D" rm f', /not known|chdir/],
+    ['cd src/link/.. && rm f', /through \.\./],
+    ['f() { cd /etc; }; f; echo x > passwd', /function changes directory/],
+    ['source env.sh; echo x > y', /may change directory/],
+    ['split --filter="sh -c cat" big.txt', /filter/],
     ['find . | xargs rm', /stdin/],
     ['find . -name "*.tmp" -exec rm {} \\;', /not known statically/],
     ['bash -c "$SCRIPT"', /not known statically/],
@@ -200,6 +258,13 @@ describe('writeTargets: read-only commands', () => {
     'find . -name "*.ts"',
     'sed -n 1,5p f',
     'cd sub && ls',
+    'python3 -m pytest -q',
+    'node --version',
+    "awk '{ print $1 }' data.txt",
+    "sed -n 's/a/b/p' f",
+    'gcc --version',
+    'git switch -c fix',
+    'git stash list',
   ])('%j writes nothing', (source) => {
     const r = writeTargets(source);
     expect(r).toEqual({ targets: [], unknown: [], writes: false });

@@ -41,6 +41,8 @@ export interface PrintRunOptions {
   api?: FakeApiOptions;
   /** Launch through `roz exec --` (roz's enforced settings: sandboxed Bash, protected files). */
   exec?: boolean;
+  /** Options for `roz exec` before its `--` (e.g. `--require-review`); implies exec. */
+  execArgs?: string[];
 }
 
 export interface PrintRun {
@@ -87,7 +89,7 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
   const started = Date.now();
 
-  const [file, argv] = opts.exec ? [process.execPath, [ROZ_BIN, 'exec', '--', bin, ...args]] : [bin, args];
+  const [file, argv] = opts.exec || opts.execArgs ? [process.execPath, [ROZ_BIN, 'exec', ...(opts.execArgs ?? []), '--', bin, ...args]] : [bin, args];
   const child = spawn(file, argv, {
     cwd: ws.repo,
     env: clientEnv(ws, api, opts.env),

@@ -1,7 +1,7 @@
 // Runs the real Claude Code client interactively in a pseudo-terminal against
 // the fake API, and reads its screen through a headless xterm, so tests can
 // type like a human and wait for what a human would see.
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 import xtermHeadless from '@xterm/headless';
 import { killTree } from './kill-tree.js';
 import { startFakeApi, summarize, type FakeApi, type FakeApiOptions, type Scenario } from './fake-api.js';

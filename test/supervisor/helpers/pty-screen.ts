@@ -1,6 +1,6 @@
 // Runs a command in a real pseudo-terminal and reads its screen back through
 // @xterm/headless, so tests see what a person would see.
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 import xtermHeadless from '@xterm/headless';
 
 const { Terminal } = xtermHeadless;

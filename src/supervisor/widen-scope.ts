@@ -1,0 +1,83 @@
+// The `g` answer of the approval panel: the human adds the asked path's glob
+// to the intent's owned_scope. Written by the supervisor (trusted) from what
+// the human saw and pressed; the agent cannot reach this code. The YAML is
+// edited as a document, so the human's comments and layout survive, and the
+// change is recorded in the ledger with the human named.
+import { readFileSync } from 'node:fs';
+import { isMap, isSeq, parseDocument } from 'yaml';
+import { parseActiveIntents } from '../core/governance/intents-parser.js';
+import { AGENT_TRACE_VERSION, intentUrn, ROZ_NAMESPACE, type TraceRecord } from '../core/governance/trace-record.js';
+import { rozVersion } from '../engine/governance.js';
+import { writeFileAtomicSync } from '../store/atomic-write.js';
+import { gitHead } from '../store/git-head.js';
+import { appendLedger } from '../store/ledger.js';
+import { orchestrationPaths } from '../store/orchestration.js';
+
+export type WidenOutcome = { ok: true; added: string[] } | { ok: false; error: string };
+
+/** A glob the panel may add: project-relative, no `..`, nothing under .orchestration/. */
+export function acceptableGlob(glob: string): boolean {
+  if (glob === '' || glob.startsWith('/') || glob.startsWith('~') || glob.includes('\0')) return false;
+  const parts = glob.replace(/^\.\//, '').split('/');
+  if (parts.some((p) => p === '..')) return false;
+  return parts[0] !== '.orchestration';
+}
+
+export function widenScope(opts: { root: string; intentId: string; globs: readonly string[]; sessionId: string; human: string; now: Date }): WidenOutcome {
+  const bad = opts.globs.filter((g) => !acceptableGlob(g));
+  if (bad.length > 0 || opts.globs.length === 0) return { ok: false, error: `refusing to add ${bad.join(', ') || 'nothing'} to a scope` };
+  const file = orchestrationPaths(opts.root).intents;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    return { ok: false, error: `cannot read ${file}: ${(err as Error).message}` };
+  }
+  const doc = parseDocument(text);
+  if (doc.errors.length > 0) return { ok: false, error: `${file} does not parse: ${doc.errors[0]!.message}` };
+  const list = doc.get('active_intents', true);
+  if (!isSeq(list)) return { ok: false, error: `${file} has no active_intents list` };
+  const intent = list.items.find((item) => isMap(item) && item.get('id') === opts.intentId);
+  if (!isMap(intent)) return { ok: false, error: `intent ${opts.intentId} is not in ${file}` };
+  let scope = intent.get('owned_scope', true);
+  if (!isSeq(scope)) {
+    intent.set('owned_scope', doc.createNode([]));
+    scope = intent.get('owned_scope', true);
+  }
+  if (!isSeq(scope)) return { ok: false, error: 'owned_scope is not a list' };
+  const present = new Set(scope.items.map((n) => String((n as { value?: unknown }).value ?? n)));
+  const added = opts.globs.filter((g) => !present.has(g));
+  for (const g of added) scope.add(doc.createNode(g));
+  intent.set('updated_at', opts.now.toISOString().slice(0, 10));
+  const next = doc.toString();
+  // Never write a file the hooks would then reject.
+  const check = parseActiveIntents(next);
+  if (!check.ok) return { ok: false, error: `the widened file would be invalid: ${check.problems[0]?.reason ?? 'unknown problem'}` };
+  writeFileAtomicSync(file, next);
+  const revision = gitHead(opts.root);
+  const record: TraceRecord = {
+    version: AGENT_TRACE_VERSION,
+    id: process.getBuiltinModule('node:crypto').randomUUID(),
+    timestamp: opts.now.toISOString(),
+    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
+    tool: { name: 'roz', version: rozVersion },
+    files: [
+      {
+        path: '.orchestration/active_intents.yaml',
+        conversations: [{ contributor: { type: 'human' }, ranges: [], related: [{ type: 'intent', url: intentUrn(opts.intentId) }] }],
+      },
+    ],
+    metadata: {
+      [ROZ_NAMESPACE]: {
+        session_id: opts.sessionId || 'supervisor',
+        intent_id: opts.intentId,
+        mutation_class: 'INTENT_EVOLUTION',
+        tool_name: 'roz:scope-widened',
+        scope_added: added,
+        decided_by: opts.human,
+      },
+    },
+  };
+  appendLedger(orchestrationPaths(opts.root).ledger, record);
+  return { ok: true, added };
+}

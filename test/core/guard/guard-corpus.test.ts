@@ -1,0 +1,94 @@
+// The guard measured on its corpus, in an ungoverned project (the guard alone)
+// and in a governed one (an intent owning `**`): at least 99 % of the must-ask
+// commands reach a human, at most 1 % of the safe ones are flagged.
+import { mkdirSync, realpathSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { guardPreToolUse } from '../../../src/core/guard.js';
+import { loadAllOnDemand } from '../../../src/core/on-demand.js';
+import { governPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
+import { emptyGovernance } from '../../../src/core/governance/state.js';
+import { classifyDestructive } from '../../../src/core/shell/destructive.js';
+import { writeTargets } from '../../../src/core/shell/writes.js';
+import type { Verdict } from '../../../src/core/verdict.js';
+import { loadProject } from '../../../src/store/orchestration.js';
+import { resolveReal } from '../../../src/store/realpath.js';
+import { makeProject, pre } from '../../governance/helpers.js';
+import { MUST_ASK, SAFE } from './guard-corpus.js';
+
+beforeAll(loadAllOnDemand);
+
+const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
+
+function measure(judge: (command: string) => Verdict): { missed: string[]; falseAlarms: string[] } {
+  const missed = MUST_ASK.filter(([c]) => !flagged(judge(c))).map(([c, src]) => `${c}  (${src})`);
+  const falseAlarms = SAFE.filter(([c]) => flagged(judge(c))).map(([c, src]) => {
+    const v = judge(c);
+    return `${c}  (${src}): ${v.kind === 'ask' || v.kind === 'deny' ? v.reason.slice(0, 160) : ''}`;
+  });
+  return { missed, falseAlarms };
+}
+
+function expectRates(r: { missed: string[]; falseAlarms: string[] }): void {
+  if (process.env.GUARD_CORPUS_DEBUG) console.log(JSON.stringify(r, null, 1));
+  const caught = 1 - r.missed.length / MUST_ASK.length;
+  const alarms = r.falseAlarms.length / SAFE.length;
+  // The lists make a failure readable; the rates are the contract (issue 15).
+  expect({ caught: caught >= 0.99, alarms: alarms <= 0.01, missed: r.missed, falseAlarms: r.falseAlarms }).toEqual({
+    caught: true,
+    alarms: true,
+    missed: r.missed,
+    falseAlarms: r.falseAlarms,
+  });
+}
+
+describe('guard corpus', () => {
+  it('is built from cited public sources, with both classes well represented', () => {
+    expect(MUST_ASK.length).toBeGreaterThanOrEqual(140);
+    expect(SAFE.length).toBeGreaterThanOrEqual(140);
+    const sources = new Set([...MUST_ASK, ...SAFE].map(([, s]) => s));
+    expect([...sources].sort()).toEqual(['csn', 'dcg-obf', 'dcg-safe', 'dcg-tp', 'issue15', 'roz']);
+    const dupes = [...MUST_ASK, ...SAFE].map(([c]) => c).filter((c, i, all) => all.indexOf(c) !== i);
+    expect(dupes).toEqual([]);
+  });
+
+  it('ungoverned project: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
+    expectRates(measure((command) => guardPreToolUse(pre('/work', 'Bash', { command }), classifyDestructive, 'ask').verdict));
+  });
+
+  it('ungoverned project with [guard] destructive = "deny": the same commands are denied, and "off" lets them through', () => {
+    const deny = guardPreToolUse(pre('/work', 'Bash', { command: 'rm -rf ~' }), classifyDestructive, 'deny').verdict;
+    expect(deny).toMatchObject({ kind: 'deny', code: 'DESTRUCTIVE_BLOCKED' });
+    expect(guardPreToolUse(pre('/work', 'Bash', { command: 'rm -rf ~' }), classifyDestructive, 'off').verdict.kind).toBe('none');
+    const ask = guardPreToolUse(pre('/work', 'Bash', { command: 'git push --force' }), classifyDestructive, 'ask').verdict;
+    expect(ask.kind === 'ask' && ask.reason).toMatch(/claude -p.*denial/);
+  });
+
+  it('governed project, intent owning **: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
+    // A project where projects live (not under /tmp, which would make /tmp the project's neighbourhood, not scratch).
+    const base = join(fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url)), 'roz-guard-corpus');
+    mkdirSync(base, { recursive: true });
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = base;
+    const p = makeProject({
+      git: true,
+      intents: 'active_intents:\n  - id: INT-ALL\n    name: Everything\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n',
+    });
+    if (saved === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = saved;
+    const project = loadProject(p.root);
+    const ctx: GovernanceContext = {
+      project,
+      paths: { cwd: p.root, home: p.home, root: project.root, realish: resolveReal },
+      storeRoot: resolveReal(p.store),
+      writes: writeTargets,
+      destructive: classifyDestructive,
+      hashFile: () => null,
+      guard: 'ask',
+      tempDirs: [realpathSync('/tmp')],
+    };
+    const gov = { ...emptyGovernance(), intent_id: 'INT-ALL', selected_at: '2026-03-01T10:00:00Z', selected_via: 'mcp' as const };
+    expectRates(measure((command) => governPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict));
+  });
+});
