@@ -24,14 +24,15 @@ function world() {
   writeFileSync(
     join(bin, 'claude'),
     `#!/usr/bin/env node
-const { execSync } = require('child_process');
+const { spawnSync } = require('child_process');
 const fs = require('fs');
 const argv = process.argv.slice(2);
 fs.writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(argv));
 const i = argv.indexOf('--session-id');
 const sid = i >= 0 ? argv[i + 1] : 'fake-session';
 const env = { ...process.env, CLAUDE_PLUGIN_ROOT: ${JSON.stringify(pluginDir)} };
-const hook = (cmd, payload) => execSync(cmd, { input: JSON.stringify({ session_id: sid, cwd: process.cwd(), ...payload }), env, shell: '/bin/sh' });
+// As the client starts hooks: /bin/sh -c in a session of its own (src/engine/hook-origin.ts refuses others).
+const hook = (cmd, payload) => spawnSync('/bin/sh', ['-c', cmd], { input: JSON.stringify({ session_id: sid, cwd: process.cwd(), ...payload }), env, detached: true });
 if (process.env.FAKE_PROMPT) {
   hook(${JSON.stringify(hookCommand('UserPromptSubmit'))}, { hook_event_name: 'UserPromptSubmit', prompt: process.env.FAKE_PROMPT });
   for (let n = 0; n < Number(process.env.FAKE_STOPS || 1); n++) hook(${JSON.stringify(hookCommand('Stop'))}, { hook_event_name: 'Stop', stop_hook_active: n > 0 });
