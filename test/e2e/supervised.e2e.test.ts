@@ -78,7 +78,8 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     const both = await step(/running PreToolUse hook[\s\S]*── roz ─[\s\S]*APPROVAL NEEDED[\s\S]*Ctrl-\] to answer here/, "Claude's pane with the waiting request under it", 20_000);
     expect(both).toContain(`$ ${DESTRUCTIVE_COMMAND}`);
     // Claude's own output reaches the terminal only as screen cells, so every BEL here is roz's (OSC terminators aside).
-    expect(t.raw().replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').split('\x07').length - 1, 'one bell for the request').toBe(1);
+    // One bell per request: the scope question, then this one.
+    expect(t.raw().replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').split('\x07').length - 1, 'one bell per request').toBe(2);
     await new Promise((r) => setTimeout(r, THINK_MS));
     t.write('\x1d');
     await step(/\[a\] approve once/, 'the keyboard back in the panel', 10_000);
