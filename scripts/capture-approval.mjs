@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import xtermHeadless from '@xterm/headless';
-import * as pty from 'node-pty';
+import * as pty from '@lydell/node-pty';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const cols = Number(process.argv[2] ?? 80);
