@@ -49,7 +49,8 @@ function section(name, args = [], nodeArgs = []) {
 function measure(argv, input, procEnv = env) {
   const cmd = hasTime ? ['/usr/bin/time', '-f', '%M', ...argv] : argv;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd[0], cmd.slice(1), { input, env: procEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // detached: a session of its own, as the client starts hooks (src/engine/hook-origin.ts).
+  const r = spawnSync(cmd[0], cmd.slice(1), { input, env: procEnv, encoding: 'utf8', maxBuffer: 64 << 20, detached: true });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
   const rss = hasTime ? Number(r.stderr.trim().split('\n').at(-1)) : NaN;
@@ -212,7 +213,7 @@ async function concurrent(n) {
   await Promise.all(
     Array.from({ length: n }, (_, i) => new Promise((res, rej) => {
       const [cmd, ...args] = hookCmd('PreToolUse');
-      const child = spawn(cmd, args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
+      const child = spawn(cmd, args, { env, stdio: ['pipe', 'ignore', 'ignore'], detached: true });
       child.on('close', res).on('error', rej);
       child.stdin.end(JSON.stringify({ ...base, session_id: sid, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `/f${i}` } }));
     })),

@@ -89,7 +89,7 @@ export class RunService {
     const launchDir = transport?.http ? hooklessPlugin(pluginDir, loadConfig(env).config.storage.path) : pluginDir;
     let plan = planLaunch(req.command, req.args, { env, home: env.HOME || homedir(), pluginDir: launchDir, forcePluginDir: req.pluginDir !== undefined || transport?.http === true });
     plan = { ...plan, notes: [...notes, ...plan.notes] };
-    const supervisor = req.supervisor ? await Supervisor.start({ env, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: transport?.http === true }) : null;
+    const supervisor = req.supervisor ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: transport?.http === true }) : null;
     let settings: RunSettings | null = null;
     try {
       const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}) };
@@ -110,7 +110,7 @@ export class RunService {
       }
       if (isClaudeCommand(req.command)) {
         const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
-        settings = writeRunSettings(env, req.cwd, [...user, ...fragments]);
+        settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir);
         plan = withSettings(plan, settings.file);
         childEnv[SETTINGS_ENV] = settings.file;
       }

@@ -3,7 +3,7 @@
 // The TUI subscribes to it; nothing here knows about terminals.
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { findProjectRoot } from '../store/project-root.js';
 import { widenScope } from './widen-scope.js';
 import { loadOnDemand } from '../core/on-demand.js';
@@ -16,7 +16,8 @@ import type { SessionStore } from '../store/session-store.js';
 import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApproval } from './approval-broker.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import { ChannelServer, type HookConnection } from './channel-server.js';
-import { answerOutput, frameInput } from './channel-client.js';
+import { answerVerdict, frameInput } from './channel-client.js';
+import { renderOutput } from '../engine/output.js';
 import { HttpHookServer } from './http-hook-server.js';
 import type { HookEventName } from '../core/hook-input.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
@@ -36,6 +37,8 @@ export const TELEMETRY_FLUSH_MS = 5_000;
 export interface SupervisorOptions {
   env: Record<string, string | undefined>;
   approvalTimeoutMs: number;
+  /** Where the run started: finds the project's .roz/config.toml (watched like the user's). */
+  cwd?: string;
   ringCapacity?: number;
   /** Parent directory of the private socket directory (tests). */
   socketBaseDir?: string;
@@ -91,13 +94,13 @@ export class Supervisor {
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    this.config = loadConfig(opts.env);
+    this.config = loadConfig(opts.env, { cwd: opts.cwd });
     const config = this.config.config;
     const root = config.storage.path;
     // Intents and config are reloaded when they change on disk (file events; polling only without them).
     this.files = new FileWatch((file) => this.fileChanged(file));
     this.intentsReader = new ProjectIntentsReader((file) => this.files.add(file));
-    this.files.add(this.config.path);
+    for (const f of this.config.files) this.files.add(f.path);
     const telemetry = telemetryOn(config.telemetry, opts.env);
     this.telemetry = telemetry;
     this.store = opts.store ?? new FileSessionStore(root, () => {}, { telemetry });
@@ -224,7 +227,8 @@ export class Supervisor {
       const conn: HookConnection = {
         reply: (r) => {
           if (r.type === 'ack' || r.type === 'error') resolve(run.stdout);
-          else if (r.type === 'answer') resolve(answerOutput(run.stdout, r.decision, r.reason));
+          // The human's answer is rendered like every verdict: one renderer (engine/output.ts).
+          else if (r.type === 'answer') resolve(renderOutput(event, answerVerdict(run.verdict, r.decision, r.reason), run.warnings));
         },
         get closed() {
           return closed;
@@ -236,8 +240,8 @@ export class Supervisor {
   }
 
   private fileChanged(file: string): void {
-    if (file === this.config.path) {
-      this.config = loadConfig(this.opts.env);
+    if (this.config.files.some((f) => resolve(f.path) === file)) {
+      this.config = loadConfig(this.opts.env, { cwd: this.opts.cwd });
       const problems = this.config.problems;
       this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`);
       return;

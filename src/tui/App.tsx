@@ -113,6 +113,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             height={bodyHeight}
             width={width}
             focused={focused}
+            armed={approvals.armed}
             history={snap.decided}
             historyTop={approvals.historyTop}
             bodyTop={approvals.bodyTop}
@@ -123,7 +124,9 @@ export function App({ source, width, height, split = false, focused = true, onLe
         body = <ReviewsView state={snap.state} height={bodyHeight} />;
         break;
       case 'intents':
-        body = <IntentsView intents={snap.intents} selected={selectedIntentId(snap.state)} height={bodyHeight} cursor={intents.cursor} message={intents.message} />;
+        body = (
+          <IntentsView intents={snap.intents} selected={selectedIntentId(snap.state)} height={bodyHeight} cursor={intents.cursor} message={intents.message} />
+        );
         break;
       case 'stats':
         body = <StatsView stats={snap.sessionId ? source.stats(snap.sessionId) : null} width={width} />;

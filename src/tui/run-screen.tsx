@@ -43,18 +43,23 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const childScreen = new VirtualScreen(layout.child.cols, layout.child.rows);
   const rozScreen = new VirtualScreen(layout.roz.cols, layout.roz.rows, 0);
 
-  const compositor = new Compositor((s) => stdout.write(s), cols, rows, () => {
-    const snap = supervisor.snapshot();
-    const onChild = focus.focus === 'child';
-    const c = childScreen.cursor();
-    return {
-      ...paneRegions(layout, focus.focus, childScreen, rozScreen),
-      status: statusLine(snap, focus.focus, cols),
-      alert: snap.pending.length > 0,
-      cursor: onChild && childScreen.cursorVisible ? { x: layout.child.x + c.x, y: layout.child.y + c.y } : null,
-      modes: onChild ? childScreen.inputModes() : null,
-    };
-  });
+  const compositor = new Compositor(
+    (s) => stdout.write(s),
+    cols,
+    rows,
+    () => {
+      const snap = supervisor.snapshot();
+      const onChild = focus.focus === 'child';
+      const c = childScreen.cursor();
+      return {
+        ...paneRegions(layout, focus.focus, childScreen, rozScreen),
+        status: statusLine(snap, focus.focus, cols),
+        alert: snap.pending.length > 0,
+        cursor: onChild && childScreen.cursorVisible ? { x: layout.child.x + c.x, y: layout.child.y + c.y } : null,
+        modes: onChild ? childScreen.inputModes() : null,
+      };
+    },
+  );
 
   guard.enter();
   child.onData((d) => childScreen.write(d));

@@ -73,7 +73,7 @@ function pendingSegment(snap: SupervisorSnapshot, focus: 'child' | 'roz'): strin
   const first = snap.pending[0]!;
   const what = String(first.tool_input.command ?? first.tool_input.file_path ?? first.tool_input.url ?? '');
   const head = `!! ${n} APPROVAL${n === 1 ? '' : 'S'} PENDING`;
-  const answer = focus === 'child' ? `${HOTKEY_LABEL} to answer` : 'a/s/b to answer';
+  const answer = focus === 'child' ? `${HOTKEY_LABEL} to answer` : first.widen ? 'a/s/g/b to answer' : 'a/s/b to answer';
   return `${head}: ${safe(first.tool_name)}${what ? ` ${safe(what.replace(/\s+/g, ' '))}` : ''}\u0000${answer}`;
 }
 

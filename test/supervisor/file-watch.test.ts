@@ -6,15 +6,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { FileWatch } from '../../src/supervisor/file-watch.js';
-import type { Supervisor } from '../../src/supervisor/supervisor.js';
-import { relay, SID, startSupervisor, until } from './helpers/channel.js';
+import { Supervisor } from '../../src/supervisor/supervisor.js';
+import { relay, SID, sandboxEnv, startSupervisor, until } from './helpers/channel.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const c of closers.splice(0)) await c();
 });
 
-const intentsYaml = (ids: string[]) => `active_intents:\n${ids.map((id) => `  - id: ${id}\n    name: work ${id}\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n`).join('')}`;
+const intentsYaml = (ids: string[]) =>
+  `active_intents:\n${ids.map((id) => `  - id: ${id}\n    name: work ${id}\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n`).join('')}`;
 
 describe.each([false, true])('FileWatch (polling %s)', (poll) => {
   it.each(['write', 'rename'])('hears a %s of the file (an editor saving by rename too), and nothing about its neighbours', async (how) => {
@@ -68,10 +69,33 @@ describe('the supervisor reloads what it shows', () => {
     await s.sup.fileWatch.ready;
     writeFileSync(file, intentsYaml(['INT-1', 'INT-2']));
     await until(() => s.sup.events.tail(50).some((e) => e.event === 'roz:IntentsReloaded'), 'the change heard');
-    await until(() => s.sup.snapshot().intents?.intents.map((i) => i.id).join() === 'INT-1,INT-2', 'the new intent in the snapshot');
+    await until(
+      () =>
+        s.sup
+          .snapshot()
+          .intents?.intents.map((i) => i.id)
+          .join() === 'INT-1,INT-2',
+      'the new intent in the snapshot',
+    );
 
     writeFileSync(s.sup.snapshot().config.path, '[review]\nmode = "sometimes"\n');
     await until(() => s.sup.events.tail(50).some((e) => e.event === 'roz:ConfigReloaded'), 'the config change heard');
     await until(() => s.sup.snapshot().config.problems.length > 0, 'the bad value reported');
+  });
+
+  it("the project's .roz/config.toml (found from where roz run started) is watched too", async () => {
+    const { env } = sandboxEnv();
+    const repo = mkdtempSync(join(tmpdir(), 'roz-project-'));
+    mkdirSync(join(repo, '.roz'));
+    const projectConfig = join(repo, '.roz', 'config.toml');
+    writeFileSync(projectConfig, '');
+    sup = await Supervisor.start({ env: { ...env, CLAUDE_PROJECT_DIR: repo }, cwd: repo, approvalTimeoutMs: 10_000, log: () => {} });
+    await sup.fileWatch.ready;
+    writeFileSync(projectConfig, '[review]\nmode = "sometimes"\n');
+    await until(
+      () => sup!.events.tail(50).some((e) => e.event === 'roz:ConfigReloaded' && e.summary.startsWith(projectConfig)),
+      'the project config change heard',
+    );
+    expect(sup.snapshot().config.problems.join('\n')).toMatch(/mode/);
   });
 });

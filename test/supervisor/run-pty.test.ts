@@ -72,7 +72,7 @@ describe('roz run in a pseudo-terminal', () => {
     const { pty, store, rows } = start();
     await pty.waitFor('FAKE CLAUDE READY');
     pty.write('h');
-    await pty.waitFor('APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED', 'the approval prompt, focused automatically');
+    await pty.waitFor(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED[\s\S]*\[a\] approve once/, 'the approval prompt, focused automatically, its keys armed');
     const prompt = pty.screen();
     expect(prompt).toContain('$ rm -rf build');
     expect(prompt).toContain('rm -rf deletes files for good');
@@ -82,7 +82,7 @@ describe('roz run in a pseudo-terminal', () => {
     await pty.waitFor('HOOK ANSWER allow: roz: approved by the human', 'the hook printing the human approval');
 
     pty.write('h');
-    await pty.waitFor('APPROVAL NEEDED');
+    await pty.waitFor('[a] approve once');
     pty.write('b');
     await pty.waitFor('block reason:', 'the reason field');
     pty.write('too risky');
@@ -139,6 +139,7 @@ describe('roz run in a pseudo-terminal', () => {
     await pty.waitFor('KEY 61', "the key in Claude's pane");
     expect(pty.screen()).toContain('APPROVAL NEEDED');
     pty.write(CTRL_RBRACKET);
+    await pty.waitFor('[a] once', 'the keyboard in the panel, its keys armed');
     pty.write('a');
     await pty.waitFor('HOOK ANSWER allow: roz: approved by the human', 'answered from the panel');
     await pty.waitFor((s) => s.includes('RESIZED 80x23') && !s.includes('APPROVAL NEEDED'), 'the whole pane back for Claude');
@@ -170,7 +171,7 @@ describe('roz run in a pseudo-terminal', () => {
     const { pty, store } = start();
     await pty.waitFor('FAKE CLAUDE READY');
     pty.write('h');
-    await pty.waitFor('APPROVAL NEEDED');
+    await pty.waitFor('[a] approve once');
     pty.write('s');
     await pty.waitFor('HOOK ANSWER allow: roz: approved by the human for this session');
     pty.write('h');

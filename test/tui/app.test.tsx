@@ -24,7 +24,14 @@ describe('roz views', () => {
   it('the live trace follows new events, shows verdicts and codes, and opens the detail of a selected event', async () => {
     const s = new FakeSource();
     s.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'git status' });
-    s.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'rm -rf /', verdict: { kind: 'deny', code: 'DESTRUCTIVE_BLOCKED', reason: 'no' }, code: 'DESTRUCTIVE_BLOCKED', input: { tool_input: { command: 'rm -rf /' } } });
+    s.push({
+      event: 'PreToolUse',
+      tool_name: 'Bash',
+      summary: 'rm -rf /',
+      verdict: { kind: 'deny', code: 'DESTRUCTIVE_BLOCKED', reason: 'no' },
+      code: 'DESTRUCTIVE_BLOCKED',
+      input: { tool_input: { command: 'rm -rf /' } },
+    });
     const { lastFrame, stdin } = app(s);
     let f = await frameUntil(lastFrame, (x) => x.includes('rm -rf /'), 'events');
     expect(f).toContain('following');
@@ -76,9 +83,9 @@ describe('roz views', () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s);
     s.ask();
-    let f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    let f = await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'the prompt, its keys armed');
+    expect(f).toContain('APPROVAL NEEDED');
     expect(f).toContain('$ rm -rf build');
-    expect(f).toContain('[a] approve once');
     expect(f).toContain('approvals (1)');
     stdin.write('i');
     f = await frameUntil(lastFrame, (x) => x.includes('"tool_input"'), 'inspect');
@@ -88,7 +95,7 @@ describe('roz views', () => {
     expect(s.answers).toEqual([['a1', { action: 'approve-once' }]]);
 
     s.ask({ id: 'a2' });
-    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'second prompt');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'second prompt');
     stdin.write('s');
     await frameUntil(lastFrame, () => s.answers.length === 2, 'session approval');
     expect(s.answers[1]).toEqual(['a2', { action: 'approve-session' }]);
@@ -98,7 +105,7 @@ describe('roz views', () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s);
     s.ask();
-    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'the prompt');
     stdin.write('b');
     await frameUntil(lastFrame, (x) => x.includes('block reason:'), 'reason field');
     for (const ch of 'use git clean') stdin.write(ch);
@@ -118,15 +125,30 @@ describe('roz views', () => {
     const { lastFrame, stdin } = app(s);
     s.ask({ id: 'first' });
     s.ask({ id: 'second' });
-    await frameUntil(lastFrame, (x) => x.includes('1 more queued'), 'two queued');
+    await frameUntil(lastFrame, (x) => x.includes('1 more queued') && x.includes('[a] approve once'), 'two queued');
     stdin.write('a');
     stdin.write('a');
-    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && !x.includes('more queued'), 'the second request on screen');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once') && !x.includes('more queued'), 'the second request on screen, armed');
     expect(s.answers.map(([id]) => id)).toEqual(['first']);
     stdin.write('b');
     stdin.write('s');
     await frameUntil(lastFrame, (x) => x.includes('block reason: s'), 'the s typed into the reason');
     expect(s.answers).toHaveLength(1);
+  });
+
+  it('a key typed as the prompt takes the keyboard does nothing: answer keys work once it has been on screen a moment', async () => {
+    const s = new FakeSource();
+    const { lastFrame, stdin } = app(s);
+    s.ask();
+    await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && x.includes('keys work in a moment'), 'the prompt, not armed yet');
+    stdin.write('a'); // the human was typing for Claude
+    stdin.write('s');
+    stdin.write('b');
+    await frameUntil(lastFrame, (x) => x.includes('[a] approve once'), 'armed');
+    expect(s.answers).toEqual([]);
+    expect(lastFrame()).not.toContain('block reason');
+    stdin.write('a');
+    await frameUntil(lastFrame, () => s.answers.length === 1, 'answered once armed');
   });
 
   it('Edit and Write show a diff preview', async () => {
@@ -142,10 +164,36 @@ describe('roz views', () => {
   it('reviews, intents and stats views render from the session state', async () => {
     const s = new FakeSource();
     s.state!.review.status = 'approved';
-    s.state!.review.decision_history.push({ kind: 'complete', summary: 'tests pass, diff matches the ask', opinions: ['codex'], decided_at: '2026-01-01T10:00:00Z', agent_id: 'ag1', valid: true });
+    s.state!.review.decision_history.push({
+      kind: 'complete',
+      summary: 'tests pass, diff matches the ask',
+      opinions: ['codex'],
+      decided_at: '2026-01-01T10:00:00Z',
+      agent_id: 'ag1',
+      valid: true,
+    });
     s.state!.governance = { intent_id: 'INT-1' };
-    s.intents = { file: '/repo/.orchestration/active_intents.yaml', problems: [], intents: [{ id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }, { id: 'INT-2', name: 'docs', status: 'DRAFT', owned_scope: [] }] as never };
-    s.statsValue = { session_id: 's1', created_at: '', ended_at: null, tool_calls: 7, tool_failures: 1, denials: { SCOPE_VIOLATION: 2 }, reviews: 1, decisions: { complete: 1, issues: 0, invalid: 0 }, breaker_trips: 0, human: { decisions: 1, approved: 1, denied: 0, timed_out: 0, wait_ms_total: 4200, wait_ms_max: 4200 }, templates: [] };
+    s.intents = {
+      file: '/repo/.orchestration/active_intents.yaml',
+      problems: [],
+      intents: [
+        { id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] },
+        { id: 'INT-2', name: 'docs', status: 'DRAFT', owned_scope: [] },
+      ] as never,
+    };
+    s.statsValue = {
+      session_id: 's1',
+      created_at: '',
+      ended_at: null,
+      tool_calls: 7,
+      tool_failures: 1,
+      denials: { SCOPE_VIOLATION: 2 },
+      reviews: 1,
+      decisions: { complete: 1, issues: 0, invalid: 0 },
+      breaker_trips: 0,
+      human: { decisions: 1, approved: 1, denied: 0, timed_out: 0, wait_ms_total: 4200, wait_ms_max: 4200 },
+      templates: [],
+    };
     const { lastFrame, stdin } = app(s);
     stdin.write('3');
     let f = await frameUntil(lastFrame, (x) => x.includes('second opinions'), 'reviews');

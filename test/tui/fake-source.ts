@@ -28,7 +28,18 @@ export class FakeSource implements SupervisorSource {
     this.listeners.forEach((l) => l());
   }
   snapshot(): SupervisorSnapshot {
-    return { sessionId: 's1', sessions: ['s1'], state: this.state, intents: this.intents, pending: [...this.pending], decided: [...this.decided], config: { path: '/home/u/.roz/config.toml', problems: [] }, lastEvent: this.events.last() ?? null, totalEvents: this.events.total, refused: 0 };
+    return {
+      sessionId: 's1',
+      sessions: ['s1'],
+      state: this.state,
+      intents: this.intents,
+      pending: [...this.pending],
+      decided: [...this.decided],
+      config: { path: '/home/u/.roz/config.toml', problems: [] },
+      lastEvent: this.events.last() ?? null,
+      totalEvents: this.events.total,
+      refused: 0,
+    };
   }
   answer(id: string, a: HumanAnswer) {
     this.answers.push([id, a]);
@@ -47,10 +58,29 @@ export class FakeSource implements SupervisorSource {
     return { ok: true, message: id ? `selected ${id}` : 'cleared' };
   }
   push(e: Partial<LiveEvent> & { event: string }) {
-    this.events.push({ seq: ++this.seq, at: Date.UTC(2026, 0, 1, 12, 0, 0, this.seq % 1000), session_id: 's1', summary: '', verdict: { kind: 'none' }, input: {}, ...e });
+    this.events.push({
+      seq: ++this.seq,
+      at: Date.UTC(2026, 0, 1, 12, 0, 0, this.seq % 1000),
+      session_id: 's1',
+      summary: '',
+      verdict: { kind: 'none' },
+      input: {},
+      ...e,
+    });
   }
   ask(p: Partial<PendingApproval> = {}) {
-    this.pending.push({ id: `a${this.pending.length + 1}`, session_id: 's1', event: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, code: 'DESTRUCTIVE_BLOCKED', reason: 'rm -rf deletes files', received_at: Date.now(), deadline_at: Date.now() + 20_000, ...p });
+    this.pending.push({
+      id: `a${this.pending.length + 1}`,
+      session_id: 's1',
+      event: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf build' },
+      code: 'DESTRUCTIVE_BLOCKED',
+      reason: 'rm -rf deletes files',
+      received_at: Date.now(),
+      deadline_at: Date.now() + 20_000,
+      ...p,
+    });
     this.changed();
   }
 }

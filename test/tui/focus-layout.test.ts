@@ -15,7 +15,7 @@ describe('focus rules', () => {
     expect(f.split).toBe(false);
   });
 
-  it("leaving a waiting request for Claude keeps the panel on screen without the keyboard; answering from a view you reopened returns to Claude", () => {
+  it('leaving a waiting request for Claude keeps the panel on screen without the keyboard; answering from a view you reopened returns to Claude', () => {
     const f = new FocusState();
     f.setPending(['r1']);
     f.takeBell();

@@ -44,13 +44,18 @@ async function runFrame(cols: number, rows: number, focus: FocusState, source: F
   await until(() => roz.text().includes('APPROVAL NEEDED'), 'the prompt drawn');
   const real = new Terminal({ cols, rows, allowProposedApi: true });
   let out = '';
-  const comp = new Compositor((s) => (out += s), cols, rows, () => ({
-    ...paneRegions(layout, focus.focus, child, roz),
-    status: statusLine(source.snapshot(), focus.focus, cols),
-    alert: true,
-    cursor: null,
-    modes: null,
-  }));
+  const comp = new Compositor(
+    (s) => (out += s),
+    cols,
+    rows,
+    () => ({
+      ...paneRegions(layout, focus.focus, child, roz),
+      status: statusLine(source.snapshot(), focus.focus, cols),
+      alert: true,
+      cursor: null,
+      modes: null,
+    }),
+  );
   comp.paint();
   await new Promise<void>((r) => real.write(out, r));
   return Array.from({ length: rows }, (_, y) => real.buffer.active.getLine(y)!.translateToString(true));

@@ -20,7 +20,18 @@ describe('compositor', () => {
     await parsed(child, '\x1b[1;31mred bold\x1b[0m plain\r\n\x1b[44mblue bg\x1b[0m\r\nwide 日本\r\n> ');
     const real = new Terminal({ cols: 40, rows: 6, allowProposedApi: true });
     let out = '';
-    const comp = new Compositor((s) => (out += s), 40, 6, () => ({ regions: [{ screen: child, rect: { x: 0, y: 0, cols: 40, rows: 5 } }], status: 'roz │ status', alert: false, cursor: child.cursor(), modes: child.inputModes() }));
+    const comp = new Compositor(
+      (s) => (out += s),
+      40,
+      6,
+      () => ({
+        regions: [{ screen: child, rect: { x: 0, y: 0, cols: 40, rows: 5 } }],
+        status: 'roz │ status',
+        alert: false,
+        cursor: child.cursor(),
+        modes: child.inputModes(),
+      }),
+    );
     comp.paint();
     await flush(real, out);
     const row = (y: number) => real.buffer.active.getLine(y)!.translateToString(true);
@@ -41,7 +52,12 @@ describe('compositor', () => {
     const child = new VirtualScreen(20, 3);
     await parsed(child, 'one\r\ntwo\r\nthree');
     let out = '';
-    const comp = new Compositor((s) => (out += s), 20, 4, () => ({ regions: [{ screen: child, rect: { x: 0, y: 0, cols: 20, rows: 3 } }], status: 's', alert: false, cursor: null, modes: null }));
+    const comp = new Compositor(
+      (s) => (out += s),
+      20,
+      4,
+      () => ({ regions: [{ screen: child, rect: { x: 0, y: 0, cols: 20, rows: 3 } }], status: 's', alert: false, cursor: null, modes: null }),
+    );
     comp.paint();
     out = '';
     await parsed(child, '\x1b[2;1HTWO');
@@ -83,10 +99,42 @@ describe('input routing', () => {
 });
 
 describe('status line', () => {
-  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({ sessionId: 's', sessions: ['s'], state: newSession('s', new Date()), intents: null, pending: [], decided: [], config: { path: 'c', problems: [] }, lastEvent: null, totalEvents: 0, refused: 0, ...over });
+  const snap = (over: Partial<SupervisorSnapshot> = {}): SupervisorSnapshot => ({
+    sessionId: 's',
+    sessions: ['s'],
+    state: newSession('s', new Date()),
+    intents: null,
+    pending: [],
+    decided: [],
+    config: { path: 'c', problems: [] },
+    lastEvent: null,
+    totalEvents: 0,
+    refused: 0,
+    ...over,
+  });
 
-  const lastDeny = { seq: 1, at: 0, event: 'PreToolUse', session_id: 's', tool_name: 'Bash', summary: '', verdict: { kind: 'deny' as const, code: 'SCOPE_VIOLATION', reason: '' }, code: 'SCOPE_VIOLATION', input: null };
-  const pendingAsk = (command: string) => ({ id: 'p1', session_id: 's', event: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, code: 'DESTRUCTIVE_BLOCKED', reason: 'r', received_at: 0, deadline_at: 1 });
+  const lastDeny = {
+    seq: 1,
+    at: 0,
+    event: 'PreToolUse',
+    session_id: 's',
+    tool_name: 'Bash',
+    summary: '',
+    verdict: { kind: 'deny' as const, code: 'SCOPE_VIOLATION', reason: '' },
+    code: 'SCOPE_VIOLATION',
+    input: null,
+  };
+  const pendingAsk = (command: string) => ({
+    id: 'p1',
+    session_id: 's',
+    event: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    code: 'DESTRUCTIVE_BLOCKED',
+    reason: 'r',
+    received_at: 0,
+    deadline_at: 1,
+  });
 
   it('shows review, breaker, intent and the last event in exactly the terminal width', () => {
     const state = newSession('s', new Date());
@@ -147,7 +195,11 @@ describe('status line', () => {
     expect(selectedIntent(s)).toBeNull();
     s.governance = { intent_id: 'INT-1' };
     expect(selectedIntent(s)).toBe('INT-1');
-    const intents = { file: 'f', problems: [], intents: [{ id: 'INT-1', name: 'JWT migration', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }] } as never;
+    const intents = {
+      file: 'f',
+      problems: [],
+      intents: [{ id: 'INT-1', name: 'JWT migration', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }],
+    } as never;
     expect(selectedIntent(s, intents)).toBe('INT-1 JWT migration');
   });
 });

@@ -16,7 +16,21 @@ const stats: SessionStats = {
   decisions: { complete: 1, issues: 1, invalid: 1 },
   breaker_trips: 1,
   human: { decisions: 2, approved: 1, denied: 1, timed_out: 1, wait_ms_total: 9500, wait_ms_max: 6000 },
-  templates: [{ template_id: 'v1', blocks: 3, reviews_spawned: 2, complete: 1, issues: 1, no_decision: 0, not_spawned: 1, pending: 0, breaker_trips: 1, avg_blocks_to_decision: 1.5, success_rate: 0.66 }],
+  templates: [
+    {
+      template_id: 'v1',
+      blocks: 3,
+      reviews_spawned: 2,
+      complete: 1,
+      issues: 1,
+      no_decision: 0,
+      not_spawned: 1,
+      pending: 0,
+      breaker_trips: 1,
+      avg_blocks_to_decision: 1.5,
+      success_rate: 0.66,
+    },
+  ],
 };
 
 describe('session stats view', () => {

@@ -37,7 +37,7 @@ describe.each(SIZES)('at %i×%i', (cols, rows) => {
     const s = new FakeSource();
     const { lastFrame } = app(s, l.roz.cols, l.roz.rows, true);
     s.ask({ reason: LONG_REASON });
-    const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt in the panel');
+    const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && x.includes('[a]'), 'the prompt in the panel');
     const lines = f.split('\n');
     expect(lines.length).toBeLessThanOrEqual(l.roz.rows);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(l.roz.cols);
@@ -69,11 +69,37 @@ describe.each(SIZES)('at %i×%i', (cols, rows) => {
   it('the approvals history says who decided, when, after how long, and why', async () => {
     const s = new FakeSource();
     const base = Date.UTC(2026, 0, 1, 12, 0, 0);
-    const approval = { id: 'x', session_id: 's1', event: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'rm -rf build' }, code: 'DESTRUCTIVE_BLOCKED', reason: 'r', received_at: base, deadline_at: base + 1 };
+    const approval = {
+      id: 'x',
+      session_id: 's1',
+      event: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'rm -rf build' },
+      code: 'DESTRUCTIVE_BLOCKED',
+      reason: 'r',
+      received_at: base,
+      deadline_at: base + 1,
+    };
     s.decided = [
       { approval, decided_by: 'human', decision: 'allow', scope: 'once', reason: 'roz: approved by the human', wait_ms: 3200, decided_at: base + 3200 },
-      { approval: { ...approval, id: 'y', tool_input: { command: 'git push --force' } }, decided_by: 'human', decision: 'deny', scope: 'once', reason: 'never force-push main', wait_ms: 12_400, decided_at: base + 60_000 },
-      { approval: { ...approval, id: 'z' }, decided_by: 'timeout', decision: 'deny', scope: 'once', reason: 'roz: no human answered within 120 s', wait_ms: 120_000, decided_at: base + 300_000 },
+      {
+        approval: { ...approval, id: 'y', tool_input: { command: 'git push --force' } },
+        decided_by: 'human',
+        decision: 'deny',
+        scope: 'once',
+        reason: 'never force-push main',
+        wait_ms: 12_400,
+        decided_at: base + 60_000,
+      },
+      {
+        approval: { ...approval, id: 'z' },
+        decided_by: 'timeout',
+        decision: 'deny',
+        scope: 'once',
+        reason: 'roz: no human answered within 120 s',
+        wait_ms: 120_000,
+        decided_at: base + 300_000,
+      },
     ];
     const { lastFrame, stdin } = app(s, cols, rows - 1);
     stdin.write('2');
@@ -113,11 +139,27 @@ describe('roz views, details', () => {
     expect(f).not.toContain('\x1b[2K');
   });
 
+  it('in a short panel, a reason longer than the panel scrolls into the input instead of being cut', async () => {
+    const s = new FakeSource();
+    const { lastFrame, stdin } = app(s, 60, 8, true);
+    s.ask({ reason: `${LONG_REASON} ${LONG_REASON}` });
+    let f = await frameUntil(lastFrame, (x) => x.includes('[a] once'), 'the prompt in a small panel');
+    expect(f).toMatch(/more lines \(↑↓\)/);
+    expect(f).not.toContain('$ rm -rf build');
+    for (let i = 0; i < 4; i++) stdin.write('\x1b[6~'); // PgDn
+    f = await frameUntil(lastFrame, (x) => x.includes('$ rm -rf build'), 'the input after the whole reason');
+    expect(f).toContain('the build script.');
+  });
+
   it('a long input in the prompt scrolls with the arrows, the keys line stays', async () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s, 80, 23);
-    s.ask({ tool_name: 'Write', code: 'SCOPE_VIOLATION', tool_input: { file_path: '/repo/gen.txt', content: Array.from({ length: 40 }, (_, i) => `row-${i}`).join('\n') } });
-    let f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
+    s.ask({
+      tool_name: 'Write',
+      code: 'SCOPE_VIOLATION',
+      tool_input: { file_path: '/repo/gen.txt', content: Array.from({ length: 40 }, (_, i) => `row-${i}`).join('\n') },
+    });
+    let f = await frameUntil(lastFrame, (x) => x.includes('[a] once'), 'the prompt');
     expect(f).toContain('+ row-0');
     expect(f).not.toContain('+ row-39');
     expect(f).toMatch(/more lines \(↑↓\)/);
@@ -151,7 +193,14 @@ describe('roz views, details', () => {
 
   it('the intents view selects and clears an intent through the supervisor', async () => {
     const s = new FakeSource();
-    s.intents = { file: '/repo/.orchestration/active_intents.yaml', problems: [], intents: [{ id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] }, { id: 'INT-2', name: 'docs', status: 'IN_PROGRESS', owned_scope: ['docs/**'] }] as never };
+    s.intents = {
+      file: '/repo/.orchestration/active_intents.yaml',
+      problems: [],
+      intents: [
+        { id: 'INT-1', name: 'fix login', status: 'IN_PROGRESS', owned_scope: ['src/auth/**'] },
+        { id: 'INT-2', name: 'docs', status: 'IN_PROGRESS', owned_scope: ['docs/**'] },
+      ] as never,
+    };
     const { lastFrame, stdin } = app(s, 80, 23);
     stdin.write('4');
     await frameUntil(lastFrame, (x) => x.includes('selected intent: -'), 'intents');

@@ -18,6 +18,8 @@ export interface ApprovalPromptProps {
   width: number;
   /** False while Claude has the keyboard: the keys line says how to get here instead. */
   focused?: boolean;
+  /** Answer keys work (the request has been on screen long enough). */
+  armed?: boolean;
   /** Decided requests, oldest first: shown when nothing is pending. */
   history?: DecidedApproval[];
   /** Lines of history scrolled past (newest first). */
@@ -32,10 +34,21 @@ function inputLines(a: PendingApproval, width: number): Line[] {
   // The prompt scrolls, so the preview can be long; still bounded for a generated megabyte.
   const diff = diffPreview(a.tool_name, a.tool_input, 500);
   if (diff) {
-    return diff.map((d) => ({ text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width), colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined }));
+    return diff.map((d) => ({
+      text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width),
+      colour: d.sign === '+' ? 'green' : d.sign === '-' ? 'red' : d.sign === '@' ? 'cyan' : undefined,
+    }));
   }
   const cmd = a.tool_input.command;
-  const lines = typeof cmd === 'string' ? [`$ ${cmd}`, ...Object.entries(a.tool_input).filter(([k]) => k !== 'command').map(([k, v]) => `${k}: ${JSON.stringify(v)}`)] : JSON.stringify(a.tool_input, null, 2).split('\n');
+  const lines =
+    typeof cmd === 'string'
+      ? [
+          `$ ${cmd}`,
+          ...Object.entries(a.tool_input)
+            .filter(([k]) => k !== 'command')
+            .map(([k, v]) => `${k}: ${JSON.stringify(v)}`),
+        ]
+      : JSON.stringify(a.tool_input, null, 2).split('\n');
   return lines.flatMap((l) => wrapText(l, width)).map((text) => ({ text }));
 }
 
@@ -57,10 +70,37 @@ export function historyLines(history: DecidedApproval[], width: number): Line[] 
     const a = d.approval;
     const what = String(a.tool_input.command ?? a.tool_input.file_path ?? a.tool_input.url ?? '');
     const colour = d.decision === 'allow' ? 'green' : d.decision === 'deny' ? 'red' : 'yellow';
-    out.push({ text: `${clock(d.decided_at)} ${d.decision}${d.scope === 'session' ? ' for the session' : ''} by ${d.decided_by} after ${(d.wait_ms / 1000).toFixed(1)}s · ${a.tool_name} ${a.code}`, colour });
+    out.push({
+      text: `${clock(d.decided_at)} ${d.decision}${d.scope === 'session' ? ' for the session' : ''} by ${d.decided_by} after ${(d.wait_ms / 1000).toFixed(1)}s · ${a.tool_name} ${a.code}`,
+      colour,
+    });
     for (const l of wrapText(`${what ? `${what.replace(/\s+/g, ' ')} — ` : ''}${d.reason}`, width - 4)) out.push({ text: `    ${l}`, dim: true });
   }
   return out;
+}
+
+/** The bottom line: how to answer, or why keys do not answer yet. */
+function keysLine({
+  focused,
+  armed,
+  mode,
+  reason,
+  width,
+  widen,
+}: {
+  focused: boolean;
+  armed: boolean;
+  mode: ApprovalMode;
+  reason: string;
+  width: number;
+  widen?: PendingApproval['widen'];
+}): string {
+  if (!focused) return `keys go to Claude now · ${HOTKEY_LABEL} to answer here`;
+  if (mode === 'reason') return `block reason: ${reason}▌   (⏎ block · Esc back)`;
+  if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
+  return width >= 96
+    ? `[a] approve once  [s] approve for this session${widen ? `  [g] add ${widen.globs.join(', ')} to ${widen.intent_id}` : ''}  [b] block with a reason  [i] inspect  [?] keys`
+    : `[a] once  [s] session${widen ? '  [g] widen intent' : ''}  [b] block  [i] inspect  [?] keys`;
 }
 
 function Lines({ lines }: { lines: Line[] }) {
@@ -75,7 +115,20 @@ function Lines({ lines }: { lines: Line[] }) {
   );
 }
 
-export function ApprovalPrompt({ approval, queued, mode, reason, now, height, width, focused = true, history = [], historyTop = 0, bodyTop = 0 }: ApprovalPromptProps) {
+export function ApprovalPrompt({
+  approval,
+  queued,
+  mode,
+  reason,
+  now,
+  height,
+  width,
+  focused = true,
+  armed = true,
+  history = [],
+  historyTop = 0,
+  bodyTop = 0,
+}: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
     const room = Math.max(1, height - 2);
@@ -85,24 +138,21 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
         <Text dimColor wrap="truncate">
           No approvals pending. A hook that needs a human (a destructive command, a gate) shows up here.
         </Text>
-        <Text bold wrap="truncate">{history.length ? `history: ${history.length} decided, newest first${lines.length > room ? ' (↑↓)' : ''}` : 'history: none decided yet'}</Text>
+        <Text bold wrap="truncate">
+          {history.length ? `history: ${history.length} decided, newest first${lines.length > room ? ' (↑↓)' : ''}` : 'history: none decided yet'}
+        </Text>
         <Lines lines={lines.slice(top, top + room)} />
       </Box>
     );
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
-  const keys = !focused
-    ? `keys go to Claude now · ${HOTKEY_LABEL} to answer here`
-    : mode === 'reason'
-      ? `block reason: ${reason}▌   (⏎ block · Esc back)`
-      : width >= 96
-        ? `[a] approve once  [s] approve for this session${approval.widen ? `  [g] add ${approval.widen.globs.join(', ')} to ${approval.widen.intent_id}` : ''}  [b] block with a reason  [i] inspect  [?] keys`
-        : `[a] once  [s] session${approval.widen ? '  [g] widen intent' : ''}  [b] block  [i] inspect  [?] keys`;
-  // The reason is why a human is asked: it gets every row it needs, leaving one for the input.
-  const reasonLines = mode === 'inspect' ? [] : wrapText(approval.reason, width).slice(0, Math.max(1, height - 3));
-  const body = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);
-  const room = Math.max(1, height - 2 - reasonLines.length);
+  const keys = keysLine({ focused, armed, mode, reason, width, widen: approval.widen });
+  // Why roz asks, in full, then what the agent wants to do: one block that scrolls when the pane is short
+  // (a split panel), so neither is ever cut off silently.
+  const body: Line[] =
+    mode === 'inspect' ? inspectLines(approval, width) : [...wrapText(approval.reason, width).map((text) => ({ text })), ...inputLines(approval, width)];
+  const room = Math.max(1, height - 2);
   const fits = body.length <= room;
   const top = fits ? 0 : Math.max(0, Math.min(bodyTop, body.length - (room - 1)));
   const shown = fits ? body : body.slice(top, top + room - 1);
@@ -112,9 +162,8 @@ export function ApprovalPrompt({ approval, queued, mode, reason, now, height, wi
       <Text bold color="yellow" wrap="truncate">
         {title}
       </Text>
-      <Lines lines={reasonLines.map((text) => ({ text }))} />
       <Lines lines={shown} />
-      {fits ? null : <Text dimColor>{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)${mode === 'inspect' ? '' : ' · i inspect'}`}</Text>}
+      {fits ? null : <Text dimColor wrap="truncate">{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)`}</Text>}
       <Box flexGrow={1} />
       <Text bold inverse wrap="truncate">
         {keys}

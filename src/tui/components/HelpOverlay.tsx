@@ -14,7 +14,10 @@ export function helpLines(ctx: KeyContext, width: number): Array<{ text: string;
       wrapText(does, Math.max(10, width - keyWidth - 2)).map((l, i) => ({ text: `${i === 0 ? `  ${k}`.padEnd(keyWidth) : ' '.repeat(keyWidth)}${l}` })),
     ),
   ];
-  return [...(view.length ? block(`keys: ${ctx.replace('-', ' ')}`, view) : [{ text: `keys: ${ctx} (this view has no keys of its own)`, bold: true }]), ...block('everywhere', global)];
+  return [
+    ...(view.length ? block(`keys: ${ctx.replace('-', ' ')}`, view) : [{ text: `keys: ${ctx} (this view has no keys of its own)`, bold: true }]),
+    ...block('everywhere', global),
+  ];
 }
 
 export function HelpOverlay({ ctx, top, height, width }: { ctx: KeyContext; top: number; height: number; width: number }) {
@@ -29,7 +32,9 @@ export function HelpOverlay({ ctx, top, height, width }: { ctx: KeyContext; top:
           {l.text}
         </Text>
       ))}
-      <Text dimColor wrap="truncate">{more > 0 ? `… ${more} more (↓)` : '? or Esc to close'}</Text>
+      <Text dimColor wrap="truncate">
+        {more > 0 ? `… ${more} more (↓)` : '? or Esc to close'}
+      </Text>
     </Box>
   );
 }

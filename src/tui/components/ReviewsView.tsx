@@ -12,7 +12,10 @@ export function ReviewsView({ state, height }: { state: SessionState | null; hei
     { text: 'decisions', bold: true },
   ];
   for (const d of r.decision_history) {
-    lines.push({ text: `  ${d.decided_at.slice(11, 19)} ${d.kind.toUpperCase()} ${d.valid ? '' : `(not counted: ${d.invalid_reason}) `}— ${d.summary}`, colour: d.valid ? (d.kind === 'complete' ? 'green' : 'yellow') : 'red' });
+    lines.push({
+      text: `  ${d.decided_at.slice(11, 19)} ${d.kind.toUpperCase()} ${d.valid ? '' : `(not counted: ${d.invalid_reason}) `}— ${d.summary}`,
+      colour: d.valid ? (d.kind === 'complete' ? 'green' : 'yellow') : 'red',
+    });
     if (d.message) lines.push({ text: `      asked: ${d.message}` });
     // The opinions (or why none could be had) are part of the decision record.
     if (d.opinions?.length) lines.push({ text: `      second opinions: ${d.opinions.join(', ')}` });

@@ -15,10 +15,32 @@ export function statsRows(stats: SessionStats): Array<[label: string, phrases: s
     ['tool calls', [`${stats.tool_calls} (${stats.tool_failures} failed)`]],
     // The engine counts both a deny and an ask (a human gate) per code.
     ['denied/asked', denials.length ? denials.map(([k, v]) => `${k}=${v}`) : ['none']],
-    ['reviews', [`${stats.reviews}`, `decisions COMPLETE ${stats.decisions.complete}`, `ISSUES ${stats.decisions.issues}`, ...(stats.decisions.invalid ? [`not counted ${stats.decisions.invalid}`] : [])]],
+    [
+      'reviews',
+      [
+        `${stats.reviews}`,
+        `decisions COMPLETE ${stats.decisions.complete}`,
+        `ISSUES ${stats.decisions.issues}`,
+        ...(stats.decisions.invalid ? [`not counted ${stats.decisions.invalid}`] : []),
+      ],
+    ],
     ['breaker trips', [`${stats.breaker_trips}`]],
-    ['human gates', [`${h.decisions} decided (${h.approved} approved, ${h.denied} denied)`, `${h.timed_out} timed out`, `waited ${secs(h.wait_ms_total)} total, ${secs(h.wait_ms_max)} longest`]],
-    ['templates', stats.templates.length ? stats.templates.map((t) => `${t.template_id}: ${t.blocks} blocks, ${t.reviews_spawned} spawned, ${t.complete + t.issues} decided, ${t.no_decision} no decision`) : ['none used']],
+    [
+      'human gates',
+      [
+        `${h.decisions} decided (${h.approved} approved, ${h.denied} denied)`,
+        `${h.timed_out} timed out`,
+        `waited ${secs(h.wait_ms_total)} total, ${secs(h.wait_ms_max)} longest`,
+      ],
+    ],
+    [
+      'templates',
+      stats.templates.length
+        ? stats.templates.map(
+            (t) => `${t.template_id}: ${t.blocks} blocks, ${t.reviews_spawned} spawned, ${t.complete + t.issues} decided, ${t.no_decision} no decision`,
+          )
+        : ['none used'],
+    ],
   ];
 }
 

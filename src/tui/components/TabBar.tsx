@@ -5,18 +5,34 @@ import { Box, Text } from 'ink';
 export const TABS = ['trace', 'approvals', 'reviews', 'intents', 'stats'] as const;
 export type Tab = (typeof TABS)[number];
 
-export function TabBar({ tab, pending, hotkey, compact = false, focused = true }: { tab: Tab; pending: number; hotkey: string; compact?: boolean; focused?: boolean }) {
+export function TabBar({
+  tab,
+  pending,
+  hotkey,
+  compact = false,
+  focused = true,
+}: {
+  tab: Tab;
+  pending: number;
+  hotkey: string;
+  compact?: boolean;
+  focused?: boolean;
+}) {
   return (
     <Box>
       {/* Tab names never shrink or wrap; on a narrow screen the help text is cut instead. */}
       {TABS.map((t, i) => (
         <Box key={t} flexShrink={0}>
           <Text inverse={t === tab} color={t === 'approvals' && pending > 0 ? 'yellow' : undefined}>
-            {compact && t !== tab ? ` ${i + 1} ${t.slice(0, 5)}${t === 'approvals' && pending > 0 ? `(${pending})` : ''}` : ` ${i + 1} ${t}${t === 'approvals' && pending > 0 ? ` (${pending})` : ''} `}
+            {compact && t !== tab
+              ? ` ${i + 1} ${t.slice(0, 5)}${t === 'approvals' && pending > 0 ? `(${pending})` : ''}`
+              : ` ${i + 1} ${t}${t === 'approvals' && pending > 0 ? ` (${pending})` : ''} `}
           </Text>
         </Box>
       ))}
-      <Text dimColor wrap="truncate-end">{focused ? `  ? keys · ${hotkey} claude` : `  ${hotkey} here`}</Text>
+      <Text dimColor wrap="truncate-end">
+        {focused ? `  ? keys · ${hotkey} claude` : `  ${hotkey} here`}
+      </Text>
     </Box>
   );
 }

@@ -3,9 +3,17 @@
 // which anything gets approved). Keys act on the request that is on screen,
 // and mode lives in refs too, so keys arriving faster than React re-renders
 // (a paste, a fast typist) can never approve what the human has not seen.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { PendingApproval } from '../../supervisor/approval-broker.js';
 import type { SupervisorSource } from '../source.js';
+
+/**
+ * How long a request is on screen before a key can answer it. The prompt
+ * takes the keyboard from Claude's pane: a key the human was typing for
+ * Claude at that moment (an `a`, an `s`) must not approve what they have not
+ * seen.
+ */
+export const ARM_MS = 500;
 
 export type ApprovalMode = 'prompt' | 'reason' | 'inspect';
 
@@ -18,6 +26,8 @@ export interface ApprovalsState {
   historyTop: number;
   /** Lines of the request's input (or inspect view) scrolled past. */
   bodyTop: number;
+  /** The request on screen has been there ARM_MS: answer keys work. */
+  armed: boolean;
   /** The mode right now, even between renders: what the keymap consults. */
   modeNow(): ApprovalMode;
   /** Whether a request is on screen and still unanswered. */
@@ -54,6 +64,19 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     bodyFor.current = current?.id ?? null;
     if (bodyTop !== 0) setBodyTop(0);
   }
+  // Armed per request, ARM_MS after it was first drawn (effects run after the commit).
+  const armedFor = useRef<string | null>(null);
+  const [, rearm] = useState(0);
+  const currentId = current?.id ?? null;
+  useEffect(() => {
+    if (!currentId) return;
+    const timer = setTimeout(() => {
+      armedFor.current = currentId;
+      rearm((n) => n + 1);
+    }, ARM_MS);
+    return () => clearTimeout(timer);
+  }, [currentId]);
+  const armedNow = (): boolean => shown.current !== null && armedFor.current === shown.current;
   const setMode = (m: ApprovalMode): void => {
     modeRef.current = m;
     setModeState(m);
@@ -79,16 +102,17 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
     reason,
     historyTop,
     bodyTop,
+    armed: currentId !== null && armedFor.current === currentId,
     modeNow: () => modeRef.current,
     showing: () => shown.current !== null,
     actions: {
-      approveOnce: () => answer((id) => source.answer(id, { action: 'approve-once' })),
-      approveSession: () => answer((id) => source.answer(id, { action: 'approve-session' })),
+      approveOnce: () => armedNow() && answer((id) => source.answer(id, { action: 'approve-once' })),
+      approveSession: () => armedNow() && answer((id) => source.answer(id, { action: 'approve-session' })),
       widen: () => {
-        if (!current?.widen || shown.current !== current.id) return;
+        if (!armedNow() || !current?.widen || shown.current !== current.id) return;
         answer((id) => source.answer(id, { action: 'widen' }));
       },
-      startBlock: () => shown.current && setMode('reason'),
+      startBlock: () => armedNow() && setMode('reason'),
       typeReason: (t) => setReason((reasonRef.current + t).slice(0, 500)),
       eraseReason: () => setReason(reasonRef.current.slice(0, -1)),
       submitBlock: () => {

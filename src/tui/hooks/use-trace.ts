@@ -60,8 +60,7 @@ export function useTrace(source: SupervisorSource, total: number, height: number
   const maxTop = Math.max(0, detailLines.length - Math.max(1, height - 1));
 
   const matching = useMemo(
-    () =>
-      source.events.tail(TRACE_WINDOW, (e) => (filter.event === null || e.event === filter.event) && (filter.code === null || e.code === filter.code)),
+    () => source.events.tail(TRACE_WINDOW, (e) => (filter.event === null || e.event === filter.event) && (filter.code === null || e.code === filter.code)),
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [source, total, filter],
   );

@@ -119,7 +119,8 @@ export class Compositor {
     for (const d of f.dividers ?? []) {
       if (y < d.y || y >= d.y + d.rows) continue;
       // A labelled rule, so it is not mistaken for one of Claude's own.
-      const text = d.label && d.cols > d.label.length + 4 ? `${d.char.repeat(2)} ${d.label} ${d.char.repeat(d.cols - d.label.length - 4)}` : d.char.repeat(d.cols);
+      const text =
+        d.label && d.cols > d.label.length + 4 ? `${d.char.repeat(2)} ${d.label} ${d.char.repeat(d.cols - d.label.length - 4)}` : d.char.repeat(d.cols);
       parts.push({ x: d.x, text: `\x1b[2m${text}\x1b[0m` });
     }
     parts.sort((a, b) => a.x - b.x);
