@@ -31,12 +31,11 @@ fs.writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(argv));
 const i = argv.indexOf('--session-id');
 const sid = i >= 0 ? argv[i + 1] : 'fake-session';
 const env = { ...process.env, CLAUDE_PLUGIN_ROOT: ${JSON.stringify(pluginDir)} };
-// As the client runs a hook: /bin/sh -c '<hooks.json command>' in a session of its own, the event on a pipe.
+// As the client starts hooks: /bin/sh -c <the hooks.json command>, in a session of its own.
 const hook = (cmd, payload) =>
   new Promise((resolve, reject) => {
     const child = spawn('/bin/sh', ['-c', cmd], { env, detached: true, stdio: ['pipe', 'ignore', 'inherit'] });
-    child.on('error', reject);
-    child.on('close', resolve);
+    child.on('error', reject).on('close', resolve);
     child.stdin.end(JSON.stringify({ session_id: sid, cwd: process.cwd(), ...payload }));
   });
 (async () => {
