@@ -2,7 +2,7 @@
 // Bash tool? Only the client's hooks may change a session. In enforced mode
 // the OS guarantees that (the sandboxed Bash cannot write the store). In
 // advisory mode this is a heuristic over facts the agent does not control
-// cheaply, observed with both pinned clients on Linux (docs/trust.md):
+// cheaply, observed with both pinned clients on Linux (docs/integrity.md):
 //  - the client runs a hook as `/bin/sh -c '<the hooks.json command>'`, in a
 //    session of its own (the shell is the session leader), with the event on
 //    a socket as stdin;

@@ -7,7 +7,7 @@ import type { ToolHookInput } from '../core/hook-input.js';
 import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
 import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
-import { protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
+import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { joinUnfolded, resolveReal } from '../store/realpath.js';
 import { analysis } from './shell-view.js';
 
@@ -81,9 +81,18 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
   const configs = roots.configFiles.map(real);
   const settings = roots.settingsFile ? real(roots.settingsFile) : null;
   const claudeUser = real(roots.claudeUserDir);
+  // A hard link of a protected file is that file (store/hard-links.ts); asked only for targets with nlink > 1.
+  const linkCandidates = (): string[] => [
+    ...configs,
+    ...(settings ? [settings] : []),
+    ...(cache ? filesIn(cache) : []),
+    ...filesIn(claudeUser).filter((f) => /settings[^/]*\.json$/.test(f)),
+    ...['settings.json', 'settings.local.json'].map((f) => join(input.cwd, '.claude', f)),
+  ];
   for (const given of targets) {
     // Symlinks resolved before `..` (store/realpath.ts): never path.resolve first.
-    const p = real(joinUnfolded(input.cwd, expandTilde(given, roots.home)));
+    const resolved = real(joinUnfolded(input.cwd, expandTilde(given, roots.home)));
+    const p = protectedLinkTarget(resolved, linkCandidates) ?? resolved;
     const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p });
     if (cache && inside(p, cache)) return hit('code-cache');
     if (plugin && inside(p, plugin)) return hit('plugin');

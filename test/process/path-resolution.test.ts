@@ -72,6 +72,18 @@ describe('path resolution that cannot be folded around', () => {
     const forge = await runHook('PreToolUse', q.pre('Write', { file_path: join(work, 'state-copy.json'), content: '{}' }), env2);
     expect(decision(forge)).toBe('deny');
     expect(reason(forge)).toMatch(/^\[STORE_PROTECTED\]/);
+    // Protected files outside the store: the config ($ROZ_CONFIG) and the project's .claude/ settings.
+    const config = join(home, 'roz.toml');
+    writeFileSync(config, '[review]\nmode = "prompt"\n');
+    linkSync(config, join(work, 'cfg.toml'));
+    mkdirSync(join(work, '.claude'), { recursive: true });
+    writeFileSync(join(work, '.claude', 'settings.json'), '{}');
+    linkSync(join(work, '.claude', 'settings.json'), join(work, 'prefs.json'));
+    for (const f of ['cfg.toml', 'prefs.json']) {
+      const r = await runHook('PreToolUse', q.pre('Write', { file_path: join(work, f), content: 'x' }), { ...env2, ROZ_CONFIG: config });
+      expect(decision(r), f).toBe('deny');
+      expect(reason(r), f).toMatch(/^\[PROTECTED_PATH\]/);
+    }
     // An ordinary file with two links is not protected.
     writeFileSync(join(work, 'a.txt'), 'a');
     linkSync(join(work, 'a.txt'), join(work, 'b.txt'));
