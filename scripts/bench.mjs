@@ -49,7 +49,8 @@ function section(name, args = [], nodeArgs = []) {
 function measure(argv, input, procEnv = env) {
   const cmd = hasTime ? ['/usr/bin/time', '-f', '%M', ...argv] : argv;
   const t0 = process.hrtime.bigint();
-  const r = spawnSync(cmd[0], cmd.slice(1), { input, env: procEnv, encoding: 'utf8', maxBuffer: 64 << 20 });
+  // detached: a session of its own, as the client starts hooks (src/engine/hook-origin.ts).
+  const r = spawnSync(cmd[0], cmd.slice(1), { input, env: procEnv, encoding: 'utf8', maxBuffer: 64 << 20, detached: true });
   const wall = Number(process.hrtime.bigint() - t0) / 1e6;
   if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${r.stderr}`);
   const rss = hasTime ? Number(r.stderr.trim().split('\n').at(-1)) : NaN;
@@ -212,7 +213,7 @@ async function concurrent(n) {
   await Promise.all(
     Array.from({ length: n }, (_, i) => new Promise((res, rej) => {
       const [cmd, ...args] = hookCmd('PreToolUse');
-      const child = spawn(cmd, args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
+      const child = spawn(cmd, args, { env, stdio: ['pipe', 'ignore', 'ignore'], detached: true });
       child.on('close', res).on('error', rej);
       child.stdin.end(JSON.stringify({ ...base, session_id: sid, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `/f${i}` } }));
     })),
@@ -349,6 +350,9 @@ row('supervised round trip, median ms', supervised.supervised_median_ms, supervi
 row('supervised round trip, p99 ms', supervised.supervised_p99_ms, supervised.baseline_bare_socket_p99_ms, signed(supervised.added_p99_ms), 'bare Unix socket, same bytes');
 row('http hook POST (loopback, new conn), ms', http.post_new_connection_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_new_connection_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
 row('http hook POST + in-process engine, ms', http.post_with_inprocess_engine_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_with_inprocess_engine_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
+row('http hook to roz run supervisor, median ms', http.supervisor_post_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.supervisor_post_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
+row('  roz adds over a bare loopback POST, ms', http.supervisor_adds_median_ms, http.post_new_connection_median_ms, `p99 ${http.supervisor_post_p99_ms} ms`, 'POST, fixed verdict, same bytes');
+row('  supervisor killed: the POST gets', http.dead_supervisor_post, `${http.dead_supervisor_detected_ms} ms`, 'client blocks the call', 'onFailure: "block" (2.1.295+)');
 row(`scope checks/s (${scope.globs} globs x ${scope.paths} paths)`, scope.roz_checks_per_second, scope.baseline_prefix_set_checks_per_second, `${scope.ratio_baseline_over_roz}x slower`, 'Set lookup of parent dirs');
 row('  scope checks/s with 10 globs', scope.roz_checks_per_second_10_globs, '', '', '');
 row(`ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`, ledger.roz_append_ledger_lines_per_second, ledger.baseline_append_file_sync_lines_per_second, `${ledger.ratio_baseline_over_roz}x slower`, 'fs.appendFileSync, same lines');

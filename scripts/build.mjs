@@ -59,6 +59,9 @@ const onDemandFiles = {
   },
 };
 
+// The renderer alone, for the launcher when hook.cjs cannot run (plugin/bin/roz cannotStart).
+const render = await build({ ...hookCjs, entryPoints: ['src/engine/render-entry.ts'], outfile: join(outdir, 'render.cjs') });
+
 const [hook, cli] = await Promise.all([
   build({
     ...hookCjs,
@@ -94,5 +97,5 @@ const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter
 if (heavy.length) throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);
 
 // Chunks of earlier builds (content-hashed names) would otherwise pile up.
-const fresh = new Set([hook, cli, ...chunks].flatMap((r) => Object.keys(r.metafile.outputs)).map((p) => basename(p)));
+const fresh = new Set([hook, cli, render, ...chunks].flatMap((r) => Object.keys(r.metafile.outputs)).map((p) => basename(p)));
 for (const f of readdirSync(outdir)) if (!fresh.has(f)) rmSync(join(outdir, f), { force: true });

@@ -8,7 +8,6 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Verdict } from '../../src/core/verdict.js';
-import { renderOutput } from '../../src/engine/output.js';
 import { relayToSupervisor } from '../../src/supervisor/channel-client.js';
 import { encodeFrame, PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
@@ -60,7 +59,6 @@ export async function supervised(rounds: number) {
   const childEnv = { ...env, ...sup.childEnv() };
   const bare = await bareServer();
   const raw = preToolUseRaw();
-  const stdout = renderOutput('PreToolUse', ALLOW, []);
   // The same frame the client builds (fresh id per event).
   const frameBytes = () =>
     encodeFrame({ v: PROTOCOL_VERSION, id: randomUUID(), token: sup.token, event: 'PreToolUse', input: JSON.parse(raw), verdict: ALLOW, deadline: Date.now() + 20_000 });
@@ -70,7 +68,7 @@ export async function supervised(rounds: number) {
   const one = async (which: 'sup' | 'bare') => {
     const t = nowMs();
     if (which === 'sup') {
-      const r = await relayToSupervisor({ event: 'PreToolUse', raw, stdout, stderr: '', verdict: ALLOW, env: childEnv, deadline: Date.now() + 20_000 });
+      const r = await relayToSupervisor({ event: 'PreToolUse', raw, stderr: '', verdict: ALLOW, env: childEnv, deadline: Date.now() + 20_000 });
       if (r.outcome !== 'notified') fallbacks += 1;
       return nowMs() - t;
     }

@@ -4,6 +4,7 @@
 // fails, e.g. out of inotify watches). Loaded only by `roz trace --follow`.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { StringDecoder } from 'node:string_decoder';
 import type { FSWatcher } from 'chokidar';
 
 export interface FileFollower {
@@ -20,6 +21,8 @@ export async function followLines(file: string, onLine: (line: string) => void, 
   const { watch } = await import('chokidar');
   let offset = 0;
   let partial = '';
+  // A read may end inside a multi-byte character: the decoder keeps its first bytes for the next.
+  let decoder = new StringDecoder('utf8');
   const readNew = (): void => {
     let fd: number;
     try {
@@ -29,13 +32,18 @@ export async function followLines(file: string, onLine: (line: string) => void, 
     }
     try {
       const size = fstatSync(fd).size;
-      if (size < offset) offset = 0; // replaced by a shorter file: start over
+      if (size < offset) {
+        // Replaced by a shorter file: start over.
+        offset = 0;
+        partial = '';
+        decoder = new StringDecoder('utf8');
+      }
       while (offset < size) {
         const buf = Buffer.alloc(Math.min(size - offset, 1 << 20));
         const n = readSync(fd, buf, 0, buf.length, offset);
         if (n === 0) break;
         offset += n;
-        const lines = (partial + buf.subarray(0, n).toString('utf8')).split('\n');
+        const lines = (partial + decoder.write(buf.subarray(0, n))).split('\n');
         partial = lines.pop() ?? '';
         for (const line of lines) if (line.trim()) onLine(line);
       }
@@ -44,12 +52,18 @@ export async function followLines(file: string, onLine: (line: string) => void, 
     }
   };
 
+  let trailing: NodeJS.Timeout | undefined;
   type Watching = { mode: 'events' | 'polling'; watcher: FSWatcher };
   const start = async (usePolling: boolean): Promise<Watching> => {
     // The directory, not the file: a file that does not exist yet gives no events of its own.
     const watcher = watch(dirname(file), { ignoreInitial: true, depth: 0, usePolling, interval: 200, persistent: true });
     const onFile = (p: string): void => {
-      if (p === file) readNew();
+      if (p !== file) return;
+      readNew();
+      // chokidar throttles events on one file (a few ms): a write landing inside
+      // that window has no event of its own, so read once more just after.
+      clearTimeout(trailing);
+      trailing = setTimeout(readNew, 100);
     };
     watcher.on('add', onFile).on('change', onFile);
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
@@ -70,6 +84,9 @@ export async function followLines(file: string, onLine: (line: string) => void, 
     get mode() {
       return current.mode;
     },
-    close: () => current.watcher.close(),
+    close: () => {
+      clearTimeout(trailing);
+      return current.watcher.close();
+    },
   };
 }

@@ -5,6 +5,9 @@ import { hookCliNames } from '../core/hook-input.js';
 import { HOOK_EVENTS_HELP, HOOK_USAGE } from './hook-usage.js';
 import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
+import { hookOrigin } from '../engine/hook-origin.js';
+import { renderOutput } from '../engine/output.js';
+import { none } from '../core/verdict.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
 // Stay inside the client's hook timeout (30 s in hooks.json): fail open first.
@@ -104,9 +107,18 @@ async function main(): Promise<void> {
     finish('', `roz: ${name ? `unknown hook ${JSON.stringify(name)}` : 'missing hook event'}; ${HOOK_EVENTS_HELP} (roz hook --help)\n`, 2);
     return;
   }
+  // Advisory-mode guard (engine/hook-origin.ts): a `roz hook` the agent runs
+  // from its Bash must not change a session. In enforced mode the sandbox
+  // already makes the store read-only to it.
+  const origin = hookOrigin(name);
+  if (!origin.trusted) {
+    const msg = `roz: refused: this \`roz hook ${name}\` was not started by Claude Code (${origin.why}); only the client's own hooks change a session. Nothing was recorded.`;
+    finish(renderOutput(event, none, [msg]), `${msg}\n`);
+    return;
+  }
   const deadlineMs = deadlineFor(event, process.env);
   const timer = setTimeout(() => {
-    finish(`${JSON.stringify({ systemMessage: `roz: ${event} hook timed out after ${deadlineMs / 1000}s; failed open` })}\n`, `roz: ${event} hook timed out; failed open\n`);
+    finish(renderOutput(event, none, [`roz: ${event} hook timed out after ${deadlineMs / 1000}s; failed open`]), `roz: ${event} hook timed out; failed open\n`);
   }, deadlineMs);
   timer.unref();
   let raw: string;
@@ -114,7 +126,7 @@ async function main(): Promise<void> {
     raw = await readStdin();
   } catch (err) {
     const msg = `roz: ${event} hook failed open: ${(err as Error).message}`;
-    finish(`${JSON.stringify({ systemMessage: msg })}\n`, `${msg}\n`);
+    finish(renderOutput(event, none, [msg]), `${msg}\n`);
     return;
   }
   const run = await runHook(event, raw, { env: process.env });
@@ -125,8 +137,8 @@ async function main(): Promise<void> {
     // Loaded only under `roz run`: standalone hooks never pay for the channel.
     markCodePath('supervised');
     const { relayToSupervisor } = await import('../supervisor/channel-client.js');
-    const relayed = await relayToSupervisor({ event, raw, stdout: run.stdout, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
-    finish(relayed.stdout, relayed.stderr);
+    const relayed = await relayToSupervisor({ event, raw, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
+    finish(relayed.verdict === run.verdict ? run.stdout : renderOutput(event, relayed.verdict, run.warnings), relayed.stderr);
     return;
   }
   finish(run.stdout, run.stderr);

@@ -31,19 +31,23 @@ const shorterTtl: Tighten = (current, proposed) => {
   return next > 0 && (cur === 0 || next <= cur) ? { value: next } : { refused: `${next} would let approvals live longer than ${cur === 0 ? 'the user allows' : `${cur} s`}` };
 };
 
+/** A switch a project may only turn off. */
+const onlyOff: Tighten = (current, proposed) => (proposed === false || proposed === current ? { value: proposed } : { refused: 'a project may only turn it off' });
+
 /**
  * Keys a project file may set, each with its tightening rule. Not here, so
  * never from a project: storage.path, cleanup, external_models (commands the
- * reviewer runs), templates, and every key added without a rule here.
+ * reviewer runs), templates, telemetry (where data goes), enforce.network,
+ * review.reviewer_timeout_seconds, and every key added without a rule here.
  */
 export const projectSettable: Record<string, Tighten> = {
   'review.mode': ordered(['never', 'prompt', 'always']),
   'review.gates': moreGates,
   'review.approval_scope': ordered(['session', 'prompt', 'tool']),
   'review.approval_ttl_seconds': shorterTtl,
+  'review.second_opinion': ordered(['off', 'advisory', 'required']),
   'circuit_breaker.max_blocks': atLeast,
   'circuit_breaker.cooldown_seconds': atMost,
-  'review.second_opinion': ordered(['off', 'advisory', 'required']),
   'guard.destructive': ordered(['off', 'ask', 'deny']),
-  'governance.allow_temp_writes': ordered(['true', 'false']),
+  'governance.allow_temp_writes': onlyOff,
 };

@@ -131,7 +131,7 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
           'roz.approval.wait_ms': waitMs,
           ...(str(rec.code) ? { 'roz.code': String(rec.code) } : {}),
         },
-        [{ name: 'roz.approval.wait', value: waitMs / 1000, attributes: { 'roz.human.decision': decision, ...repoAttr } }],
+        [{ name: 'roz.approval.wait', value: waitMs / 1000, attributes: { 'roz.human.decision': decision, 'roz.human.decided_by': String(rec.decided_by ?? ''), ...repoAttr } }],
       );
     }
     default:

@@ -21,7 +21,8 @@ export type Verdict =
   | { kind: 'none' }
   | { kind: 'allow'; reason?: string }
   | { kind: 'ask'; code: DenialCode; reason: string; widen?: Widen }
-  | { kind: 'deny'; code: DenialCode; reason: string }
+  /** `bare`: the reason is shown as given, without its `[CODE]` (a human's answer under `roz run`). */
+  | { kind: 'deny'; code: DenialCode; reason: string; bare?: boolean }
   | { kind: 'block'; reason: string }
   | { kind: 'context'; text: string };
 

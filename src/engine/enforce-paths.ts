@@ -10,12 +10,13 @@ import { resolveReal } from '../store/realpath.js';
 import { findProjectRoot, orchestrationPaths } from '../store/project-root.js';
 import { codeCacheDir } from './code-paths.js';
 import { configPath, loadConfig } from './config-loader.js';
+import { pluginRoot } from './templates-loader.js';
 
 function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
-export function protectedPaths(env: Record<string, string | undefined>, cwd: string, settingsFile: string | null): ProtectedPaths {
+export function protectedPaths(env: Record<string, string | undefined>, cwd: string, settingsFile: string | null, pluginDir: string | null = pluginRoot(env)): ProtectedPaths {
   const home = env.HOME || homedir();
   const real = (p: string): string => resolveReal(resolve(cwd, p));
   const store = real(loadConfig(env).config.storage.path);
@@ -33,5 +34,7 @@ export function protectedPaths(env: Record<string, string | undefined>, cwd: str
     orchestration: existsSync(orch) ? real(orch) : null,
     settingsFile: settingsFile ? real(settingsFile) : null,
     claudeUserDir: real(env.CLAUDE_CONFIG_DIR || join(home, '.claude')),
+    // Its hooks' code: inside the project (roz working on roz) the sandbox would leave it writable.
+    pluginDir: pluginDir ? real(pluginDir) : null,
   };
 }

@@ -90,7 +90,9 @@ export function managedSettingsFile(): string {
 export function detectEnforcement(opts: { env: Record<string, string | undefined>; home: string; projectDir: string; store: string }): Enforcement {
   const { env, home, projectDir } = opts;
   const runFile = env.ROZ_SETTINGS_FILE;
-  const run = runFile ? { file: runFile, ...readSettings(runFile), launchedWith: launchedWith(runFile) } : null;
+  // ROZ_SETTINGS_LAUNCHED: set only in the supervisor's own environment for the hooks it runs in-process
+  // (http hooks): the client is its child there, not an ancestor to find in /proc.
+  const run = runFile ? { file: runFile, ...readSettings(runFile), launchedWith: env.ROZ_SETTINGS_LAUNCHED === runFile ? true : launchedWith(runFile) } : null;
   const managedFile = managedSettingsFile();
   const managedRead = readSettings(managedFile);
   const claudeDir = env.CLAUDE_CONFIG_DIR || join(home, '.claude');

@@ -36,9 +36,12 @@ import type { TreeSnapshot } from '../core/review/state.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
+  /** renderOutput(event, verdict, warnings): what the client reads. */
   stdout: string;
   stderr: string;
   verdict: Verdict;
+  /** The systemMessage lines, so a transport that changes the verdict (a human's answer) renders the same way. */
+  warnings: string[];
 }
 
 export interface EngineDeps {
@@ -81,7 +84,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   };
   const failOpen = (why: string): HookRun => {
     warn(`roz: ${event} hook failed open: ${why}`);
-    return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none };
+    return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
   };
 
   try {
@@ -139,6 +142,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const protect = () =>
       onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
         protectedWrite(input as HookInput<'PreToolUse'>, {
+          pluginDir: deps.env.CLAUDE_PLUGIN_ROOT || null,
           codeCache: codeCacheDir(deps.env, home),
           configFiles: [configPath(deps.env, home)],
           settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
@@ -187,7 +191,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
         if (verdict) {
           warn(`roz: store unavailable: ${err.message}`);
-          return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict };
+          return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict, warnings };
         }
       }
       if (event === 'Stop') {
@@ -221,6 +225,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       stdout: renderOutput(event, policy.verdict, warnings),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
       verdict: policy.verdict,
+      warnings,
     };
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);

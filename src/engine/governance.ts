@@ -16,7 +16,8 @@ import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from
 import { FILE_TOOLS, isSelectIntentTool, mutationOf, type WriteAnalyzer } from '../core/governance/mutations.js';
 import { governPreToolUse, type GovernanceContext, type ProjectView } from '../core/governance/policy.js';
 import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance/ranges.js';
-import { intentContext, sessionSummary } from '../core/governance/render.js';
+import { intentContext, SELECT_HOW, sessionSummary } from '../core/governance/render.js';
+import { intentSelectCall } from '../core/governance/select-call.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
 import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
@@ -74,7 +75,15 @@ function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): st
 }
 
 /** The project as hooks see it: intents parsed once per change of the file, across processes. */
-const loadProject = (root: string, deps: GovernanceDeps): ProjectView => loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot) });
+const loadProject = (root: string, deps: GovernanceDeps): ProjectView =>
+  loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot), home: deps.home ?? deps.env.HOME ?? homedir() });
+
+/** .intentignore patterns roz refused (scope.ts refusedIgnore), said at SessionStart. */
+function refusedIgnoreWarning(project: ProjectView): string[] {
+  const refused = project.ignored.refused ?? [];
+  if (refused.length === 0) return [];
+  return [`roz: .orchestration/.intentignore: refused ${refused.map((r) => `\`${r.pattern}\` (${r.why})`).join(', ')}; those paths stay governed`];
+}
 
 /**
  * Paths as the kernel resolves them (store/realpath.ts), and a hard link of a
@@ -140,8 +149,7 @@ function adoptPending(gov: GovernanceState, root: string, sessionId: string, dep
 /** Record the worktree as the audit's base when an intent is (newly) selected; no-op outside git. */
 function ensureAuditBase(gov: GovernanceState, root: string, deps: GovernanceDeps): void {
   if (!gov.intent_id || gov.audit?.intent_id === gov.intent_id) return;
-  const base = snapshotWorktree(root, deps.now);
-  gov.audit = base ? { intent_id: gov.intent_id, base, written: [], pending: null, flagged: null } : null;
+  gov.audit = { intent_id: gov.intent_id, base: snapshotWorktree(root, deps.now), written: [], pending: null, flagged: null };
 }
 
 /** Paths changed between two trees, relative to the project root (the git top may be above it). */
@@ -159,7 +167,7 @@ function changedInProject(root: string, from: string, to: string): string[] | nu
 
 /** A Bash call about to be asked: remember the worktree, so what it changes is attributed to it once it ran. */
 function holdBeforeAsk(audit: AuditState | null, input: HookInput<'PreToolUse'>, root: string, deps: GovernanceDeps): void {
-  if (!audit || input.tool_name !== 'Bash' || !input.tool_use_id) return;
+  if (!audit?.base || input.tool_name !== 'Bash' || !input.tool_use_id) return;
   const tree = snapshotWorktree(root, deps.now);
   audit.pending = tree ? { tool_use_id: input.tool_use_id, tree } : null;
 }
@@ -183,7 +191,7 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
   try {
     const gov = governanceOf(state);
     const audit = gov.audit;
-    if (!gov.intent_id || !audit || audit.intent_id !== gov.intent_id) return result();
+    if (!gov.intent_id || !audit?.base || audit.intent_id !== gov.intent_id) return result();
     const root = projectFor(gov, input.cwd, deps);
     if (!root) return result();
     const project = loadProject(root, deps);
@@ -241,6 +249,8 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
     const root = projectFor(gov, input.cwd, deps);
     if (!root) return result();
     const project = loadProject(root, deps);
+    const selecting = selectFromBash(gov, state.session_id, input, project, deps);
+    if (selecting) return selecting;
     const adopted = adoptPending(gov, root, state.session_id, deps, project.intents.ok ? project.intents.intents : null);
     const ctx: GovernanceContext = {
       project,
@@ -272,6 +282,29 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       [{ type: 'GovernanceError', error: why }],
     );
   }
+}
+
+/**
+ * `roz intent select ID` in the agent's Bash: recorded here, by the hook, and
+ * the command allowed (it then only reports). Overrides are refused
+ * (core/governance/select-call.ts). Null: not such a call.
+ */
+function selectFromBash(gov: GovernanceState, sessionId: string, input: HookInput<'PreToolUse'>, project: ProjectView, deps: GovernanceDeps): PolicyResult | null {
+  if (input.tool_name !== 'Bash' || typeof input.tool_input.command !== 'string' || !input.tool_input.command.includes('select')) return null;
+  const argvs = onDemand('shell').analyzeCommand(input.tool_input.command).commands.map((c) => c.argv);
+  const call = intentSelectCall(argvs, sessionId);
+  if (call.kind === 'none') return null;
+  const refuse = (why: string): PolicyResult =>
+    result({ kind: 'deny', code: 'INTENT_REQUIRED', reason: `roz: \`roz intent select\` refused: ${why}. ${SELECT_HOW}.` }, [{ type: 'IntentSelectionRejected', why }]);
+  if (call.kind === 'refuse') return refuse(call.why);
+  if (!project.intents.ok) return refuse(`${project.intentsFile} is invalid`);
+  const intent = project.intents.intents.find((i) => i.id === call.intentId);
+  if (!intent || intent.status !== 'IN_PROGRESS') {
+    const open = project.intents.intents.filter((i) => i.status === 'IN_PROGRESS').map((i) => i.id);
+    return refuse(`${call.intentId} is ${intent ? intent.status : 'not in ' + project.intentsFile} (IN_PROGRESS: ${open.join(', ') || 'none'})`);
+  }
+  selectIntent(gov, intent.id, 'hook', deps.now);
+  return result({ kind: 'allow', reason: `roz: intent ${intent.id} selected for this session (recorded by roz's hook)` }, [{ type: 'IntentSelected', intent_id: intent.id, via: 'hook' }]);
 }
 
 // --------------------------------------------------------------- PostToolUse
@@ -470,7 +503,7 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
           formatProblems(project.intentsFile, project.intents.problems.slice(0, 5)),
       });
     }
-    return result({ kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) }, [{ type: 'GovernanceOn', root }]);
+    return result({ kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) }, [{ type: 'GovernanceOn', root }], refusedIgnoreWarning(project));
   } catch (err) {
     rethrowNotLoaded(err);
     return result(undefined, [], [`roz: could not load intents (${(err as Error).message})`]);

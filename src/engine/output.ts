@@ -1,5 +1,8 @@
-// The one boundary where a verdict becomes what the client reads on stdout
-// (shapes observed on the real client; see shared/reference).
+// The one place a verdict becomes what the client reads on stdout (shapes
+// observed on the real client; see shared/reference). Every path renders here:
+// the engine, the hook process (its own timeouts and refusals), the supervisor
+// relay (a human's answer is a verdict too) and the launcher when the hook
+// bundle cannot run (plugin/dist/render.cjs, built from this file alone).
 import type { HookEventName } from '../core/hook-input.js';
 import type { Verdict } from '../core/verdict.js';
 
@@ -17,9 +20,11 @@ export function renderOutput(event: HookEventName, verdict: Verdict, warnings: s
             ? verdict.reason
               ? { permissionDecisionReason: verdict.reason }
               : {}
-            : // The code leads, so the agent (and a person reading the
-              // transcript) can tell a scope violation from a stale file at a glance.
-              { permissionDecisionReason: `[${verdict.code}] ${verdict.reason}` }),
+            : verdict.kind === 'deny' && verdict.bare
+              ? { permissionDecisionReason: verdict.reason }
+              : // The code leads, so the agent (and a person reading the
+                // transcript) can tell a scope violation from a stale file at a glance.
+                { permissionDecisionReason: `[${verdict.code}] ${verdict.reason}` }),
         };
       }
       break;

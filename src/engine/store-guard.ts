@@ -43,6 +43,8 @@ export function writesStore(input: ToolHookInput, storeRoot: string, home: strin
 
 /** Where the protected areas are for one hook call (absolute, as configured). */
 export interface ProtectedRoots {
+  /** roz's plugin folder (CLAUDE_PLUGIN_ROOT), the hooks' own code. */
+  pluginDir: string | null;
   codeCache: string | null;
   configFiles: string[];
   settingsFile: string | null;
@@ -75,6 +77,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
   if (targets.length === 0) return null;
   const real = (p: string): string => resolveReal(p);
   const cache = roots.codeCache ? real(roots.codeCache) : null;
+  const plugin = roots.pluginDir ? real(roots.pluginDir) : null;
   const configs = roots.configFiles.map(real);
   const settings = roots.settingsFile ? real(roots.settingsFile) : null;
   const claudeUser = real(roots.claudeUserDir);
@@ -83,6 +86,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     const p = real(joinUnfolded(input.cwd, expandTilde(given, roots.home)));
     const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p });
     if (cache && inside(p, cache)) return hit('code-cache');
+    if (plugin && inside(p, plugin)) return hit('plugin');
     if (configs.some((c) => p === c)) return hit('config');
     if (settings && p === settings) return hit('settings-file');
     if (inside(p, claudeUser)) {

@@ -1,6 +1,7 @@
 // The project's `.orchestration/` folder on disk: finding the governed
 // project, loading intents and .intentignore, and writing lessons and the map.
 import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import type { IntentsParse } from '../core/governance/intents.js';
@@ -36,7 +37,7 @@ export function loadIntents(root: string, opts: LoadOptions = {}): IntentsParse 
   return parseIntentsCached(text, opts.cacheDir ?? null);
 }
 
-export function loadProject(root: string, opts: LoadOptions = {}): ProjectView {
+export function loadProject(root: string, opts: LoadOptions & { home?: string } = {}): ProjectView {
   const paths = orchestrationPaths(root);
   const realRoot = realOr(root);
   return {
@@ -44,7 +45,7 @@ export function loadProject(root: string, opts: LoadOptions = {}): ProjectView {
     orchestration: join(realRoot, ORCHESTRATION),
     intentsFile: `${ORCHESTRATION}/active_intents.yaml`,
     intents: loadIntents(root, opts),
-    ignored: ignoreMatcher(readOptional(paths.ignore)),
+    ignored: ignoreMatcher(readOptional(paths.ignore), opts.home ?? homedir()),
   };
 }
 

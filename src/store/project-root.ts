@@ -1,8 +1,8 @@
 // Which project, if any, is governed: a few existsSync calls, no parsing. Kept
 // apart from orchestration.ts so the hook can decide whether to load intent
 // governance (yaml, globs, the ledger schema) before paying for it.
-import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { existsSync, realpathSync } from 'node:fs';
+import { dirname, join, resolve, sep } from 'node:path';
 
 export const ORCHESTRATION = '.orchestration';
 export const orchestrationPaths = (root: string) => {
@@ -30,13 +30,40 @@ export function gitTopLevel(start: string): string | null {
 
 const governed = (dir: string): boolean => existsSync(orchestrationPaths(dir).intents);
 
+const realOr = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+};
+
+/** Same directory, or one inside the other. */
+function related(a: string, b: string): boolean {
+  const [x, y] = [realOr(a), realOr(b)];
+  const within = (p: string, dir: string): boolean => p === dir || p.startsWith(dir.endsWith(sep) ? dir : dir + sep);
+  return within(x, y) || within(y, x);
+}
+
 /**
  * The governed project for a hook: the session's remembered project, the
  * hook's cwd, its git toplevel, or CLAUDE_PROJECT_DIR — the first that has
  * `.orchestration/active_intents.yaml`. Null means governance is off.
+ *
+ * CLAUDE_PROJECT_DIR is the client's (the agent cannot change a hook's
+ * environment): when it is governed, a candidate nested inside it or above it
+ * (`src/.orchestration/` written by the agent and chosen with `--project src`,
+ * or one made in a parent directory) is refused and the project's own
+ * `.orchestration/` governs. A governed directory unrelated to it (the agent
+ * cd'd into another project) governs there.
  */
 export function findProjectRoot(cwd: string, opts: { remembered?: string | null; projectDir?: string | undefined } = {}): string | null {
+  const anchor = opts.projectDir && governed(opts.projectDir) ? opts.projectDir : null;
   const candidates = [opts.remembered, cwd, gitTopLevel(cwd), opts.projectDir].filter((c): c is string => !!c);
-  for (const c of candidates) if (governed(c)) return c;
+  for (const c of candidates) {
+    if (!governed(c)) continue;
+    if (anchor && c !== anchor && related(c, anchor)) return anchor;
+    return c;
+  }
   return null;
 }

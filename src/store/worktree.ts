@@ -26,7 +26,14 @@ function git(cwd: string, args: string[], env?: NodeJS.ProcessEnv): string | nul
     env: { ...(env ?? process.env), GIT_OPTIONAL_LOCKS: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (r.status !== 0) lastError = (r.stderr || r.error?.message || `exit ${r.status}`).trim().split('\n')[0] ?? '';
   return r.status === 0 ? r.stdout : null;
+}
+
+let lastError = '';
+/** The first line of the last failing git call's stderr, for a note to the reader. */
+export function lastGitError(): string {
+  return lastError;
 }
 
 /** The worktree of `cwd` now, or null when it is not in a git repository (or git fails). */

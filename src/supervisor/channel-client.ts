@@ -1,7 +1,9 @@
 // The hook's end of the channel (loaded by the lean hook process, so no UI
 // here): tell a running `roz run` supervisor what the engine decided and, for
 // an `ask`, wait for the human's answer. Every wait is bounded; when the
-// supervisor is gone or hangs, the engine's own verdict stands.
+// supervisor is gone or hangs, the engine's own verdict stands. It passes a
+// verdict back, never the client's JSON: that is rendered in one place
+// (engine/output.ts) by the hook process.
 import { connect } from 'node:net';
 import { truncateValue } from '../core/truncate.js';
 import type { Verdict } from '../core/verdict.js';
@@ -16,7 +18,8 @@ export const NOTIFY_TIMEOUT_MS = 500;
 export const HEARTBEAT_GAP_MS = 2_500;
 
 export interface Relayed {
-  stdout: string;
+  /** The verdict that stands: the human's answer, or the engine's own. */
+  verdict: Verdict;
   stderr: string;
   /** How it went, for tests and stderr: answered, notified, or why it fell back. */
   outcome: 'answered' | 'notified' | 'fallback';
@@ -25,7 +28,6 @@ export interface Relayed {
 export interface RelayRequest {
   event: string;
   raw: string;
-  stdout: string;
   stderr: string;
   verdict: Verdict;
   env: Record<string, string | undefined>;
@@ -34,7 +36,7 @@ export interface RelayRequest {
 }
 
 /** Keep each big field of the hook input inside the frame budget. */
-function frameInput(raw: string): Record<string, unknown> {
+export function frameInput(raw: string): Record<string, unknown> {
   let input: Record<string, unknown>;
   try {
     const parsed = JSON.parse(raw) as unknown;
@@ -52,16 +54,10 @@ function frameInput(raw: string): Record<string, unknown> {
   return out;
 }
 
-/** Rewrite the engine's PreToolUse output with the human's answer, keeping its systemMessage. */
-function answerOutput(engineStdout: string, decision: 'allow' | 'deny', reason: string): string {
-  let out: Record<string, unknown> = {};
-  try {
-    if (engineStdout.trim()) out = JSON.parse(engineStdout) as Record<string, unknown>;
-  } catch {
-    out = {};
-  }
-  out.hookSpecificOutput = { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: reason };
-  return `${JSON.stringify(out)}\n`;
+/** The human's answer to an `ask` as a verdict; a refusal keeps the ask's code and shows the reason as the supervisor worded it. */
+export function answerVerdict(asked: Verdict, decision: 'allow' | 'deny', reason: string): Verdict {
+  if (decision === 'allow') return { kind: 'allow', reason };
+  return { kind: 'deny', code: asked.kind === 'ask' || asked.kind === 'deny' ? asked.code : 'HUMAN_GATE', reason, bare: true };
 }
 
 export async function relayToSupervisor(req: RelayRequest): Promise<Relayed> {
@@ -69,7 +65,7 @@ export async function relayToSupervisor(req: RelayRequest): Promise<Relayed> {
   const token = req.env.ROZ_TOKEN ?? '';
   const isAsk = req.verdict.kind === 'ask';
   const fallback = (why: string): Relayed => ({
-    stdout: req.stdout,
+    verdict: req.verdict,
     stderr:
       req.stderr +
       `roz: supervisor ${why}; ${isAsk ? "using the hook's own verdict (the client will ask)" : 'event not shown in roz run'}\n`,
@@ -128,14 +124,14 @@ export async function relayToSupervisor(req: RelayRequest): Promise<Relayed> {
         }
         if (reply.type === 'error') return settle(fallback(`refused the event (${reply.code}: ${reply.message})`));
         if (reply.id !== frame.id) continue;
-        if (reply.type === 'ack') return settle({ stdout: req.stdout, stderr: req.stderr, outcome: 'notified' });
+        if (reply.type === 'ack') return settle({ verdict: req.verdict, stderr: req.stderr, outcome: 'notified' });
         if (!isAsk) continue;
         if (reply.type === 'pending' || reply.type === 'heartbeat') {
           arm(HEARTBEAT_GAP_MS, `stopped responding while a human decided (no heartbeat for ${HEARTBEAT_GAP_MS} ms)`);
           continue;
         }
         if (reply.type === 'answer') {
-          return settle({ stdout: answerOutput(req.stdout, reply.decision, reply.reason), stderr: req.stderr, outcome: 'answered' });
+          return settle({ verdict: answerVerdict(req.verdict, reply.decision, reply.reason), stderr: req.stderr, outcome: 'answered' });
         }
       }
     });

@@ -3,11 +3,16 @@
 // on the inherited stdio for `roz exec`), forwarded signals and the result.
 // `roz run`'s TUI draws it; `roz exec` just waits for it.
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
+import { join } from 'node:path';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
-import { isClaudeCommand, planLaunch, withSettings } from './launch-args.js';
+import { loadConfig } from '../engine/config-loader.js';
+import { httpHooksFragment, supportsHttpHooks } from './http-hooks.js';
+import { clientVersion, hooklessPlugin, pluginHooks } from './http-launch.js';
+import { isClaudeCommand, planLaunch, rozPluginInstalled, withSettings } from './launch-args.js';
 import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
@@ -23,8 +28,12 @@ export interface RunRequest {
   env: Record<string, string>;
   /** Load roz's plugin from here (default: the plugin this roz runs from; given = always added). */
   pluginDir?: string;
-  /** Start a supervisor and point the hooks at it (`roz run`); absent: hooks run standalone. */
-  supervisor?: { approvalTimeoutMs: number };
+  /**
+   * Start a supervisor and point the hooks at it (`roz run`); absent: hooks run standalone.
+   * `hooks`: `auto` (default) uses the client's http hooks where the client supports them
+   * (src/supervisor/http-hooks.ts), `command` keeps a process per hook.
+   */
+  supervisor?: { approvalTimeoutMs: number; hooks?: 'auto' | 'command' };
   /** A pseudo-terminal of this size (`roz run`); absent: the child inherits our stdio. */
   pty?: { cols: number; rows: number };
   /** More settings fragments for this run (e.g. http hooks to the supervisor). */
@@ -74,17 +83,45 @@ export class RunService {
     const file = resolveExecutable(req.command, req.env.PATH);
     if (!file) throw new RunError(`cannot find ${JSON.stringify(req.command)} on PATH${req.command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}`, 127);
     const env = req.env;
-    let plan = planLaunch(req.command, req.args, { env, home: env.HOME || homedir(), pluginDir: req.pluginDir ?? pluginRoot(env), forcePluginDir: req.pluginDir !== undefined });
-    const supervisor = req.supervisor ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs }) : null;
+    const pluginDir = req.pluginDir ?? pluginRoot(env);
+    const transport = req.supervisor ? hookTransport(req, file, env, pluginDir) : null;
+    const notes = transport ? [transport.note] : [];
+    const launchDir = transport?.http ? hooklessPlugin(pluginDir, loadConfig(env).config.storage.path) : pluginDir;
+    let plan = planLaunch(req.command, req.args, { env, home: env.HOME || homedir(), pluginDir: launchDir, forcePluginDir: req.pluginDir !== undefined || transport?.http === true });
+    plan = { ...plan, notes: [...notes, ...plan.notes] };
+    const supervisor = req.supervisor ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: transport?.http === true }) : null;
     let settings: RunSettings | null = null;
     try {
       const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}) };
+      const fragments = req.settingsFragments?.(supervisor) ?? [];
+      if (supervisor?.httpUrl && req.supervisor) {
+        fragments.push(
+          httpHooksFragment({
+            baseUrl: supervisor.httpUrl,
+            pluginHooks: pluginHooks(pluginDir),
+            // The supervisor denies at the approval timeout; the request must outlive that.
+            preToolUseTimeoutS: Math.ceil(req.supervisor.approvalTimeoutMs / 1000) + 15,
+          }),
+        );
+        // No SessionStart process writes CLAUDE_ENV_FILE now: the reviewer's `roz decide` finds roz on PATH from here.
+        childEnv.PATH = `${join(pluginDir, 'bin')}:${childEnv.PATH ?? ''}`;
+        // The SessionStart hook (still a process) reports the run's transport in telemetry.
+        childEnv.ROZ_HOOK_TRANSPORT = 'http';
+      }
       if (isClaudeCommand(req.command)) {
         const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
-        settings = writeRunSettings(env, req.cwd, [...user, ...(req.settingsFragments?.(supervisor) ?? [])]);
+        settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir);
         plan = withSettings(plan, settings.file);
         childEnv[SETTINGS_ENV] = settings.file;
       }
+      // In-process hooks see what a hook process would: the plugin root, the project, the settings file
+      // (which this run launched the client with: the engine cannot find that in /proc from here).
+      supervisor?.addHookEnv({
+        CLAUDE_PLUGIN_ROOT: launchDir,
+        CLAUDE_PROJECT_DIR: req.cwd,
+        PATH: childEnv.PATH ?? '',
+        ...(settings ? { [SETTINGS_ENV]: settings.file, ROZ_SETTINGS_LAUNCHED: settings.file } : {}),
+      });
       const child = req.pty
         ? await spawnChild(file, plan.args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
         : spawnInherited(file, plan.args, req.cwd, childEnv);
@@ -125,6 +162,24 @@ export class RunService {
     })();
     return this.closed;
   }
+}
+
+/**
+ * http hooks to the supervisor, or a process per hook: http only for claude
+ * on 2.1.295+ (onFailure: block), with roz's plugin loaded by this run (an
+ * installed plugin or a --plugin-dir of the user's would keep its command
+ * hooks, and every event would run twice). ROZ_HOOKS=command forces processes.
+ */
+export function hookTransport(req: RunRequest, file: string, env: Record<string, string>, pluginDir: string): { http: boolean; note: string } {
+  const no = (why: string) => ({ http: false, note: `hooks: a process per event (${why})` });
+  if (req.supervisor?.hooks === 'command' || env.ROZ_HOOKS === 'command') return no('ROZ_HOOKS=command');
+  if (!isClaudeCommand(req.command)) return no('not claude');
+  if (req.args.includes('--plugin-dir')) return no('--plugin-dir given');
+  if (req.pluginDir === undefined && rozPluginInstalled(env, env.HOME || homedir())) return no('the roz plugin is installed and keeps its command hooks');
+  if (!existsSync(join(pluginDir, 'hooks', 'hooks.json'))) return no(`no hooks.json in ${pluginDir}`);
+  const version = clientVersion(file, env);
+  if (!supportsHttpHooks(version)) return no(`client ${version ? version.join('.') : 'version unknown'} predates onFailure (2.1.295)`);
+  return { http: true, note: `hooks: http to the supervisor (client ${version!.join('.')}); a tool call is blocked if roz cannot judge it` };
 }
 
 /** The child on our own stdin/stdout/stderr (no terminal needed): `roz exec`. */

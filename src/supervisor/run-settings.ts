@@ -21,8 +21,14 @@ export interface RunSettings {
 }
 
 /** The enforced document for this environment and cwd (also what `roz settings` prints). */
-export function buildSettings(env: Record<string, string | undefined>, cwd: string, settingsFile: string | null, extra: ClaudeSettings[] = []): { settings: ClaudeSettings; paths: ProtectedPaths } {
-  const paths = protectedPaths(env, cwd, settingsFile);
+export function buildSettings(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  settingsFile: string | null,
+  extra: ClaudeSettings[] = [],
+  pluginDir?: string,
+): { settings: ClaudeSettings; paths: ProtectedPaths } {
+  const paths = protectedPaths(env, cwd, settingsFile, pluginDir);
   const network = loadConfig(env).config.enforce.network;
   // Ours last: a user's own --settings may add to the sandbox, never loosen it.
   return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV })), paths };
@@ -36,14 +42,14 @@ export function readUserSettings(value: string, cwd: string): ClaudeSettings {
   return doc as ClaudeSettings;
 }
 
-export function writeRunSettings(env: Record<string, string | undefined>, cwd: string, extra: ClaudeSettings[] = []): RunSettings {
+export function writeRunSettings(env: Record<string, string | undefined>, cwd: string, extra: ClaudeSettings[] = [], pluginDir?: string): RunSettings {
   const store = resolve(cwd, loadConfig(env).config.storage.path);
   const runs = join(store, 'runs');
   mkdirSync(runs, { recursive: true, mode: 0o700 });
   const dir = mkdtempSync(join(runs, 'run-'));
   const file = join(dir, 'settings.json');
   try {
-    const { settings, paths } = buildSettings(env, cwd, file, extra);
+    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir);
     // The paths must exist before the sandbox mounts them read-only.
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600, flag: 'wx' });

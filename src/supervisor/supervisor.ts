@@ -16,6 +16,10 @@ import type { SessionStore } from '../store/session-store.js';
 import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApproval } from './approval-broker.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import { ChannelServer, type HookConnection } from './channel-server.js';
+import { answerVerdict, frameInput } from './channel-client.js';
+import { renderOutput } from '../engine/output.js';
+import { HttpHookServer } from './http-hook-server.js';
+import type { HookEventName } from '../core/hook-input.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
 import { FileWatch } from './file-watch.js';
 import { RingBuffer } from './ring-buffer.js';
@@ -41,6 +45,10 @@ export interface SupervisorOptions {
   store?: SessionStore;
   /** Where refused frames are logged; default <store>/supervisor.log. */
   log?: (line: string) => void;
+  /** Also take hook events as the client's http hooks on loopback TCP, and run the engine here (src/supervisor/http-hooks.ts). */
+  httpHooks?: boolean;
+  /** Told how long each http hook took roz, request in to answer out (bench and tests). */
+  onHttpHook?: (event: string, ms: number) => void;
 }
 
 export interface SupervisorSnapshot {
@@ -64,6 +72,10 @@ export class Supervisor {
   readonly broker: ApprovalBroker;
   readonly store: SessionStore;
   private channel!: ChannelServer;
+  private http: HttpHookServer | null = null;
+  /** What the engine sees for an http hook: the child's environment as far as roz knows it. */
+  private hookEnv: Record<string, string | undefined> = {};
+  private httpSeq = 0;
   private readonly listeners = new Set<() => void>();
   private readonly sessions: string[] = [];
   private state: SessionState | null = null;
@@ -154,7 +166,77 @@ export class Supervisor {
         sup.pushNotice('roz:ChannelRefused', `${code}: ${message}`);
       },
     });
+    if (opts.httpHooks) {
+      sup.http = await HttpHookServer.start({
+        token: sup.channel.token,
+        handle: (event, raw, aborted) => sup.onHttpHook(event, raw, aborted),
+        onRefused: (code, message) => {
+          sup.refused += 1;
+          sup.log(`refused an http hook: ${code}: ${message}`);
+          sup.pushNotice('roz:ChannelRefused', `http ${code}: ${message}`);
+        },
+      });
+      sup.hookEnv = { ...opts.env, ...sup.childEnv(), ROZ_HOOK_TRANSPORT: 'http' };
+    }
     return sup;
+  }
+
+  /** `http://127.0.0.1:PORT` when this supervisor takes http hooks. */
+  get httpUrl(): string | null {
+    return this.http?.url ?? null;
+  }
+
+  /** More of the child's environment for in-process hooks (the settings file RunService wrote, the plugin root). */
+  addHookEnv(extra: Record<string, string>): void {
+    Object.assign(this.hookEnv, extra);
+  }
+
+  /**
+   * One http hook: the engine runs here, in-process, exactly as the hook
+   * process would run it; then the event goes through the same path as a
+   * relayed frame (live view, human gate for an ask). The response body is
+   * what the hook process would have printed.
+   */
+  private async onHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
+    const t0 = performance.now();
+    const body = await this.judgeHttpHook(event, raw, aborted);
+    this.opts.onHttpHook?.(event, performance.now() - t0);
+    return body;
+  }
+
+  private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
+    const { runHook } = await import('../engine/engine.js');
+    const run = await runHook(event, raw, { env: this.hookEnv });
+    const frame: HookFrame = {
+      v: PROTOCOL_VERSION,
+      id: `http-${++this.httpSeq}`,
+      token: 'http',
+      event,
+      input: frameInput(raw),
+      verdict: run.verdict as HookFrame['verdict'],
+      deadline: Date.now() + this.opts.approvalTimeoutMs + 5_000,
+    };
+    return new Promise<string>((resolve) => {
+      const closers: Array<() => void> = [];
+      let closed = aborted.aborted;
+      aborted.addEventListener('abort', () => {
+        closed = true;
+        for (const f of closers.splice(0)) f();
+        resolve('');
+      });
+      const conn: HookConnection = {
+        reply: (r) => {
+          if (r.type === 'ack' || r.type === 'error') resolve(run.stdout);
+          // The human's answer is rendered like every verdict: one renderer (engine/output.ts).
+          else if (r.type === 'answer') resolve(renderOutput(event, answerVerdict(run.verdict, r.decision, r.reason), run.warnings));
+        },
+        get closed() {
+          return closed;
+        },
+        onClose: (fn) => void closers.push(fn),
+      };
+      this.onFrame(frame, conn);
+    });
   }
 
   private fileChanged(file: string): void {
@@ -314,6 +396,7 @@ export class Supervisor {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
     if (this.telemetryTimer) clearInterval(this.telemetryTimer);
     this.broker.dispose();
+    await this.http?.close();
     await this.files.close();
     await this.channel.close();
     // A last send of what the session's end produced, bounded: a dead collector must not hold up the exit.

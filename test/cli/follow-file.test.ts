@@ -20,6 +20,11 @@ describe.each([
       await vi.waitFor(() => expect(lines).toEqual(['{"n":1}', '{"n":2}']), { timeout: 5_000, interval: 20 });
       appendFileSync(file, '3}\n');
       await vi.waitFor(() => expect(lines).toEqual(['{"n":1}', '{"n":2}', '{"n":3}']), { timeout: 5_000, interval: 20 });
+      // A character whose bytes arrive in two writes, back to back (inside chokidar's throttle).
+      const e = Buffer.from('é\n');
+      appendFileSync(file, e.subarray(0, 1));
+      appendFileSync(file, e.subarray(1));
+      await vi.waitFor(() => expect(lines.at(-1)).toBe('é'), { timeout: 5_000, interval: 20 });
     } finally {
       await f.close();
     }

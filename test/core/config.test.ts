@@ -85,14 +85,19 @@ describe('project config (.roz/config.toml): between the user file and the envir
       home: '/h',
       file: { path: '/h/.roz/config.toml', data: { review: { approval_ttl_seconds: 600 } } },
       project: project({
-        review: { mode: 'always', gates: ['Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 },
+        review: { mode: 'always', gates: ['Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60, second_opinion: 'required' },
         circuit_breaker: { max_blocks: 5, cooldown_seconds: 30 },
+        guard: { destructive: 'deny' },
+        governance: { allow_temp_writes: false },
       }),
       env: {},
     });
     expect(r.problems).toEqual([]);
     expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*', 'Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 });
     expect(r.config.circuit_breaker).toEqual({ max_blocks: 5, cooldown_seconds: 30 });
+    expect(r.config.review.second_opinion).toBe('required');
+    expect(r.config.guard.destructive).toBe('deny');
+    expect(r.config.governance.allow_temp_writes).toBe(false);
     expect(r.sources['review.mode']).toBe('project:/p/.roz/config.toml');
   });
 
@@ -108,6 +113,8 @@ describe('project config (.roz/config.toml): between the user file and the envir
         cleanup: { retention_days: 1 },
         templates: { active: 'v2' },
         guard: { destructive: 'off' },
+        telemetry: { export: 'on', endpoint: 'http://127.0.0.1:9/' },
+        enforce: { network: 'open' },
       }),
       env: {},
     });
@@ -117,8 +124,12 @@ describe('project config (.roz/config.toml): between the user file and the envir
     expect(r.config.external_models.codex).toBe('codex');
     expect(r.config.cleanup.retention_days).toBe(7);
     expect(r.config.templates.active).toBe('random');
+    expect(r.config.guard.destructive).toBe('ask');
+    expect(r.config.telemetry.export).toBe('auto');
+    expect(r.problems.join('\n')).toMatch(/telemetry\.endpoint: not settable from a project file/);
+    expect(r.config.enforce.network).toBe('user');
     const said = r.problems.join('\n');
-    for (const key of ['review.mode', 'review.approval_scope', 'review.approval_ttl_seconds', 'circuit_breaker.max_blocks', 'circuit_breaker.cooldown_seconds', 'storage.path', 'external_models.codex', 'cleanup.retention_days', 'templates.active', 'guard']) {
+    for (const key of ['review.mode', 'review.approval_scope', 'review.approval_ttl_seconds', 'circuit_breaker.max_blocks', 'circuit_breaker.cooldown_seconds', 'storage.path', 'external_models.codex', 'cleanup.retention_days', 'templates.active', 'guard.destructive', 'telemetry.export', 'telemetry.endpoint', 'enforce.network']) {
       expect(said).toContain(`/p/.roz/config.toml: ${key}`);
     }
   });

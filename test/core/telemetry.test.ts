@@ -49,7 +49,7 @@ describe('telemetry events', () => {
     const human = toTelemetryEvent(rec('roz:HumanDecision', { decision: 'allow', decided_by: 'human', scope: 'once', wait_ms: 4200, tool_name: 'Bash', code: 'DESTRUCTIVE_BLOCKED' }), { project: '/w/acme' })!;
     expect(human.name).toBe('roz.human.decision');
     expect(human.attributes).toMatchObject({ 'session.id': 's1', 'roz.approval.wait_ms': 4200, 'roz.code': 'DESTRUCTIVE_BLOCKED', 'vcs.repository.name': 'acme', 'gen_ai.tool.name': 'Bash' });
-    expect(human.metrics).toEqual([{ name: 'roz.approval.wait', value: 4.2, attributes: { 'roz.human.decision': 'allow', 'vcs.repository.name': 'acme' } }]);
+    expect(human.metrics).toEqual([{ name: 'roz.approval.wait', value: 4.2, attributes: { 'roz.human.decision': 'allow', 'roz.human.decided_by': 'human', 'vcs.repository.name': 'acme' } }]);
     expect(human.time).toBe(Date.parse('2026-11-24T01:00:00.000Z'));
     const trip = toTelemetryEvent(rec('roz:BreakerTripped', { max_blocks: 3 }), {})!;
     expect(trip.metrics.map((m) => m.name)).toEqual(['roz.breaker.trips', 'roz.reviews']);

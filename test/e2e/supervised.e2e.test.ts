@@ -35,6 +35,7 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(existsSync(CLAUDE_BIN), `the pinned client is missing at ${CLAUDE_BIN}`).toBe(true);
     dir = mkdtempSync(join(tmpdir(), 'roz-e2e-demo-'));
     const env: Record<string, string> = { TERM: 'xterm-256color', COLORTERM: 'truecolor', ROZ_DEMO_DIR: dir };
+    if (process.env.ROZ_HOOKS) env.ROZ_HOOKS = process.env.ROZ_HOOKS;
     for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
     const started = Date.now();
     const t = startPtyScreen(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs')], { cols: 120, rows: 40, env, cwd: REPO_ROOT });

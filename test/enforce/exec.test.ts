@@ -1,12 +1,13 @@
 // `roz exec` as a process, with no terminal: it launches claude with a
 // per-run --settings file (absolute paths, private, removed afterwards) and
 // roz's plugin, and exits with claude's code. A fake `claude` reports what it got.
-import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, realpathSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROZ_BIN } from '../e2e/harness/workspace.js';
+import { pluginDir } from '../helpers/hooks.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -24,10 +25,14 @@ function world() {
     join(bin, 'claude'),
     `#!/usr/bin/env node
 const fs = require('fs');
+// Listening before it reports, so a signal sent after the report is always heard.
+if (process.env.FAKE_WAIT) process.on('SIGTERM', () => { fs.writeFileSync(${JSON.stringify(report)} + '.term', 'got SIGTERM'); process.exit(143); });
 const i = process.argv.indexOf('--settings');
 const file = process.argv[i + 1];
-fs.writeFileSync(${JSON.stringify(report)}, JSON.stringify({ argv: process.argv.slice(2), file, mode: fs.statSync(file).mode & 0o777, settings: JSON.parse(fs.readFileSync(file, 'utf8')), env: process.env.ROZ_SETTINGS_FILE, token: process.env.ROZ_TOKEN ?? null }));
-process.exit(Number(process.env.FAKE_EXIT || 0));
+fs.writeFileSync(${JSON.stringify(report)} + '.tmp', JSON.stringify({ argv: process.argv.slice(2), file, mode: fs.statSync(file).mode & 0o777, settings: JSON.parse(fs.readFileSync(file, 'utf8')), env: process.env.ROZ_SETTINGS_FILE, token: process.env.ROZ_TOKEN ?? null }));
+fs.renameSync(${JSON.stringify(report)} + '.tmp', ${JSON.stringify(report)}); // whole, for a test that polls for it
+if (process.env.FAKE_WAIT) setInterval(() => {}, 1000);
+else process.exit(Number(process.env.FAKE_EXIT || 0));
 `,
   );
   chmodSync(join(bin, 'claude'), 0o755);
@@ -53,8 +58,9 @@ describe('roz exec', () => {
     expect(got.mode).toBe(0o600);
     // the user's own settings are merged under roz's: they add, never loosen
     expect(got.settings.model).toBe('opus');
-    expect(got.settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, network: { allowedDomains: ['*'] } });
-    expect(got.settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file]));
+    expect(got.settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
+    expect(got.settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file, realpathSync(pluginDir)]));
+    expect(got.settings.permissions.deny).toContain(`Edit(/${realpathSync(pluginDir)}/**)`);
     // the run's private directory is gone once claude is
     expect(existsSync(got.file)).toBe(false);
     expect(statSync(join(w.store, 'runs')).mode & 0o077).toBe(0);
@@ -68,13 +74,25 @@ describe('roz exec', () => {
       return JSON.parse(r.stdout);
     };
     const doc = settings(['--json']);
-    expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowedDomains: ['*'] } });
+    expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
     expect(doc.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration')]));
     expect(doc.permissions.deny).toContain(`Edit(/${join(w.project, '.orchestration')}/**)`);
     const managed = settings(['--managed']);
     expect(managed.sandbox.filesystem.denyWrite).not.toContain(join(w.project, '.orchestration'));
     expect(managed.permissions.deny).toContain('Edit(.orchestration/**)');
     expect(managed.permissions.deny.some((r: string) => r.includes(w.project))).toBe(false);
+  });
+
+  it('forwards SIGTERM to claude and exits with its code, removing the settings file', async () => {
+    const w = world();
+    const child = spawn(process.execPath, [ROZ_BIN, 'exec', '--', 'claude', '-p', 'x'], { cwd: w.project, env: { ...w.env, FAKE_WAIT: '1' }, stdio: 'ignore' });
+    const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+    for (let i = 0; i < 400 && !existsSync(w.report); i++) await new Promise((r) => setTimeout(r, 25)); // poll: claude is up once it reported
+    const got = JSON.parse(readFileSync(w.report, 'utf8'));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(143);
+    expect(readFileSync(`${w.report}.term`, 'utf8')).toBe('got SIGTERM');
+    expect(existsSync(got.file)).toBe(false);
   });
 
   it('says why it cannot start: unknown command 127, unreadable --settings 2', () => {

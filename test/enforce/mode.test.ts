@@ -16,6 +16,8 @@ describe('decideMode', () => {
     expect(decideMode(base)).toEqual({ mode: 'enforced', reasons: [] });
     expect(decideMode({ ...base, run: null, managed: { file: '/etc/m.json', doc: good } }).mode).toBe('enforced');
     expect(decideMode({ ...base, run: { ...base.run!, launchedWith: null } }).mode).toBe('enforced'); // cannot tell (no /proc): trust the launcher's env
+    // roz's own `allowAllUnixSockets: false` wins over a project's `true`
+    expect(decideMode({ ...base, others: [{ file: '/p/.claude/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }] }).mode).toBe('enforced');
   });
 
   it.each<[string, Partial<ModeInputs>, RegExp]>([
@@ -26,7 +28,8 @@ describe('decideMode', () => {
     ['unreadable run file', { run: { file: '/r/s.json', doc: null, error: 'ENOENT', launchedWith: true } }, /cannot be read \(ENOENT\)/],
     ['run file with the sandbox off', { run: { file: '/r/s.json', doc: { sandbox: { enabled: false } }, launchedWith: true } }, /does not confine Bash/],
     ['excludedCommands in local settings', { others: [{ file: '/p/.claude/settings.local.json', doc: { sandbox: { excludedCommands: ['git'] } } }] }, /excludedCommands in \/p\/\.claude\/settings\.local\.json/],
-    ['Unix sockets allowed', { others: [{ file: '/u/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }] }, /allowAllUnixSockets/],
+    ['Unix sockets allowed by the run file', { run: { file: '/r/s.json', doc: { ...good, sandbox: { ...(good.sandbox as object), network: { allowAllUnixSockets: true } } }, launchedWith: true } }, /allowAllUnixSockets in \/r\/s\.json/],
+    ['Unix sockets allowed by a weaker file the run file does not pin', { run: { file: '/r/s.json', doc: { ...good, sandbox: { ...(good.sandbox as object), network: {} } }, launchedWith: true }, others: [{ file: '/u/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }] }, /allowAllUnixSockets in \/u\/settings\.json/],
     ['managed settings turn it off', { managed: { file: '/etc/m.json', doc: { sandbox: { enabled: false } } } }, /managed settings \/etc\/m\.json turn the sandbox off/],
   ])('advisory: %s', (_what, change, why) => {
     const e = decideMode({ ...base, ...change });
@@ -37,9 +40,12 @@ describe('decideMode', () => {
 
 describe('SessionStart records the mode', () => {
   const SID = '0b6f3c1e-8f7a-4d2b-9c3e-1a2b3c4d5e6f';
+  // A node process stands in for the client: its argv carries parentArgs, and it
+  // starts the hook as the client does (/bin/sh -c '<hooks.json command>'; a
+  // shell running anything else is refused as not the client's: engine/hook-origin.ts).
+  const client = "require('node:child_process').spawn('/bin/sh', ['-c', process.argv[1]], { stdio: 'inherit' }).on('exit', (c) => process.exit(c ?? 1))";
   const start = (env: NodeJS.ProcessEnv, parentArgs: string[] = []) =>
-    // `; exit $?` keeps the shell alive as the hook's parent, so its argv is the client's stand-in.
-    runProcess('/bin/sh', ['-c', `${hookCommand('SessionStart')}; exit $?`, ...parentArgs], JSON.stringify(payloads(SID).sessionStart()), env);
+    runProcess(process.execPath, ['-e', client, '--', hookCommand('SessionStart'), ...parentArgs], JSON.stringify(payloads(SID).sessionStart()), env);
 
   it('advisory without roz exec: a systemMessage, and roz debug --json says "advisory" with reasons', async () => {
     const { env } = sandbox();

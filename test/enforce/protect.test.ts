@@ -6,7 +6,7 @@
 import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { payloads, runHook, sandbox } from '../helpers/hooks.js';
+import { payloads, pluginDir, runHook, sandbox } from '../helpers/hooks.js';
 
 const SID = '5d7c2a44-3b4a-4c55-9d1e-6f0e8a1b2c3d';
 
@@ -36,6 +36,7 @@ describe('protected paths (PreToolUse)', () => {
       ['through a symlink', 'Write', { file_path: join(project, 'src', 'conf', 'settings.json'), content: '{}' }, 'deny:PROTECTED_PATH'],
       ['relative, via ..', 'Edit', { file_path: 'src/../.claude/agents/x.md', old_string: 'a', new_string: 'b' }, 'deny:PROTECTED_PATH'],
       ['~/.claude/settings.json', 'Write', { file_path: '~/.claude/settings.json', content: '{}' }, 'deny:PROTECTED_PATH'],
+      ["roz's plugin (the hooks' code)", 'Edit', { file_path: join(pluginDir, 'bin', 'roz'), old_string: 'a', new_string: 'b' }, 'deny:PROTECTED_PATH'],
       ['the code cache', 'Write', { file_path: join(home, 'cache', 'hook.cache'), content: 'x' }, 'deny:PROTECTED_PATH'],
       ['the config file', 'Write', { file_path: cfg, content: '[review]\nmode = "never"\n' }, 'deny:PROTECTED_PATH'],
       ['the run settings file', 'Write', { file_path: settingsFile, content: '{}' }, 'deny:PROTECTED_PATH'],

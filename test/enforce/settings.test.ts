@@ -23,7 +23,7 @@ describe('enforced settings', () => {
 
   it('turns the sandbox on with no unsandboxed escape and no Unix sockets', () => {
     expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, autoAllowBashIfSandboxed: true });
-    expect(JSON.stringify(doc)).not.toContain('allowAllUnixSockets');
+    expect(doc.sandbox.network).toEqual({ allowAllUnixSockets: false });
     expect(doc.sandbox.credentials).toEqual({ envVars: [{ name: 'ROZ_TOKEN', mode: 'deny' }] });
   });
 
@@ -44,12 +44,12 @@ describe('enforced settings', () => {
   });
 
   it('keeps the user network settings by default, opens every host or lists domains on request', () => {
-    expect(doc.sandbox.network).toBeUndefined();
+    expect(Object.keys(doc.sandbox.network as object)).toEqual(['allowAllUnixSockets']);
     const open = enforcedSettings(paths, { network: 'open', secretEnv: [] }) as { sandbox: { network: unknown; credentials?: unknown } };
-    expect(open.sandbox.network).toEqual({ allowedDomains: ['*'] });
+    expect(open.sandbox.network).toEqual({ allowAllUnixSockets: false, allowedDomains: ['*'] });
     expect(open.sandbox.credentials).toBeUndefined();
     const list = enforcedSettings(paths, { network: ['*.npmjs.org', 'github.com'], secretEnv: [] }) as { sandbox: { network: unknown } };
-    expect(list.sandbox.network).toEqual({ allowedDomains: ['*.npmjs.org', 'github.com'] });
+    expect(list.sandbox.network).toEqual({ allowAllUnixSockets: false, allowedDomains: ['*.npmjs.org', 'github.com'] });
   });
 
   it('merges fragments: objects key by key, arrays add without duplicates, later scalars win', () => {

@@ -24,7 +24,7 @@ describe('scope audit at Stop', () => {
     governanceOf(s).intent_id = 'INT-001';
     // The first judged call after selection records the base.
     expect(governancePreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p)).verdict.kind).toBe('none');
-    expect(governanceOf(s).audit?.base.tree).toMatch(/^[0-9a-f]{40}/);
+    expect(governanceOf(s).audit?.base?.tree).toMatch(/^[0-9a-f]{40}/);
 
     // In scope, through a judged Write: fine.
     p.write('src/auth/a.ts', 'a\n');
@@ -69,6 +69,8 @@ describe('scope audit at Stop', () => {
     const s = session();
     governanceOf(s).intent_id = 'INT-001';
     governancePreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p));
+    // Outside git the base is recorded as absent, so later calls do not try git again.
+    expect(governanceOf(s).audit).toMatchObject({ intent_id: 'INT-001', base: null });
     p.write('src/billing/x.ts', 'x\n');
     expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
     expect(existsSync(join(p.root, '.orchestration/agent_trace.jsonl'))).toBe(false);

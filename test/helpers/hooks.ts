@@ -28,7 +28,8 @@ export interface ProcResult {
 
 export function runProcess(cmd: string, args: string[], input: string | Buffer, env: NodeJS.ProcessEnv, cwd?: string): Promise<ProcResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    // detached: in a session of its own, as the client starts hooks (src/engine/hook-origin.ts checks it).
+    const child = spawn(cmd, args, { env, cwd, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));

@@ -38,6 +38,11 @@ it('npm run bench --quick completes and reports every section against its baseli
   expect(ch.events_seen_by_supervisor).toBe(ch.round_trips);
   for (const k of ['post_new_connection_median_ms', 'post_keepalive_median_ms', 'post_with_inprocess_engine_median_ms']) sane(result.http_hook[k]);
   expect(result.http_hook.wrong_token_status).toBe(401);
+  sane(result.http_hook.supervisor_post_median_ms);
+  expect(result.http_hook.supervisor_wrong_token_status).toBe(401);
+  // A dead supervisor: the client's POST is refused (and onFailure: block blocks the call).
+  expect(result.http_hook.dead_supervisor_post).toBe('ECONNREFUSED');
+  sane(result.stats.roz_stats_first_uncompacted_ms);
   // Claude Code's Bash sandbox per call (the real client, plain vs sandboxed)
   expect(result.sandbox.length).toBeGreaterThan(0);
   for (const s of result.sandbox) {

@@ -143,7 +143,8 @@ describe('roz trace --follow', () => {
     const child = spawn(process.execPath, [rozBin, 'trace', 'follow-1', '--follow', '--json'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
-    const events = () => out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event);
+    // Hook events only: roz's own notes (roz:SessionStarted, ...) are interleaved with them.
+    const events = () => out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event).filter((e) => !e.startsWith('roz:'));
     try {
       await vi.waitFor(() => expect(events()).toEqual(['SessionStart']), { timeout: 10_000, interval: 25 });
       await runHook('UserPromptSubmit', p.prompt('hello'), env);

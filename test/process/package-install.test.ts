@@ -77,7 +77,7 @@ describe('roz installed from a packed tarball', () => {
     const t = startPtyScreen(roz, ['run', '--no-stats', '--', ...child], { cols: 100, rows: 24, env: cleanEnv(), cwd: work });
     try {
       await t.waitFor('hello from the pty', 'the child in the pane');
-      await t.waitFor(/roz .*pending/, "roz's status line");
+      await t.waitFor(/roz .*review .*breaker/, "roz's status line");
       t.write('\r');
       expect(await t.exited).toBe(0);
     } finally {

@@ -166,7 +166,7 @@ describe('supervisor killed mid-approval', () => {
   }, 60_000);
 
   /** A supervisor in its own process, with one hook waiting on a human's answer. */
-  async function supervisorAwaitingHuman(): Promise<{ child: ChildProcess; waiting: Promise<Relayed> }> {
+  async function supervisorAwaitingHuman(): Promise<{ child: ChildProcess; waiting: Promise<Relayed & { stdout: string }> }> {
     const { env } = sandboxEnv();
     const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'pipe', 'inherit'] });
     const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();

@@ -5,7 +5,7 @@ import type { TraceRecord } from '../../store/session-store.js';
 import type { SessionState } from '../../core/review/state.js';
 import { clip } from '../../core/truncate.js';
 import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
-import { changedFiles, commitsSince, snapshotWorktree, treeDiff } from '../../store/worktree.js';
+import { changedFiles, commitsSince, lastGitError, snapshotWorktree, treeDiff } from '../../store/worktree.js';
 import type { RozConfig } from '../../core/config.js';
 
 function loadSession(id: string | undefined, opts: { last?: boolean }): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
@@ -79,12 +79,22 @@ interface ChangeView {
 }
 
 const DIFF_LIMIT = 400_000;
+/** How old the reviewer's hook snapshot may be to stand for "now" in `roz context`. */
+const SEEN_FRESH_MS = 60_000;
 
 function changeView(state: SessionState): ChangeView {
   const cwd = state.cwd ?? process.cwd();
   const base = state.review.base ?? null;
-  const now = snapshotWorktree(cwd, new Date());
-  const commits = base?.head ? (commitsSince(cwd, base.head) ?? '').split('\n').filter(Boolean) : [];
+  // The hook of this very `roz context` call (a reviewer's) has just snapshotted
+  // the worktree, outside the Bash sandbox: show that tree, the one the
+  // decision will be bound to. Otherwise (a human, an older session) take one.
+  const seen = Object.values(state.review.reviewers)
+    .filter((r) => r.seen_tree && r.seen_at && Date.now() - Date.parse(r.seen_at) < SEEN_FRESH_MS)
+    .sort((a, b) => Date.parse(b.seen_at!) - Date.parse(a.seen_at!))[0];
+  const now = seen ? { head: null, tree: seen.seen_tree!, at: seen.seen_at! } : snapshotWorktree(cwd, new Date());
+  const log = base?.head ? commitsSince(cwd, base.head) : '';
+  const commits = (log ?? '').split('\n').filter(Boolean);
+  const commitsNote = log === null ? `could not list the commits since ${base!.head!.slice(0, 12)} (${lastGitError()}); run git log ${base!.head!.slice(0, 12)}..HEAD` : undefined;
   const view = (from: string, to: string | null, note?: string): ChangeView => {
     const full = treeDiff(cwd, from, to) ?? '';
     return {
@@ -94,7 +104,7 @@ function changeView(state: SessionState): ChangeView {
       files: changedFiles(cwd, from, to) ?? [],
       diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
       truncated: full.length > DIFF_LIMIT,
-      ...(note ? { note } : {}),
+      ...(note || commitsNote ? { note: [note, commitsNote].filter(Boolean).join('; ') } : {}),
     };
   };
   if (!now) {

@@ -5,7 +5,7 @@ import { formatProblems, type Intent } from '../../core/governance/intents.js';
 import { latestLessons } from '../../core/governance/lessons.js';
 import { intentContext } from '../../core/governance/render.js';
 import { peekGovernance } from '../../core/governance/state.js';
-import { bindSelection } from '../../engine/governance.js';
+import { bindSelection, prepareSelection } from '../../engine/governance.js';
 import { readLedger } from '../../store/ledger.js';
 import { findProjectRoot, loadIntents, orchestrationPaths, readLessonsFile } from '../../store/orchestration.js';
 import { c, cliContext, printJson, resolveSession, table, UsageError } from '../context.js';
@@ -62,10 +62,32 @@ export function intentShowCommand(id: string, opts: IntentOptions): number {
 }
 
 export async function intentSelectCommand(id: string, opts: IntentOptions, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  // Claude Code sets CLAUDECODE for the agent's Bash: overrides are for a human
+  // at a terminal. Advisory (the agent can unset it); the PreToolUse hook
+  // refuses `--project` in the command itself as well.
+  if (opts.project !== undefined && env.CLAUDECODE) {
+    throw new UsageError('--project is for a human at a terminal, not for the agent; run `roz intent select ID` (the hook records it for this session)', 2);
+  }
   const root = cliProjectRoot(opts, env);
   const sid = opts.session ?? env.CLAUDE_CODE_SESSION_ID ?? null;
   if (sid !== null && !isSafeSessionId(sid)) throw new UsageError(`not a valid session id: ${JSON.stringify(sid)}`);
   const ctx = cliContext(env);
+  // Run by the agent: its PreToolUse hook has already recorded the selection
+  // (engine/governance.ts); say so instead of writing (the store may be read-only to it).
+  if (sid !== null && env.CLAUDECODE) {
+    let current: string | null = null;
+    try {
+      const state = ctx.store.read(sid);
+      current = state ? peekGovernance(state).intent_id : null;
+    } catch {
+      /* unreadable: fall through to the write, which reports it */
+    }
+    if (current === id) {
+      const prepared = prepareSelection(root, id);
+      process.stdout.write(`roz: intent ${id} selected for session ${sid} (recorded by roz's hook)\n\n${prepared.ok ? prepared.context : ''}\n`);
+      return 0;
+    }
+  }
   const out = await bindSelection({ store: ctx.store, storeRoot: ctx.config.storage.path, root, intentId: id, sessionId: sid, via: 'cli', now: new Date() });
   if (!out.ok) {
     process.stderr.write(`roz: cannot select ${id}: ${out.reason}\n`);

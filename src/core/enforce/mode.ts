@@ -64,13 +64,18 @@ export function decideMode(i: ModeInputs): Enforcement {
   const m = sandboxOf(i.managed?.doc);
   if (i.managed && (m.enabled === false || m.allowUnsandboxedCommands === true)) reasons.push(`managed settings ${i.managed.file} turn the sandbox off or allow unsandboxed commands`);
 
-  const sources = [...(i.managed ? [i.managed] : []), ...(i.run?.doc ? [{ file: i.run.file, doc: i.run.doc }] : []), ...i.others];
-  for (const { file, doc } of sources) {
+  const strong = [...(i.managed ? [i.managed] : []), ...(i.run?.doc ? [{ file: i.run.file, doc: i.run.doc }] : [])];
+  // An explicit `allowAllUnixSockets: false` in the strong source wins over
+  // weaker files on both pinned clients (observed); left unset, 2.1.197 lets a
+  // project's `true` through.
+  const socketsPinned = strong.some(({ doc }) => sandboxOf(doc).network?.allowAllUnixSockets === false);
+  for (const { file, doc } of [...strong, ...i.others]) {
     const s = sandboxOf(doc);
     if (Array.isArray(s.excludedCommands) && s.excludedCommands.length > 0) {
-      reasons.push(`sandbox.excludedCommands in ${file} runs those commands unsandboxed (client 2.1.197 honours it even with allowUnsandboxedCommands: false)`);
+      reasons.push(`sandbox.excludedCommands in ${file} may run those commands unsandboxed (client 2.1.197 does, even with allowUnsandboxedCommands: false; 2.1.330 does not)`);
     }
-    if (s.network?.allowAllUnixSockets === true) reasons.push(`sandbox.network.allowAllUnixSockets in ${file} lets Bash reach Unix sockets (the supervisor's)`);
+    const weaker = !strong.some((x) => x.file === file);
+    if (s.network?.allowAllUnixSockets === true && !(weaker && socketsPinned)) reasons.push(`sandbox.network.allowAllUnixSockets in ${file} lets Bash reach Unix sockets (the supervisor's)`);
   }
   return { mode: reasons.length === 0 ? 'enforced' : 'advisory', reasons };
 }

@@ -8,7 +8,7 @@
 import type { HookInput } from '../hook-input.js';
 import { result, type PolicyResult } from '../verdict.js';
 
-export type ProtectedArea = 'code-cache' | 'config' | 'orchestration' | 'settings-file' | 'claude-settings';
+export type ProtectedArea = 'plugin' | 'code-cache' | 'config' | 'orchestration' | 'settings-file' | 'claude-settings';
 
 /** A write the engine found inside a protected area: the path as given and where it really lands. */
 export interface ProtectedHit {
@@ -18,6 +18,7 @@ export interface ProtectedHit {
 }
 
 const WHAT: Record<ProtectedArea, string> = {
+  plugin: "roz's plugin (the code every hook runs)",
   'code-cache': "roz's code cache (code every hook runs)",
   config: "roz's configuration",
   orchestration: '.orchestration/ (intents, the trace ledger and lessons: the human and roz maintain them)',

@@ -25,6 +25,8 @@ export interface ProtectedPaths {
   settingsFile: string | null;
   /** The client's user directory (`~/.claude` or CLAUDE_CONFIG_DIR). */
   claudeUserDir: string | null;
+  /** roz's plugin (the code every hook runs), when the run loads it from a folder. */
+  pluginDir?: string | null;
 }
 
 export interface EnforceOptions {
@@ -62,7 +64,7 @@ function mergeInto(target: ClaudeSettings, src: ClaudeSettings): void {
 
 /** Every protected path, each once, in a stable order. */
 export function protectedPathList(p: ProtectedPaths): string[] {
-  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.settingsFile, p.claudeUserDir];
+  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.settingsFile, p.claudeUserDir, p.pluginDir];
   return [...new Set(all.filter((x): x is string => typeof x === 'string' && x.startsWith('/')))];
 }
 
@@ -76,17 +78,17 @@ export function sandboxFragment(p: ProtectedPaths, opts: EnforceOptions): Claude
     allowUnsandboxedCommands: false,
     autoAllowBashIfSandboxed: true,
     filesystem: { denyWrite: protectedPathList(p) },
-    // network.allowAllUnixSockets is deliberately never set: seccomp then
-    // refuses every Unix socket, so Bash cannot reach or replace the supervisor's.
+    // Said explicitly, not just left unset: seccomp then refuses every Unix
+    // socket, so Bash cannot reach or replace the supervisor's; and on 2.1.197
+    // a project's `allowAllUnixSockets: true` loses to it (observed).
+    network: { allowAllUnixSockets: false, ...networkFragment(opts.network) },
   };
   if (opts.secretEnv.length > 0) sandbox.credentials = { envVars: opts.secretEnv.map((name) => ({ name, mode: 'deny' })) };
-  const network = networkFragment(opts.network);
-  if (network) sandbox.network = network;
   return { sandbox };
 }
 
-function networkFragment(policy: NetworkPolicy): ClaudeSettings | null {
-  if (policy === 'user') return null;
+function networkFragment(policy: NetworkPolicy): ClaudeSettings {
+  if (policy === 'user') return {};
   // "*" matches every host on both pinned clients (observed; "*.*" matches nothing).
   if (policy === 'open') return { allowedDomains: ['*'] };
   return { allowedDomains: [...policy] };
@@ -100,7 +102,7 @@ function networkFragment(policy: NetworkPolicy): ClaudeSettings | null {
  */
 export function permissionsFragment(p: ProtectedPaths): ClaudeSettings {
   const rules: string[] = [];
-  const dirs = [p.store, p.codeCache, p.orchestration].filter((x): x is string => !!x);
+  const dirs = [p.store, p.codeCache, p.orchestration, p.pluginDir].filter((x): x is string => !!x);
   for (const d of dirs) rules.push(`Edit(/${d}/**)`);
   for (const f of [...p.configFiles, p.settingsFile].filter((x): x is string => !!x)) rules.push(`Edit(/${f})`);
   return { permissions: { deny: [...new Set(rules)] } };

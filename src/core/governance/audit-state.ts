@@ -5,7 +5,8 @@ import type { TreeSnapshot } from '../review/state.js';
 export interface AuditState {
   /** The intent the base belongs to: a new selection takes a new base. */
   intent_id: string;
-  base: TreeSnapshot;
+  /** Null when the project is not a git work tree (no audit; recorded so hooks do not retry git on every call). */
+  base: TreeSnapshot | null;
   /** Project-relative paths written by tool calls roz judged (in scope, or approved by a human). */
   written: string[];
   /** The worktree before a Bash call roz asked about because it could not name its writes. */
@@ -25,10 +26,10 @@ export function remember(audit: AuditState, paths: readonly string[]): void {
 /** The audit a session's state holds, repaired; null when absent or malformed. */
 export function auditOf(raw: unknown): AuditState | null {
   const a = raw as Partial<AuditState> | null | undefined;
-  if (!a || typeof a !== 'object' || typeof a.intent_id !== 'string' || !a.base || typeof a.base.tree !== 'string') return null;
+  if (!a || typeof a !== 'object' || typeof a.intent_id !== 'string') return null;
   return {
     intent_id: a.intent_id,
-    base: a.base,
+    base: a.base && typeof a.base.tree === 'string' ? a.base : null,
     written: Array.isArray(a.written) ? a.written.filter((p): p is string => typeof p === 'string') : [],
     pending: a.pending && typeof a.pending.tool_use_id === 'string' && a.pending.tree ? a.pending : null,
     flagged: typeof a.flagged === 'string' ? a.flagged : null,

@@ -20,8 +20,8 @@ export interface ProjectView {
   /** How the intents file is shown in messages. */
   intentsFile: string;
   intents: IntentsParse;
-  /** Paths listed in `.orchestration/.intentignore`. */
-  ignored: (p: ResolvedPath) => boolean;
+  /** Paths listed in `.orchestration/.intentignore` (patterns roz refused are in `refused`). */
+  ignored: ((p: ResolvedPath) => boolean) & { refused?: Array<{ pattern: string; why: string }> };
 }
 
 export interface GovernanceContext {

@@ -134,11 +134,48 @@ export function parseIntentIgnore(text: string): { relative: string[]; absolute:
   return { relative: relativeOut, absolute: absoluteOut };
 }
 
-export function ignoreMatcher(text: string | null): (p: ResolvedPath) => boolean {
-  if (!text) return () => false;
-  const { relative: rel, absolute: abs } = parseIntentIgnore(text);
+/** A pattern of .intentignore that roz refuses, and why. */
+export interface RefusedPattern {
+  pattern: string;
+  why: string;
+}
+
+export type IgnoreMatcher = ((p: ResolvedPath) => boolean) & { refused: RefusedPattern[] };
+
+/**
+ * .intentignore takes paths out of governance, so a pattern that reaches
+ * further than the human can have meant is refused (and reported), never
+ * obeyed: one that climbs out with `..`, one that covers `.orchestration/`
+ * (`**`, `*`, `.orchestration`: governance switched off wholesale), and an
+ * absolute one that covers the home directory or the top of the filesystem
+ * (`/**`: every write outside the project let through).
+ */
+export function refusedIgnore(line: string, home: string): string | null {
+  const trimmed = line.trim();
+  if (trimmed.split('/').includes('..')) return 'it climbs out with `..`';
+  const { relative: rel, absolute: abs } = parseIntentIgnore(trimmed);
+  if (rel.length && picomatch(rel, { dot: true })('.orchestration/active_intents.yaml')) return 'it covers .orchestration/';
+  if (abs.length) {
+    const m = picomatch(abs, { dot: true });
+    const h = home.replace(/\/+$/, '') || '/';
+    if ([`${h}/.bashrc`, `${h}/x/y`, '/etc/passwd', '/x'].some((p) => m(p))) return 'it covers your home directory or the top of the filesystem';
+  }
+  return null;
+}
+
+export function ignoreMatcher(text: string | null, home = '/nonexistent-home'): IgnoreMatcher {
+  const refused: RefusedPattern[] = [];
+  const kept: string[] = [];
+  for (const raw of (text ?? '').split('\n')) {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) continue;
+    const why = refusedIgnore(line, home);
+    if (why) refused.push({ pattern: line, why });
+    else kept.push(line);
+  }
+  const { relative: rel, absolute: abs } = parseIntentIgnore(kept.join('\n'));
   const mr = rel.length ? picomatch(rel, { dot: true }) : () => false;
   const ma = abs.length ? picomatch(abs, { dot: true }) : () => false;
   // Absolute patterns only reach outside the project: `/tmp/**` must not exempt a project that lives under /tmp.
-  return (p) => (p.rel !== null ? mr(p.rel) : ma(p.real));
+  return Object.assign((p: ResolvedPath) => (p.rel !== null ? mr(p.rel) : ma(p.real)), { refused });
 }

@@ -117,13 +117,23 @@ function namedFiles(files: string[]): string {
   return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
 }
 
+/**
+ * Files roz and the client write into a project themselves (the Agent Trace
+ * ledger and lessons, the client's local settings): a change there is not the
+ * agent's work and does not undo an approval.
+ */
+const OWN_FILES = /^(\.orchestration|\.claude)\//;
+
 /** The tree an approval covers, compared with the worktree now: changed files, or null when unchanged or unknown. */
 function changedSinceApproval(state: SessionState, ctx: ReviewContext): string[] | null {
   const d = state.review.decision;
   if (!d || d.kind !== 'complete' || !d.tree) return null;
   const now = ctx.snapshot();
   if (!now || now.tree === d.tree) return null;
-  return ctx.changedFiles(d.tree, now.tree) ?? [];
+  const files = ctx.changedFiles(d.tree, now.tree);
+  if (files === null) return [];
+  const work = files.filter((f) => !OWN_FILES.test(f));
+  return work.length > 0 ? work : null;
 }
 
 function reviewActive(state: SessionState): boolean {
@@ -229,7 +239,11 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       if (allRoz && argvs.length > 0) {
         // What the reviewer sees is the worktree now: its decision is bound to it.
         const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) run.seen_tree = ctx.snapshot()?.tree ?? null;
+        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) {
+          // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
+          run.seen_tree = ctx.snapshot()?.tree ?? null;
+          run.seen_at = ctx.now.toISOString();
+        }
         return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
       }
     }

@@ -79,8 +79,9 @@ export interface ReviewerRun {
    * Stop payload's background_tasks, the configured window, or the session end.
    */
   end_reason?: ReviewerEnd;
-  /** The worktree when the reviewer last ran `roz context` (what it saw). */
+  /** The worktree when the reviewer last ran `roz context` (what it saw), snapshotted by that call's hook. */
   seen_tree?: string | null;
+  seen_at?: string;
 }
 
 export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end';

@@ -11,7 +11,7 @@ Spawn the independent reviewer now with the Agent tool:
 - description: "Independent review"
 - prompt: start with the line SESSION_ID={{session_id}}, then summarise what you did and list the files you changed.
 
-The reviewer reads the real diff and records its decision; you cannot record it yourself. Run it in the foreground (run_in_background: false) and stop again after it has finished.`;
+The reviewer reads the real diff and records its decision; you cannot record it yourself. Run it in the foreground (run_in_background: false) and stop again after it has finished. The review covers the files as the reviewer sees them: a change after it needs another review.`;
 
 /** Pick a template id: a pinned id, or a weighted random one (`rng` in [0, 1)). */
 export function chooseTemplate(active: string, weights: Record<string, number>, rng: () => number): string {

@@ -598,7 +598,7 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
   },
   {
     id: 'docker-volume-rm',
-    description: 'removing volumes or force-removing containers deletes their data',
+    description: 'removing volumes, or pruning all containers or images, deletes their data',
     names: ['docker', 'podman'],
     sub: [['volume', 'rm'], ['volume', 'remove'], ['container', 'prune'], ['image', 'prune']],
     when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all')),

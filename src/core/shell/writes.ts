@@ -91,6 +91,16 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
       add(r.target, r.op, r.dynamic, r.glob);
     }
 
+    // A function runs in the caller's shell: a `cd` inside it moves whoever calls it, so after
+    // its definition no relative path of the caller can be trusted. `source` may `cd` too.
+    if ((cmd.name === 'cd' || cmd.name === 'pushd' || cmd.name === 'popd') && cmd.nesting.some((f) => f.kind === 'function')) {
+      for (const key of scopes.keys()) scopes.set(key, { why: 'a shell function changes directory' });
+      continue;
+    }
+    if (cmd.name === 'source' || cmd.name === '.') {
+      scopes.set(scope, { why: `${cmd.name} runs a script that may change directory` });
+      continue;
+    }
     if (cmd.name === 'cd' || cmd.name === 'pushd') {
       scopes.set(scope, changeDir(cwd, cmd));
       continue;

@@ -103,6 +103,18 @@ describe('a review is about a tree', () => {
     expect(w.state.review.decision_history).toHaveLength(1);
   });
 
+  it("changes to roz's and the client's own files (.orchestration/, .claude/) do not undo an approval", () => {
+    const w = world();
+    w.prompt('#roz task');
+    w.stop();
+    w.startReviewer();
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    w.stopReviewer();
+    w.setTree('T5', { 'T0..T5': ['.orchestration/agent_trace.jsonl', '.claude/settings.local.json'] });
+    expect(w.stop().verdict.kind).toBe('none');
+    expect(w.state.review.status).toBe('approved');
+  });
+
   it('a Write by the agent after COMPLETE re-arms at once; the reviewer reading files does not', () => {
     const w = world();
     w.prompt('#roz task');

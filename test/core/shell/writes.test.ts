@@ -212,6 +212,8 @@ describe('writeTargets: unknowns', () => {
     ['sqlite3 app.db ".backup /tmp/b.db"', /\.backup/],
     ['env --chdir="$D" rm f', /not known|chdir/],
     ['cd src/link/.. && rm f', /through \.\./],
+    ['f() { cd /etc; }; f; echo x > passwd', /function changes directory/],
+    ['source env.sh; echo x > y', /may change directory/],
     ['split --filter="sh -c cat" big.txt', /filter/],
     ['find . | xargs rm', /stdin/],
     ['find . -name "*.tmp" -exec rm {} \\;', /not known statically/],

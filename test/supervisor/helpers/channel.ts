@@ -28,8 +28,10 @@ export function preToolUse(command: string, extra: Record<string, unknown> = {})
   return JSON.stringify({ session_id: SID, cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_x', ...extra });
 }
 
-export function relay(env: Record<string, string | undefined>, verdict: Verdict, raw = preToolUse('rm -rf build'), deadlineMs = 20_000): Promise<Relayed> {
-  return relayToSupervisor({ event: 'PreToolUse', raw, stdout: renderOutput('PreToolUse', verdict, []), stderr: '', verdict, env, deadline: Date.now() + deadlineMs });
+/** Relay a verdict as the hook process does, and render what it would print (engine/output.ts). */
+export async function relay(env: Record<string, string | undefined>, verdict: Verdict, raw = preToolUse('rm -rf build'), deadlineMs = 20_000): Promise<Relayed & { stdout: string }> {
+  const r = await relayToSupervisor({ event: 'PreToolUse', raw, stderr: '', verdict, env, deadline: Date.now() + deadlineMs });
+  return { ...r, stdout: renderOutput('PreToolUse', r.verdict, []) };
 }
 
 export const ASK: Verdict = { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED', reason: 'rm -rf deletes files' };
