@@ -4,7 +4,7 @@
 // everything after the fact fails safe (a warning, never a denial).
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
-import { join as joinPath, relative as relativePath, sep } from 'node:path';
+import { join as joinPath, relative as relativePath, resolve as resolveAbs, sep } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { GuardMode } from '../core/guard.js';
 import type { HookEventName, HookInput } from '../core/hook-input.js';
@@ -32,6 +32,7 @@ import {
 } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
 import { gitTopLevel } from '../store/project-root.js';
+import { filesOfGitMove } from '../store/git-moves.js';
 import { changedFiles, snapshotWorktree } from '../store/worktree.js';
 import { remember, type AuditState } from '../core/governance/audit-state.js';
 import { auditVerdict, unattributed } from '../core/governance/audit.js';
@@ -66,6 +67,23 @@ const LESSONS_FED_BACK = 5;
 
 // core/shell, loaded on demand (the engine loads it up front for Bash calls).
 const writeTargets: WriteAnalyzer = (command) => onDemand('shell').writeTargets(command);
+
+/**
+ * Git moves (`git stash`, `git switch REF`) become the exact files git says
+ * they change; where git cannot say, the whole-tree target stays.
+ */
+function withGitMoves(analyze: WriteAnalyzer, cwd: string): WriteAnalyzer {
+  return (command) => {
+    const report = analyze(command);
+    if (!report.targets.some((t) => t.git)) return report;
+    const targets = report.targets.flatMap((t) => {
+      if (!t.git) return [t];
+      const files = filesOfGitMove(resolveAbs(cwd, t.path), t.git);
+      return files === null ? [t] : files.map((path) => ({ path, via: t.via.replace(/ \(.*\)$/, ' (a file it changes)') }));
+    });
+    return { ...report, targets };
+  };
+}
 const classifyDestructive: GovernanceContext['destructive'] = (command) => onDemand('shell').classifyDestructive(command);
 
 function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): string | null {
@@ -256,7 +274,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       project,
       paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
-      writes: deps.writeTargets ?? writeTargets,
+      writes: withGitMoves(deps.writeTargets ?? writeTargets, input.cwd),
       destructive: deps.classifyDestructive ?? classifyDestructive,
       hashFile,
       guard: deps.guard ?? 'ask',

@@ -56,6 +56,11 @@ export class FileWatch {
     const w = watch([...targets], {
       ignoreInitial: true,
       depth: 0,
+      // In a watched directory only our files matter (~/.roz also holds the store's busy files).
+      ignored: (path: string) => {
+        const p = resolve(path);
+        return !targets.has(p) && !this.files.has(p);
+      },
       usePolling: this.polling,
       interval: this.opts.pollMs ?? 500,
       persistent: false,

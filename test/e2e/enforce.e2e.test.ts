@@ -51,6 +51,8 @@ function attackAndWorkCommand(remote: string, url: string): string {
     probe('WORK-FETCH', `git fetch -q "${remote}" main && git log -1 --format=%s FETCH_HEAD`),
     probe('WORK-HTTP', `curl -s --max-time 10 --noproxy '' "${url}"`),
     'echo "TOKEN=${ROZ_TOKEN:-unset}"',
+    // ...nor in any process it can see (the client's own environment holds it)
+    'echo "PROC-TOKEN=$(cat /proc/[0-9]*/environ 2>/dev/null | tr \'\\0\' \'\\n\' | grep -c \'^ROZ_TOKEN=\')"',
     'echo ALL-PROBES-DONE',
   ].join('\n');
 }
@@ -156,6 +158,7 @@ describe.each(PINNED_CLIENTS)('enforced mode under roz exec, client %s', (client
     expect(existsSync(claudeSettings)).toBe(false);
     // the supervisor token never reaches Bash
     expect(resultText(attack!, 'Bash')).toMatch(/TOKEN=unset/);
+    expect(resultText(attack!, 'Bash')).toMatch(/PROC-TOKEN=0\b/);
 
     // the agent's work
     expect(p['WORK-PROJECT'], why).toEqual({ code: 0, out: 'work ' });

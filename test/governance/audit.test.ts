@@ -2,6 +2,7 @@
 // see (here: straight to disk, as `awk '... > "f"'` or a build script would)
 // outside the scope blocks the stop once, is listed, and lands in the ledger
 // as unattributed; writes roz judged (in scope, or let through) do not.
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +75,41 @@ describe('scope audit at Stop', () => {
     p.write('src/billing/x.ts', 'x\n');
     expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
     expect(existsSync(join(p.root, '.orchestration/agent_trace.jsonl'))).toBe(false);
+  });
+});
+
+describe('git moves are judged by the files they change', () => {
+  const gitIn = (root: string, ...args: string[]) =>
+    execFileSync('git', args, { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+
+  it('git stash / stash pop / switch REF: in scope when every file they change is, asked otherwise (naming the file)', () => {
+    const p = makeProject({ git: true });
+    p.write('src/auth/a.ts', 'one\n');
+    gitIn(p.root, 'add', '-A');
+    gitIn(p.root, 'commit', '-q', '-m', 'a');
+    const s = session();
+    governanceOf(s).intent_id = 'INT-001';
+    const judge = (command: string) => governancePreToolUse(s, pre(p.root, 'Bash', { command }), deps(p)).verdict;
+
+    p.write('src/auth/a.ts', 'two\n');
+    expect(judge('git stash').kind).toBe('none');
+    gitIn(p.root, 'stash');
+    expect(judge('git stash pop').kind).toBe('none');
+
+    p.write('README.md', 'changed\n');
+    const v = judge('git stash');
+    expect(v).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
+    expect(v.kind === 'ask' && v.reason).toMatch(/README\.md/);
+
+    gitIn(p.root, 'checkout', '-q', '--', 'README.md');
+    gitIn(p.root, 'switch', '-q', '-c', 'other');
+    p.write('src/auth/b.ts', 'b\n');
+    gitIn(p.root, 'add', '-A');
+    gitIn(p.root, 'commit', '-q', '-m', 'b');
+    gitIn(p.root, 'switch', '-q', 'main');
+    expect(judge('git switch other').kind).toBe('none');
+    expect(judge('git merge other').kind).toBe('none');
+    // A ref git cannot resolve: the whole-tree judgement stays (src/auth/** does not own everything).
+    expect(judge('git switch no-such-branch')).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
   });
 });

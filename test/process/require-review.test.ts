@@ -24,20 +24,27 @@ function world() {
   writeFileSync(
     join(bin, 'claude'),
     `#!/usr/bin/env node
-const { spawnSync } = require('child_process');
+const { spawn } = require('child_process');
 const fs = require('fs');
 const argv = process.argv.slice(2);
 fs.writeFileSync(${JSON.stringify(argvFile)}, JSON.stringify(argv));
 const i = argv.indexOf('--session-id');
 const sid = i >= 0 ? argv[i + 1] : 'fake-session';
 const env = { ...process.env, CLAUDE_PLUGIN_ROOT: ${JSON.stringify(pluginDir)} };
-// As the client starts hooks: /bin/sh -c in a session of its own (src/engine/hook-origin.ts refuses others).
-const hook = (cmd, payload) => spawnSync('/bin/sh', ['-c', cmd], { input: JSON.stringify({ session_id: sid, cwd: process.cwd(), ...payload }), env, detached: true });
-if (process.env.FAKE_PROMPT) {
-  hook(${JSON.stringify(hookCommand('UserPromptSubmit'))}, { hook_event_name: 'UserPromptSubmit', prompt: process.env.FAKE_PROMPT });
-  for (let n = 0; n < Number(process.env.FAKE_STOPS || 1); n++) hook(${JSON.stringify(hookCommand('Stop'))}, { hook_event_name: 'Stop', stop_hook_active: n > 0 });
-}
-process.exit(Number(process.env.FAKE_EXIT || 0));
+// As the client starts hooks: /bin/sh -c <the hooks.json command>, in a session of its own.
+const hook = (cmd, payload) =>
+  new Promise((resolve, reject) => {
+    const child = spawn('/bin/sh', ['-c', cmd], { env, detached: true, stdio: ['pipe', 'ignore', 'inherit'] });
+    child.on('error', reject).on('close', resolve);
+    child.stdin.end(JSON.stringify({ session_id: sid, cwd: process.cwd(), ...payload }));
+  });
+(async () => {
+  if (process.env.FAKE_PROMPT) {
+    await hook(${JSON.stringify(hookCommand('UserPromptSubmit'))}, { hook_event_name: 'UserPromptSubmit', prompt: process.env.FAKE_PROMPT });
+    for (let n = 0; n < Number(process.env.FAKE_STOPS || 1); n++) await hook(${JSON.stringify(hookCommand('Stop'))}, { hook_event_name: 'Stop', stop_hook_active: n > 0 });
+  }
+  process.exit(Number(process.env.FAKE_EXIT || 0));
+})();
 `,
   );
   chmodSync(join(bin, 'claude'), 0o755);

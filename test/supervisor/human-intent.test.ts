@@ -1,11 +1,13 @@
 // The intents view's select / clear goes through the supervisor (trusted):
-// written under the session lock, traced as the human's.
+// written under the session lock, traced as the human's; the agent's own
+// selection through the roz CLI is never recorded as the human's.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
+import { roz } from '../helpers/hooks.js';
 import { relay, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
 
 let sup: Supervisor | null = null;
@@ -41,10 +43,15 @@ describe('the human selects an intent at roz run', () => {
     expect(store.read(SID)!.governance).toMatchObject({ intent_id: 'INT-1' });
     expect(await s.sup.selectIntent(null)).toEqual({ ok: true, message: 'cleared INT-1' });
     expect(store.read(SID)!.governance).toMatchObject({ intent_id: null, selected_via: 'human' });
+    // The agent selecting for itself with the roz CLI (its own Bash) is recorded as the CLI's, never as the human's.
+    const agent = await roz(['intent', 'select', 'INT-1', '--session', SID, '--project', repo], { ...s.env, ROZ_SOCKET: '', ROZ_TOKEN: '' });
+    expect(agent.code, agent.stderr).toBe(0);
+    expect(store.read(SID)!.governance).toMatchObject({ intent_id: 'INT-1', selected_via: 'cli' });
     const traced = traceRecords(s.store).filter((r) => String(r.event).startsWith('roz:Intent'));
     expect(traced.map((r) => [r.event, r.intent_id, r.via])).toEqual([
       ['roz:IntentSelected', 'INT-1', 'human'],
       ['roz:IntentCleared', 'INT-1', 'human'],
+      ['roz:IntentSelected', 'INT-1', 'cli'],
     ]);
   });
 });

@@ -34,7 +34,11 @@ function start(cols = 100, rows = 30) {
 
 function humanDecisions(store: string): Array<Record<string, unknown>> {
   const text = readFileSync(join(store, 'sessions', 'fake-session-1', 'trace.jsonl'), 'utf8');
-  return text.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>).filter((r) => r.event === 'roz:HumanDecision');
+  return text
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as Record<string, unknown>)
+    .filter((r) => r.event === 'roz:HumanDecision');
 }
 
 describe('roz run in a pseudo-terminal', () => {
@@ -120,7 +124,7 @@ describe('roz run in a pseudo-terminal', () => {
     expect(after).toMatch(/human gates\s+2 decided \(1 approved, 1 denied\)/);
   });
 
-  it('at 80x24, a request left waiting for Claude\'s pane stays on screen under it (bell once), keys still reach Claude; answered, Claude gets the whole pane back', async () => {
+  it("at 80x24, a request left waiting for Claude's pane stays on screen under it (bell once), keys still reach Claude; answered, Claude gets the whole pane back", async () => {
     const { pty, rows } = start(80, 24);
     await pty.waitFor('FAKE CLAUDE READY size=80x23');
     pty.write('h');

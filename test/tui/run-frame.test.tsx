@@ -93,3 +93,30 @@ describe.each([
     expect(lines[rows - 1]).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
   });
 });
+
+describe('the roz run frame on a wide terminal (200×50)', () => {
+  it("puts the panel beside Claude's pane, each in its own columns", async () => {
+    const s = new FakeSource();
+    s.ask();
+    const focus = new FocusState();
+    focus.setPending(['a1']);
+    focus.toggle();
+    const lines = await runFrame(200, 50, focus, s);
+    const l = computeLayout(200, 50, true);
+    expect(l.divider?.char).toBe('│');
+    expect(lines[0]!.startsWith('Claude Code')).toBe(true);
+    for (let y = 0; y < 49; y++) expect(lines[y]![l.divider!.x], `row ${y}`).toBe('│');
+    const panel = lines
+      .slice(0, 49)
+      .map((row) => row.slice(l.roz.x))
+      .join('\n');
+    expect(panel).toContain('APPROVAL NEEDED');
+    expect(panel).toContain('Ctrl-] to answer here');
+    expect(
+      lines
+        .slice(0, 49)
+        .map((row) => row.slice(0, l.child.cols))
+        .join('\n'),
+    ).not.toContain('APPROVAL NEEDED');
+  });
+});

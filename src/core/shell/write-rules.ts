@@ -7,7 +7,7 @@ export interface WriteSink {
   /** A path this command may create/modify/delete; argv index lets the sink check dynamic/glob. */
   path(path: string, via: string, argvIndex?: number): void;
   /** The command may rewrite any file under this directory (`git stash`, `git pull`): judged by the scope covering it all. */
-  tree(dir: string, via: string): void;
+  tree(dir: string, via: string, git?: GitMove): void;
   /** Writes something we cannot name statically. */
   unknown(why: string): void;
   /** Prefix for paths of this command only (`git -C dir`, `npm --prefix dir`, `tar -C dir`). */
@@ -15,6 +15,13 @@ export interface WriteSink {
 }
 
 export type WriteExtractor = (cmd: SimpleCommand, sink: WriteSink) => void;
+
+/**
+ * A git command that moves the work tree between states git can name, so the
+ * caller (who may run git) can list exactly the files it changes: what a
+ * stash saves, what a stash entry restores, what differs from HEAD to a ref.
+ */
+export type GitMove = { op: 'stash-push'; untracked: boolean } | { op: 'stash-apply'; entry: string } | { op: 'to-ref'; ref: string };
 
 /** All operands are written (after options with values are skipped); `skip` drops leading operands. */
 function operands(shape: OptionShape, skip: (args: ParsedArgs) => number = () => 0): WriteExtractor {
@@ -151,7 +158,9 @@ const git: WriteExtractor = (cmd, sink) => {
       for (let k = 0; k < args.operands.length; k++) sink.path(args.operands[k]!, `git ${sub}`, args.operandIndex[k]);
     } else if (args.operands.length > 0) {
       // `git checkout -b new` alone leaves files as they are; `git checkout main` may not.
-      sink.tree('.', `git ${sub} (switching commits rewrites tracked files anywhere in the work tree)`);
+      const ref = args.operands.length === 1 && !args.short.has('b') && !args.short.has('B') ? args.operands[0]! : undefined;
+      const move: GitMove | undefined = ref === undefined ? undefined : { op: 'to-ref', ref: ref === '-' ? '@{-1}' : ref };
+      sink.tree('.', `git ${sub} (switching commits rewrites tracked files anywhere in the work tree)`, move);
     }
     return;
   }
@@ -185,7 +194,20 @@ const git: WriteExtractor = (cmd, sink) => {
   if (sub === 'clean' && (args.short.has('n') || args.long.has('--dry-run'))) return;
   if (sub === 'reset' && !args.long.has('--hard') && !args.long.has('--merge') && !args.long.has('--keep')) return;
   if (sub === 'switch' && (args.short.has('c') || args.short.has('C') || args.long.has('--create')) && args.operands.length <= 1) return; // a new branch at HEAD
-  if (GIT_WORKTREE.has(sub)) sink.tree('.', `git ${sub} (rewrites tracked files anywhere in the work tree)`);
+  if (!GIT_WORKTREE.has(sub)) return;
+  let move: GitMove | undefined;
+  if (sub === 'stash') {
+    const action = args.operands[0];
+    if (action === undefined || action === 'push' || action === 'save') {
+      move = { op: 'stash-push', untracked: args.short.has('u') || args.short.has('a') || args.long.has('--include-untracked') || args.long.has('--all') };
+    } else if (action === 'pop' || action === 'apply') {
+      move = { op: 'stash-apply', entry: args.operands[1] ?? 'stash@{0}' };
+    }
+  } else if ((sub === 'switch' || sub === 'merge') && args.operands.length === 1) {
+    const ref = args.operands[0]!;
+    move = { op: 'to-ref', ref: ref === '-' ? '@{-1}' : sub === 'merge' ? `HEAD...${ref}` : ref };
+  }
+  sink.tree('.', `git ${sub} (rewrites tracked files anywhere in the work tree)`, move);
 };
 
 const tar: WriteExtractor = (cmd, sink) => {

@@ -1,6 +1,6 @@
 // Which paths a command line may create, modify or delete, as written, with `cd` applied.
 import { analyzeCommand } from './commands.js';
-import { OPERAND_WRITERS, WRITERS, type WriteSink } from './write-rules.js';
+import { OPERAND_WRITERS, WRITERS, type GitMove, type WriteSink } from './write-rules.js';
 import type { ShellAnalysis, ShellRedirect, SimpleCommand } from './types.js';
 
 /** A path the command may write: relative to the caller's cwd, absolute, or `~`-prefixed. */
@@ -10,6 +10,8 @@ export interface WriteTarget {
   via: string;
   /** Anything below `path` may change (`git stash`, `wget -r`): in scope only if the scope covers the whole directory. */
   tree?: true;
+  /** For a git move: what the caller may ask git, to replace the tree with the exact files. */
+  git?: GitMove;
 }
 
 /** A write (or a part of the command) whose target cannot be determined statically. */
@@ -61,7 +63,7 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
       report.writes = true;
       report.unknown.push({ command: label, why });
     };
-    const add = (path: string, via: string, dynamic: boolean, glob: boolean, tree = false): void => {
+    const add = (path: string, via: string, dynamic: boolean, glob: boolean, tree = false, git?: GitMove): void => {
       report.writes = true;
       if (dynamic) return addUnknown(`${via} writes ${path}, which is not known statically`);
       if (glob) {
@@ -78,7 +80,7 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
       const key = `${resolved}\0${via}`;
       if (seen.has(key)) return;
       seen.add(key);
-      report.targets.push(tree ? { path: resolved, via, tree: true } : { path: resolved, via });
+      report.targets.push(tree ? { path: resolved, via, tree: true, ...(git ? { git } : {}) } : { path: resolved, via });
     };
     // `env --chdir DIR cmd`: the command's relative paths start there.
     if (cmd.chdir !== undefined) within = cmd.chdir.dynamic ? { why: `env --chdir ${cmd.chdir.path}` } : { dir: cmd.chdir.path };
@@ -118,7 +120,7 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
     if (extractor === undefined) continue;
     const sink: WriteSink = {
       path: (path, via, i) => add(path, via, i !== undefined && cmd.dynamic[i] === true, i !== undefined && cmd.glob[i] === true),
-      tree: (dir, via) => add(dir, via, false, false, true),
+      tree: (dir, via, git) => add(dir, via, false, false, true, git),
       unknown: addUnknown,
       within: (dir, i) => {
         within = i !== undefined && cmd.dynamic[i] === true ? { why: `${dir} is not known statically` } : { dir };

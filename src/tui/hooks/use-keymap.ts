@@ -77,17 +77,17 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
       if (key.pageDown) return tr.actions.scrollDetail(10);
       if (key.home) return tr.actions.scrollDetail(-Infinity);
       if (key.end) return tr.actions.scrollDetail(Infinity);
-      return;
+    } else {
+      if (key.upArrow) return tr.actions.move(-1);
+      if (key.downArrow) return tr.actions.move(1);
+      if (key.pageUp) return tr.actions.move(-10);
+      if (key.pageDown) return tr.actions.move(10);
+      if (key.return) return tr.actions.openDetail();
+      if (input === 'f') return tr.actions.toggleFollow();
+      if (input === 'e') return tr.actions.cycleEvent();
+      if (input === 'c') return tr.actions.cycleCode();
+      if (input === 'x') return tr.actions.clearFilter();
     }
-    if (key.upArrow) return tr.actions.move(-1);
-    if (key.downArrow) return tr.actions.move(1);
-    if (key.pageUp) return tr.actions.move(-10);
-    if (key.pageDown) return tr.actions.move(10);
-    if (key.return) return tr.actions.openDetail();
-    if (input === 'f') return tr.actions.toggleFollow();
-    if (input === 'e') return tr.actions.cycleEvent();
-    if (input === 'c') return tr.actions.cycleCode();
-    if (input === 'x') return tr.actions.clearFilter();
   }
   if (t.tab === 'intents') {
     const it = t.intents;
