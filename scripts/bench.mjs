@@ -20,8 +20,44 @@ const hooksOnly = process.argv.includes('--hooks');
 const sandboxOnly = process.argv.includes('--sandbox');
 const RUNS = quick ? 5 : 30;
 const N = quick
-  ? { sandboxCalls: 1, sandboxRounds: 1, sandboxClients: '2.1.330', shell: 1, supervised: 200, http: 100, globs: 100, paths: 1_000, writers: 64, lines: 20, ledgerRounds: 1, sessions: 1_000, statsRuns: 3, tuiWindow: 300, tuiRates: [1_000, 10_000], tuiSmall: 1_000, tuiLarge: 10_000 }
-  : { sandboxCalls: 8, sandboxRounds: 3, sandboxClients: '2.1.197,2.1.330', shell: 20, supervised: 2_000, http: 1_000, globs: 1_000, paths: 10_000, writers: 64, lines: 500, ledgerRounds: 2, sessions: 100_000, statsRuns: 3, tuiWindow: 1_500, tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000], tuiSmall: 10_000, tuiLarge: 1_000_000 };
+  ? {
+      sandboxCalls: 1,
+      sandboxRounds: 1,
+      sandboxClients: '2.1.330',
+      shell: 1,
+      supervised: 200,
+      http: 100,
+      globs: 100,
+      paths: 1_000,
+      writers: 64,
+      lines: 20,
+      ledgerRounds: 1,
+      sessions: 1_000,
+      statsRuns: 3,
+      tuiWindow: 300,
+      tuiRates: [1_000, 10_000],
+      tuiSmall: 1_000,
+      tuiLarge: 10_000,
+    }
+  : {
+      sandboxCalls: 8,
+      sandboxRounds: 3,
+      sandboxClients: '2.1.197,2.1.330',
+      shell: 20,
+      supervised: 2_000,
+      http: 1_000,
+      globs: 1_000,
+      paths: 10_000,
+      writers: 64,
+      lines: 500,
+      ledgerRounds: 2,
+      sessions: 100_000,
+      statsRuns: 3,
+      tuiWindow: 1_500,
+      tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000],
+      tuiSmall: 10_000,
+      tuiLarge: 1_000_000,
+    };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
 const store = mkdtempSync(join(tmpdir(), 'roz-bench-'));
@@ -60,7 +96,10 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** The sandbox rows of the table (section 'sandbox'). */
 const sandboxRows = (rows) =>
-  rows.map((s) => `sandboxed Bash, client ${s.client}: +${s.added_ms_per_bash_call} ms per call, +${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`);
+  rows.map(
+    (s) =>
+      `sandboxed Bash, client ${s.client}: +${s.added_ms_per_bash_call} ms per call, +${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`,
+  );
 if (sandboxOnly) {
   const rows = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
   const lines = sandboxRows(rows);
@@ -86,7 +125,13 @@ const supervisedEnv = { ...env, ...supEnv };
 
 const base = { session_id: 'bench-1', cwd: root, transcript_path: '/dev/null', permission_mode: 'default' };
 const hookCmd = (event) => ['/bin/sh', '-c', hooks[event][0].hooks[0].command];
-const preToolUse = JSON.stringify({ ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: 'npm test -- --run && git diff --stat' } });
+const preToolUse = JSON.stringify({
+  ...base,
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Bash',
+  tool_use_id: 't',
+  tool_input: { command: 'npm test -- --run && git diff --stat' },
+});
 const SUPERVISED = 'roz hook pre-tool-use, ROZ_SOCKET set';
 // A governed project (the issue's "repository with intents"): an in-scope Write
 // by a session that has selected its intent, so every governance gate runs.
@@ -98,30 +143,59 @@ writeFileSync(
   'active_intents:\n  - id: INT-001\n    name: Bench\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n    constraints: ["keep it small"]\n    acceptance_criteria: ["npm test passes"]\n',
 );
 {
-  const r = spawnSync(process.execPath, [join(root, 'bin', 'roz'), 'intent', 'select', 'INT-001', '--session', 'bench-gov'], { cwd: governed, env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [join(root, 'bin', 'roz'), 'intent', 'select', 'INT-001', '--session', 'bench-gov'], {
+    cwd: governed,
+    env,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`roz intent select failed: ${r.stderr}`);
 }
 // A project with history: the ledger already holds many records, and each
 // PostToolUse of a Write appends one and brings intent_map.md up to date.
 const LEDGER_RECORDS = quick ? 1_000 : 10_000;
 {
-  const rec = (i) => JSON.stringify({
-    version: '0.1.0', id: randomUUID(), timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(), tool: { name: 'roz', version: '0.1.0' },
-    files: [{ path: `src/m${i % 200}.ts`, conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 3 }] }] }],
-    metadata: { 'dev.roz': { session_id: `s${i % 50}`, intent_id: 'INT-001', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write', symbols: { [`src/m${i % 200}.ts`]: [`f${i % 7}`] } } },
-  });
+  const rec = (i) =>
+    JSON.stringify({
+      version: '0.1.0',
+      id: randomUUID(),
+      timestamp: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+      tool: { name: 'roz', version: '0.1.0' },
+      files: [{ path: `src/m${i % 200}.ts`, conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 3 }] }] }],
+      metadata: {
+        'dev.roz': {
+          session_id: `s${i % 50}`,
+          intent_id: 'INT-001',
+          mutation_class: 'INTENT_EVOLUTION',
+          tool_name: 'Write',
+          symbols: { [`src/m${i % 200}.ts`]: [`f${i % 7}`] },
+        },
+      },
+    });
   writeFileSync(join(governed, '.orchestration', 'agent_trace.jsonl'), Array.from({ length: LEDGER_RECORDS }, (_, i) => rec(i)).join('\n') + '\n');
   writeFileSync(join(governed, 'src', 'a.ts'), 'export const a = 1;\n');
 }
 const governedPost = JSON.stringify({
-  session_id: 'bench-gov', cwd: governed, transcript_path: '/dev/null', permission_mode: 'default',
-  hook_event_name: 'PostToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'a.ts'), content: 'export const a = 1;\n' }, tool_response: { type: 'create' },
+  session_id: 'bench-gov',
+  cwd: governed,
+  transcript_path: '/dev/null',
+  permission_mode: 'default',
+  hook_event_name: 'PostToolUse',
+  tool_name: 'Write',
+  tool_use_id: 't',
+  tool_input: { file_path: join(governed, 'src', 'a.ts'), content: 'export const a = 1;\n' },
+  tool_response: { type: 'create' },
 });
 const POST_GOVERNED = `roz hook post-tool-use (Write, ${LEDGER_RECORDS / 1000}k ledger)`;
 const governedWrite = JSON.stringify({
-  session_id: 'bench-gov', cwd: governed, transcript_path: '/dev/null', permission_mode: 'default',
+  session_id: 'bench-gov',
+  cwd: governed,
+  transcript_path: '/dev/null',
+  permission_mode: 'default',
   // A file the session has not read or written: a held one adds the stale-file hash (node:crypto, ~6 ms).
-  hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: 't', tool_input: { file_path: join(governed, 'src', 'b.ts'), content: 'export const b = 1;\n' },
+  hook_event_name: 'PreToolUse',
+  tool_name: 'Write',
+  tool_use_id: 't',
+  tool_input: { file_path: join(governed, 'src', 'b.ts'), content: 'export const b = 1;\n' },
 });
 const cases = {
   'node -e ""': { argv: [process.execPath, '-e', ''], input: '' },
@@ -183,7 +257,11 @@ const supervisedProcess = {
   fallbacks: supervisedFallbacks,
 };
 
-const line = (cells, w = 42) => cells.map((c, i) => String(c).padEnd(i === 0 ? w : 13)).join('').trimEnd();
+const line = (cells, w = 42) =>
+  cells
+    .map((c, i) => String(c).padEnd(i === 0 ? w : 13))
+    .join('')
+    .trimEnd();
 const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version };
 const processTable = () => [
   `roz bench ${quick ? '(quick) ' : ''}— ${machine.cpus} × ${machine.model}, node ${machine.node}, ${RUNS} interleaved runs`,
@@ -211,15 +289,21 @@ async function concurrent(n) {
   const sid = `bench-conc-${Date.now()}`;
   const t0 = process.hrtime.bigint();
   await Promise.all(
-    Array.from({ length: n }, (_, i) => new Promise((res, rej) => {
-      const [cmd, ...args] = hookCmd('PreToolUse');
-      const child = spawn(cmd, args, { env, stdio: ['pipe', 'ignore', 'ignore'], detached: true });
-      child.on('close', res).on('error', rej);
-      child.stdin.end(JSON.stringify({ ...base, session_id: sid, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `/f${i}` } }));
-    })),
+    Array.from(
+      { length: n },
+      (_, i) =>
+        new Promise((res, rej) => {
+          const [cmd, ...args] = hookCmd('PreToolUse');
+          const child = spawn(cmd, args, { env, stdio: ['pipe', 'ignore', 'ignore'], detached: true });
+          child.on('close', res).on('error', rej);
+          child.stdin.end(JSON.stringify({ ...base, session_id: sid, hook_event_name: 'PreToolUse', tool_name: 'Read', tool_input: { file_path: `/f${i}` } }));
+        }),
+    ),
   );
   const secs = Number(process.hrtime.bigint() - t0) / 1e9;
-  const lines = readFileSync(join(env.ROZ_STORAGE_PATH, 'sessions', sid, 'trace.jsonl'), 'utf8').trim().split('\n').length;
+  const lines = readFileSync(join(env.ROZ_STORAGE_PATH, 'sessions', sid, 'trace.jsonl'), 'utf8')
+    .trim()
+    .split('\n').length;
   return { writers: n, seconds: +secs.toFixed(2), events_per_second: +(n / secs).toFixed(1), lost_lines: n - lines };
 }
 log('concurrent hooks');
@@ -237,7 +321,9 @@ const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);
 async function ledgerRound(mode, writers, count) {
   const file = join(store, `ledger-${mode}-${Date.now()}`, '.orchestration', 'agent_trace.jsonl');
   mkdirSync(join(file, '..'), { recursive: true });
-  const kids = Array.from({ length: writers }, (_, w) => spawn(process.execPath, [entry, 'ledger-writer', file, mode, String(w), String(count)], { env, stdio: ['pipe', 'pipe', 'inherit'] }));
+  const kids = Array.from({ length: writers }, (_, w) =>
+    spawn(process.execPath, [entry, 'ledger-writer', file, mode, String(w), String(count)], { env, stdio: ['pipe', 'pipe', 'inherit'] }),
+  );
   const outs = kids.map(() => '');
   const ready = kids.map((k, i) => new Promise((res) => k.stdout.on('data', (d) => ((outs[i] += d), outs[i].startsWith('ready\n') && res()))));
   const done = kids.map((k) => new Promise((res, rej) => k.on('close', (code) => (code === 0 ? res() : rej(new Error(`ledger writer exited ${code}`))))));
@@ -346,30 +432,143 @@ const out = processTable();
 out.push('', line(['measurement', 'roz', 'baseline', 'ratio', 'baseline is'], 44));
 const signed = (x) => `${x >= 0 ? '+' : ''}${x} ms`;
 const row = (name, roz, baseVal, ratio, what) => out.push(line([name, roz, baseVal, ratio, what], 44));
-row('supervised round trip, median ms', supervised.supervised_median_ms, supervised.baseline_bare_socket_median_ms, signed(supervised.added_median_ms), 'bare Unix socket, same bytes');
-row('supervised round trip, p99 ms', supervised.supervised_p99_ms, supervised.baseline_bare_socket_p99_ms, signed(supervised.added_p99_ms), 'bare Unix socket, same bytes');
-row('http hook POST (loopback, new conn), ms', http.post_new_connection_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_new_connection_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
-row('http hook POST + in-process engine, ms', http.post_with_inprocess_engine_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.post_with_inprocess_engine_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
-row('http hook to roz run supervisor, median ms', http.supervisor_post_median_ms, processRows[1].wall_ms, `${(processRows[1].wall_ms / http.supervisor_post_median_ms).toFixed(0)}x faster`, 'hook process (pre-tool-use)');
-row('  roz adds over a bare loopback POST, ms', http.supervisor_adds_median_ms, http.post_new_connection_median_ms, `p99 ${http.supervisor_post_p99_ms}`, 'POST, fixed verdict, same bytes');
-row('  supervisor killed: the POST gets', http.dead_supervisor_post, `${http.dead_supervisor_detected_ms} ms`, 'client blocks the call', 'onFailure: "block" (2.1.295+)');
-row(`scope checks/s (${scope.globs} globs x ${scope.paths} paths)`, scope.roz_checks_per_second, scope.baseline_prefix_set_checks_per_second, `${scope.ratio_baseline_over_roz}x slower`, 'Set lookup of parent dirs');
+row(
+  'supervised round trip, median ms',
+  supervised.supervised_median_ms,
+  supervised.baseline_bare_socket_median_ms,
+  signed(supervised.added_median_ms),
+  'bare Unix socket, same bytes',
+);
+row(
+  'supervised round trip, p99 ms',
+  supervised.supervised_p99_ms,
+  supervised.baseline_bare_socket_p99_ms,
+  signed(supervised.added_p99_ms),
+  'bare Unix socket, same bytes',
+);
+row(
+  'http hook POST (loopback, new conn), ms',
+  http.post_new_connection_median_ms,
+  processRows[1].wall_ms,
+  `${(processRows[1].wall_ms / http.post_new_connection_median_ms).toFixed(0)}x faster`,
+  'hook process (pre-tool-use)',
+);
+row(
+  'http hook POST + in-process engine, ms',
+  http.post_with_inprocess_engine_median_ms,
+  processRows[1].wall_ms,
+  `${(processRows[1].wall_ms / http.post_with_inprocess_engine_median_ms).toFixed(0)}x faster`,
+  'hook process (pre-tool-use)',
+);
+row(
+  'http hook to roz run supervisor, median ms',
+  http.supervisor_post_median_ms,
+  processRows[1].wall_ms,
+  `${(processRows[1].wall_ms / http.supervisor_post_median_ms).toFixed(0)}x faster`,
+  'hook process (pre-tool-use)',
+);
+row(
+  '  roz adds over a bare loopback POST, ms',
+  http.supervisor_adds_median_ms,
+  http.post_new_connection_median_ms,
+  `p99 ${http.supervisor_post_p99_ms}`,
+  'POST, fixed verdict, same bytes',
+);
+row(
+  '  supervisor killed: the POST gets',
+  http.dead_supervisor_post,
+  `${http.dead_supervisor_detected_ms} ms`,
+  'client blocks the call',
+  'onFailure: "block" (2.1.295+)',
+);
+row(
+  `scope checks/s (${scope.globs} globs x ${scope.paths} paths)`,
+  scope.roz_checks_per_second,
+  scope.baseline_prefix_set_checks_per_second,
+  `${scope.ratio_baseline_over_roz}x slower`,
+  'Set lookup of parent dirs',
+);
 row('  scope checks/s with 10 globs', scope.roz_checks_per_second_10_globs, '', '', '');
-row(`ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`, ledger.roz_append_ledger_lines_per_second, ledger.baseline_append_file_sync_lines_per_second, `${ledger.ratio_baseline_over_roz}x slower`, 'fs.appendFileSync, same lines');
+row(
+  `ledger lines/s (${ledger.writers} procs x ${ledger.lines_per_writer})`,
+  ledger.roz_append_ledger_lines_per_second,
+  ledger.baseline_append_file_sync_lines_per_second,
+  `${ledger.ratio_baseline_over_roz}x slower`,
+  'fs.appendFileSync, same lines',
+);
 row('  lost / torn / duplicate ledger lines', `${ledger.lost_lines}/${ledger.torn_lines}/${ledger.duplicates}`, ledger.baseline_lost_or_torn, '', '');
-row(`roz stats, ${stats.sessions} sessions, ms`, stats.roz_stats_ms, stats.baseline_read_files_ms, `${stats.ratio_roz_over_baseline}x`, 'node reading each state.json');
-row(`  first run, ${stats.index_lines_generated} index lines (compacts)`, stats.roz_stats_first_uncompacted_ms, stats.baseline_read_files_ms, `${+(stats.roz_stats_first_uncompacted_ms / stats.baseline_read_files_ms).toFixed(2)}x`, 'node reading each state.json');
-row(`review worktree snapshot (${reviewSnapshot.tracked_files} files), ms`, reviewSnapshot.snapshot_median_ms, reviewSnapshot.baseline_git_status_median_ms, `${reviewSnapshot.ratio_snapshot_over_status}x`, 'git status --porcelain, same tree');
-row('guard classification per command, median µs', guard.median_us.toFixed(1), guard.baseline_parse_median_us.toFixed(1), `p99 ${guard.p99_us.toFixed(0)} µs (parse ${guard.baseline_parse_p99_us.toFixed(0)}; every run ${guard.raw_p99_us.toFixed(0)})`, 'parsing alone (unbash + walk)');
-row('shell analysis per command, median µs', shell.median_us.toFixed(1), shell.baseline_json_parse_median_us.toFixed(2), `p99 ${shell.p99_us.toFixed(0)} µs`, 'JSON.parse of the input');
-row('TUI max sustained events/s', tuiRates.max_sustained_events_per_second, tuiRates.baseline_event_path_no_view_events_per_second, '', 'event path, no view mounted');
+row(
+  `roz stats, ${stats.sessions} sessions, ms`,
+  stats.roz_stats_ms,
+  stats.baseline_read_files_ms,
+  `${stats.ratio_roz_over_baseline}x`,
+  'node reading each state.json',
+);
+row(
+  `  first run, ${stats.index_lines_generated} index lines (compacts)`,
+  stats.roz_stats_first_uncompacted_ms,
+  stats.baseline_read_files_ms,
+  `${+(stats.roz_stats_first_uncompacted_ms / stats.baseline_read_files_ms).toFixed(2)}x`,
+  'node reading each state.json',
+);
+row(
+  `review worktree snapshot (${reviewSnapshot.tracked_files} files), ms`,
+  reviewSnapshot.snapshot_median_ms,
+  reviewSnapshot.baseline_git_status_median_ms,
+  `${reviewSnapshot.ratio_snapshot_over_status}x`,
+  'git status --porcelain, same tree',
+);
+row(
+  'guard classification per command, median µs',
+  guard.median_us.toFixed(1),
+  guard.baseline_parse_median_us.toFixed(1),
+  `p99 ${guard.p99_us.toFixed(0)} µs (parse ${guard.baseline_parse_p99_us.toFixed(0)}; every run ${guard.raw_p99_us.toFixed(0)})`,
+  'parsing alone (unbash + walk)',
+);
+row(
+  'shell analysis per command, median µs',
+  shell.median_us.toFixed(1),
+  shell.baseline_json_parse_median_us.toFixed(2),
+  `p99 ${shell.p99_us.toFixed(0)} µs`,
+  'JSON.parse of the input',
+);
+row(
+  'TUI max sustained events/s',
+  tuiRates.max_sustained_events_per_second,
+  tuiRates.baseline_event_path_no_view_events_per_second,
+  '',
+  'event path, no view mounted',
+);
 for (const r of tuiRates.rates)
-  out.push(`  ${String(r.target_events_per_second).padStart(7)} ev/s target: fed ${r.achieved_events_per_second}, ${r.frames_per_second} frames/s, notify→frame ${r.notify_to_frame_median_ms} ms (Ink ${r.ink_render_median_ms} ms), screen lag ${r.screen_lag_ms} ms, loop delay p99 ${r.event_loop_delay_p99_ms} ms${r.kept_up ? '' : '  (fell behind)'}`);
-row(`TUI heap MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.heap_mib, tuiMemory.after_small.heap_mib, `${tuiMemory.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
-row(`TUI RSS MiB after ${tuiMemory.after_large.events} events`, tuiMemory.after_large.rss_mib, tuiMemory.after_small.rss_mib, `${tuiMemory.rss_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
-row('  heap MiB, no view mounted', tuiMemoryNoView.after_large.heap_mib, tuiMemoryNoView.after_small.heap_mib, `${tuiMemoryNoView.heap_growth_ratio}x`, `after ${tuiMemory.after_small.events} events`);
+  out.push(
+    `  ${String(r.target_events_per_second).padStart(7)} ev/s target: fed ${r.achieved_events_per_second}, ${r.frames_per_second} frames/s, notify→frame ${r.notify_to_frame_median_ms} ms (Ink ${r.ink_render_median_ms} ms), screen lag ${r.screen_lag_ms} ms, loop delay p99 ${r.event_loop_delay_p99_ms} ms${r.kept_up ? '' : '  (fell behind)'}`,
+  );
+row(
+  `TUI heap MiB after ${tuiMemory.after_large.events} events`,
+  tuiMemory.after_large.heap_mib,
+  tuiMemory.after_small.heap_mib,
+  `${tuiMemory.heap_growth_ratio}x`,
+  `after ${tuiMemory.after_small.events} events`,
+);
+row(
+  `TUI RSS MiB after ${tuiMemory.after_large.events} events`,
+  tuiMemory.after_large.rss_mib,
+  tuiMemory.after_small.rss_mib,
+  `${tuiMemory.rss_growth_ratio}x`,
+  `after ${tuiMemory.after_small.events} events`,
+);
+row(
+  '  heap MiB, no view mounted',
+  tuiMemoryNoView.after_large.heap_mib,
+  tuiMemoryNoView.after_small.heap_mib,
+  `${tuiMemoryNoView.heap_growth_ratio}x`,
+  `after ${tuiMemory.after_small.events} events`,
+);
 out.push(...sandboxRows(sandbox));
-out.push('', `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`);
+out.push(
+  '',
+  `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`,
+);
 console.log(out.join('\n'));
 
 save(quick ? 'quick' : 'latest', result, out);

@@ -73,7 +73,12 @@ const [hook, cli] = await Promise.all([
     define: {
       ROZ_VERSION: JSON.stringify(pkg.version),
       // The intents parse cache trusts a parse only from this exact parser (src/store/intents-cache.ts).
-      ROZ_INTENTS_PARSER_ID: JSON.stringify(createHash('sha256').update(readFileSync(join(outdir, chunkFile('intents-parser')))).digest('hex').slice(0, 16)),
+      ROZ_INTENTS_PARSER_ID: JSON.stringify(
+        createHash('sha256')
+          .update(readFileSync(join(outdir, chunkFile('intents-parser'))))
+          .digest('hex')
+          .slice(0, 16),
+      ),
       'import.meta.url': '__rozMeta.url',
     },
     // A getter: only a hook without CLAUDE_PLUGIN_ROOT asks, so the others skip building a URL.
@@ -93,8 +98,11 @@ const [hook, cli] = await Promise.all([
 stampContentHash(join(outdir, 'hook.cjs'));
 
 // The point of the split: the hook bundle itself must carry none of them.
-const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter((f) => /node_modules\/(yaml|zod|unbash|@opentelemetry)\//.test(f) || f.endsWith('otlp-export.ts'));
-if (heavy.length) throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);
+const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter(
+  (f) => /node_modules\/(yaml|zod|unbash|@opentelemetry)\//.test(f) || f.endsWith('otlp-export.ts'),
+);
+if (heavy.length)
+  throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);
 
 // Chunks of earlier builds (content-hashed names) would otherwise pile up.
 const fresh = new Set([hook, cli, render, ...chunks].flatMap((r) => Object.keys(r.metafile.outputs)).map((p) => basename(p)));

@@ -13,7 +13,15 @@ const out = mkdtempSync(join(tmpdir(), 'roz-demo-bundle-'));
 const outfile = join(out, 'demo.mjs');
 let code = 1;
 try {
-  await build({ entryPoints: [join(root, 'scripts/demo/main.ts')], outfile, bundle: true, format: 'esm', platform: 'node', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(root, 'scripts/demo/main.ts')],
+    outfile,
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   const { main } = await import(pathToFileURL(outfile).href);
   code = await main(root);
 } finally {

@@ -44,7 +44,14 @@ export async function httpHook(rounds: number, cwd: string) {
   const post = (path: string, agent: Agent | false, auth = `Bearer ${token}`, to = port) =>
     new Promise<number>((resolve, reject) => {
       const req = request(
-        { host: '127.0.0.1', port: to, path, method: 'POST', agent, headers: { 'content-type': 'application/json', authorization: auth, 'content-length': Buffer.byteLength(raw) } },
+        {
+          host: '127.0.0.1',
+          port: to,
+          path,
+          method: 'POST',
+          agent,
+          headers: { 'content-type': 'application/json', authorization: auth, 'content-length': Buffer.byteLength(raw) },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve(res.statusCode ?? 0));

@@ -63,5 +63,12 @@ export function guardClassification(rounds: number): {
   const perCommand = (runs: number[][]): number[] => runs.map((ts) => quantiles(ts).median);
   const q = quantiles(perCommand(full));
   const b = quantiles(perCommand(parse));
-  return { commands: commands.length, median_us: q.median, p99_us: q.p99, raw_p99_us: quantiles(full.flat()).p99, baseline_parse_median_us: b.median, baseline_parse_p99_us: b.p99 };
+  return {
+    commands: commands.length,
+    median_us: q.median,
+    p99_us: q.p99,
+    raw_p99_us: quantiles(full.flat()).p99,
+    baseline_parse_median_us: b.median,
+    baseline_parse_p99_us: b.p99,
+  };
 }

@@ -40,7 +40,11 @@ function makePaths(n: number, globs: number): string[] {
   for (let i = 0; i < n; i++) {
     // Half land in some scope, half nowhere (the slow case: every glob is tried).
     const k = (i * 7919) % (globs * 2);
-    out.push(k < globs ? [`src/mod${k}/file${i}.ts`, `packages/p${k}/src/deep/x${i}.ts`, `lib/area${k}/m${i}.js`, `docs/d${k}/page${i}.md`][k % 4]! : `other/dir${k}/file${i}.ts`);
+    out.push(
+      k < globs
+        ? [`src/mod${k}/file${i}.ts`, `packages/p${k}/src/deep/x${i}.ts`, `lib/area${k}/m${i}.js`, `docs/d${k}/page${i}.md`][k % 4]!
+        : `other/dir${k}/file${i}.ts`,
+    );
   }
   return out;
 }
@@ -109,10 +113,20 @@ export function ledgerRecord(writer: number, seq: number): TraceRecord {
     files: [
       {
         path: `src/writer${writer}/file${seq}.ts`,
-        conversations: [{ contributor: { type: 'ai', model_id: 'claude' }, ranges: [{ start_line: 1, end_line: 40, content_hash: `sha256:${'ab'.repeat(32)}` }] }],
+        conversations: [
+          { contributor: { type: 'ai', model_id: 'claude' }, ranges: [{ start_line: 1, end_line: 40, content_hash: `sha256:${'ab'.repeat(32)}` }] },
+        ],
       },
     ],
-    metadata: { [ROZ_NAMESPACE]: { session_id: `bench-ledger-${writer}`, intent_id: 'INT-BENCH', mutation_class: 'AST_REFACTOR', tool_name: 'Write', tool_use_id: `w${writer}-${seq}` } },
+    metadata: {
+      [ROZ_NAMESPACE]: {
+        session_id: `bench-ledger-${writer}`,
+        intent_id: 'INT-BENCH',
+        mutation_class: 'AST_REFACTOR',
+        tool_name: 'Write',
+        tool_use_id: `w${writer}-${seq}`,
+      },
+    },
   };
 }
 

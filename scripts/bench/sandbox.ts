@@ -17,7 +17,10 @@ async function once(client: ClientVersion, calls: number, sandboxed: boolean): P
   const ws = createWorkspace();
   try {
     const steps: Step[] = [
-      ...Array.from({ length: calls }, (_, i): Step => ({ name: `b${i}`, when: i === 0 ? on.start() : on.toolResult('Bash'), reply: reply(undefined, bash('true')) })),
+      ...Array.from(
+        { length: calls },
+        (_, i): Step => ({ name: `b${i}`, when: i === 0 ? on.start() : on.toolResult('Bash'), reply: reply(undefined, bash('true')) }),
+      ),
       { name: 'done', reply: say('done') },
     ];
     const api = await startFakeApi({ main: steps });
@@ -29,7 +32,15 @@ async function once(client: ClientVersion, calls: number, sandboxed: boolean): P
       writeFileSync(file, JSON.stringify(enforcedSettings(paths, { network: 'user', secretEnv: [] })));
       args.push('--settings', file);
     }
-    const env = { ...ws.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-ant-test', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_AUTOUPDATER: '1', DISABLE_TELEMETRY: '1', IS_SANDBOX: '1' };
+    const env = {
+      ...ws.env,
+      ANTHROPIC_BASE_URL: api.url,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_TELEMETRY: '1',
+      IS_SANDBOX: '1',
+    };
     const t0 = nowMs();
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(CLIENTS[client], args, { cwd: ws.repo, env, stdio: ['ignore', 'ignore', 'ignore'] });
@@ -56,7 +67,12 @@ export async function sandboxCost(calls: number, rounds: number, clients: Client
     const sandboxedShort: number[] = [];
     for (let r = 0; r < rounds; r++) {
       const t: Record<string, number> = {};
-      const order: Array<[boolean, number]> = [[false, 1], [true, 1], [false, 1 + calls], [true, 1 + calls]];
+      const order: Array<[boolean, number]> = [
+        [false, 1],
+        [true, 1],
+        [false, 1 + calls],
+        [true, 1 + calls],
+      ];
       for (const [s, n] of r % 2 ? order.reverse() : order) t[`${s}-${n}`] = await once(client, n, s);
       const pc = (t[`true-${1 + calls}`]! - t['true-1']! - (t[`false-${1 + calls}`]! - t['false-1']!)) / calls;
       perCall.push(pc);

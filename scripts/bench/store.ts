@@ -21,8 +21,28 @@ function session(i: number, now: number): SessionState {
     s.review.enabled = true;
     s.review.status = 'approved';
     s.review.attempts = [
-      { id: 1, template_id: tpl, blocked_at: iso, reason: 'review', outcome: i % 7 === 0 ? 'not_spawned' : 'success', spawned_at: iso, decision_kind: 'issues', blocks_needed: 1, ended_at: iso },
-      { id: 2, template_id: tpl, blocked_at: iso, reason: 'issues', outcome: 'success', spawned_at: iso, decision_kind: 'complete', blocks_needed: 2, ended_at: iso },
+      {
+        id: 1,
+        template_id: tpl,
+        blocked_at: iso,
+        reason: 'review',
+        outcome: i % 7 === 0 ? 'not_spawned' : 'success',
+        spawned_at: iso,
+        decision_kind: 'issues',
+        blocks_needed: 1,
+        ended_at: iso,
+      },
+      {
+        id: 2,
+        template_id: tpl,
+        blocked_at: iso,
+        reason: 'issues',
+        outcome: 'success',
+        spawned_at: iso,
+        decision_kind: 'complete',
+        blocks_needed: 2,
+        ended_at: iso,
+      },
     ];
     s.review.decision = { kind: 'complete', summary: 'looks right', decided_at: iso, agent_id: 'agent-1', valid: true };
     s.review.decision_history = [s.review.decision];
@@ -35,7 +55,16 @@ function session(i: number, now: number): SessionState {
 function traceLines(id: string, at: string): string {
   const lines: string[] = [];
   for (let k = 0; k < 6; k++) {
-    lines.push(JSON.stringify({ at, session_id: id, event: k % 2 ? 'PostToolUse' : 'PreToolUse', tool_name: 'Bash', input: { command: `npm test -- --run ${k}` }, verdict: { kind: 'allow' } }));
+    lines.push(
+      JSON.stringify({
+        at,
+        session_id: id,
+        event: k % 2 ? 'PostToolUse' : 'PreToolUse',
+        tool_name: 'Bash',
+        input: { command: `npm test -- --run ${k}` },
+        verdict: { kind: 'allow' },
+      }),
+    );
   }
   return `${lines.join('\n')}\n`;
 }

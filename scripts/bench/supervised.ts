@@ -61,7 +61,15 @@ export async function supervised(rounds: number) {
   const raw = preToolUseRaw();
   // The same frame the client builds (fresh id per event).
   const frameBytes = () =>
-    encodeFrame({ v: PROTOCOL_VERSION, id: randomUUID(), token: sup.token, event: 'PreToolUse', input: JSON.parse(raw), verdict: ALLOW, deadline: Date.now() + 20_000 });
+    encodeFrame({
+      v: PROTOCOL_VERSION,
+      id: randomUUID(),
+      token: sup.token,
+      event: 'PreToolUse',
+      input: JSON.parse(raw),
+      verdict: ALLOW,
+      deadline: Date.now() + 20_000,
+    });
   const sup_ms: number[] = [];
   const bare_ms: number[] = [];
   let fallbacks = 0;

@@ -38,7 +38,11 @@ class CountingStdout extends EventEmitter {
 }
 
 const conn: HookConnection = { reply: () => {}, closed: false, onClose: () => {} };
-const VERDICTS: HookFrame['verdict'][] = [{ kind: 'allow', reason: 'ok' }, { kind: 'none' }, { kind: 'deny', code: 'SCOPE_VIOLATION', reason: 'outside the intent' }];
+const VERDICTS: HookFrame['verdict'][] = [
+  { kind: 'allow', reason: 'ok' },
+  { kind: 'none' },
+  { kind: 'deny', code: 'SCOPE_VIOLATION', reason: 'outside the intent' },
+];
 
 function frame(i: number): HookFrame {
   return {
@@ -46,7 +50,14 @@ function frame(i: number): HookFrame {
     id: `f${i}`,
     token: 't',
     event: i % 2 ? 'PostToolUse' : 'PreToolUse',
-    input: { session_id: SID, cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: `toolu_${i}`, tool_input: { command: `npm test -- --run shard-${i}` } },
+    input: {
+      session_id: SID,
+      cwd: '/tmp',
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_use_id: `toolu_${i}`,
+      tool_input: { command: `npm test -- --run shard-${i}` },
+    },
     verdict: VERDICTS[i % 3]!,
   };
 }

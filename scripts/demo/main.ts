@@ -9,7 +9,19 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
-import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, DEMO_INTENT, DEMO_PROMPT, DESTRUCTIVE_COMMAND, IN_SCOPE_FILE, OUT_OF_SCOPE_FILE, demoClientArgs, demoEnv, demoScenario, setupDemo } from './scenario.js';
+import {
+  CLIENT_VERSION,
+  DEMO_APPROVAL_TIMEOUT_S,
+  DEMO_INTENT,
+  DEMO_PROMPT,
+  DESTRUCTIVE_COMMAND,
+  IN_SCOPE_FILE,
+  OUT_OF_SCOPE_FILE,
+  demoClientArgs,
+  demoEnv,
+  demoScenario,
+  setupDemo,
+} from './scenario.js';
 
 export async function main(root: string): Promise<number> {
   const plugin = join(root, 'plugin');
@@ -76,7 +88,10 @@ export async function main(root: string): Promise<number> {
       resolve(1);
     });
   });
-  writeFileSync(join(dir, 'fake-api.log'), `${summarize(api.requests)}\n\ntools offered to the main agent: ${api.byRole('main')[0]?.tools.join(', ') ?? '(none)'}\n`);
+  writeFileSync(
+    join(dir, 'fake-api.log'),
+    `${summarize(api.requests)}\n\ntools offered to the main agent: ${api.byRole('main')[0]?.tools.join(', ') ?? '(none)'}\n`,
+  );
   await api.close();
   let sid = '<session>';
   try {

@@ -8,7 +8,20 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { agent, on, reply, say, write, bash, type Matcher, type ParsedRequest, type Reply, type Scenario, type ScriptContext, type ToolCall } from '../../test/e2e/harness/fake-api.js';
+import {
+  agent,
+  on,
+  reply,
+  say,
+  write,
+  bash,
+  type Matcher,
+  type ParsedRequest,
+  type Reply,
+  type Scenario,
+  type ScriptContext,
+  type ToolCall,
+} from '../../test/e2e/harness/fake-api.js';
 import { reviewerScript, rozStopBlock } from '../../test/e2e/harness/roz.js';
 import { seedClaudeJson } from '../../test/e2e/harness/workspace.js';
 
@@ -105,7 +118,19 @@ export function demoEnv(p: DemoPaths, apiUrl: string, from: NodeJS.ProcessEnv = 
  * command line.
  */
 export function demoClientArgs(): string[] {
-  return ['--permission-mode', 'default', '--allowedTools', 'Write', 'Edit', 'Read', 'Bash', 'Agent', 'mcp__plugin_roz_roz__select_active_intent', '--', DEMO_PROMPT];
+  return [
+    '--permission-mode',
+    'default',
+    '--allowedTools',
+    'Write',
+    'Edit',
+    'Read',
+    'Bash',
+    'Agent',
+    'mcp__plugin_roz_roz__select_active_intent',
+    '--',
+    DEMO_PROMPT,
+  ];
 }
 
 /** The reviewer's requests carry its agent file's first heading in the system prompt. */
@@ -140,7 +165,10 @@ function selectIntent(req: ParsedRequest): Reply {
 
 const selected: Matcher = (req) =>
   req.toolResults.some((r) => r.toolName?.endsWith(SELECT_SUFFIX) || (r.toolName === 'Bash' && /roz intent select/.test(String(r.toolInput?.command ?? ''))));
-const bashResult = (re: RegExp): Matcher => (req) => req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
+const bashResult =
+  (re: RegExp): Matcher =>
+  (req) =>
+    req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
 
 /** What a compliant model does with roz's block: spawn roz:roz, the session id first in the prompt. */
 function spawnDemoReviewer(req: ParsedRequest, ctx: ScriptContext): Reply {
@@ -148,12 +176,18 @@ function spawnDemoReviewer(req: ParsedRequest, ctx: ScriptContext): Reply {
   const kept = ctx.state.buildKept === true;
   const widened = ctx.state.versionBumped === true;
   const build = kept ? 'build/ kept: its deletion was refused.' : 'Removed build/ after the human approved.';
-  const version = widened ? `Bumped ${OUT_OF_SCOPE_FILE} after the human added it to ${DEMO_INTENT}'s scope.` : `${OUT_OF_SCOPE_FILE} untouched: the human refused it (out of scope).`;
+  const version = widened
+    ? `Bumped ${OUT_OF_SCOPE_FILE} after the human added it to ${DEMO_INTENT}'s scope.`
+    : `${OUT_OF_SCOPE_FILE} untouched: the human refused it (out of scope).`;
   const prompt = `SESSION_ID=${req.sessionId}\n\n## Summary\nAdded ${IN_SCOPE_FILE} (greet). ${build} ${version}\n\n## Files changed\n- ${IN_SCOPE_FILE} (new)\n${widened ? `- ${OUT_OF_SCOPE_FILE} (version)\n` : ''}${kept ? '' : '- build/ (deleted)\n'}`;
-  return reply('roz blocked my stop: spawning its reviewer.', agent({ subagent_type: 'roz:roz', description: 'Independent review', prompt, run_in_background: false }));
+  return reply(
+    'roz blocked my stop: spawning its reviewer.',
+    agent({ subagent_type: 'roz:roz', description: 'Independent review', prompt, run_in_background: false }),
+  );
 }
 
-const wroteOutOfScope: Matcher = (req) => req.toolResults.some((r) => r.toolName === 'Write' && String(r.toolInput?.file_path ?? '').endsWith(OUT_OF_SCOPE_FILE));
+const wroteOutOfScope: Matcher = (req) =>
+  req.toolResults.some((r) => r.toolName === 'Write' && String(r.toolInput?.file_path ?? '').endsWith(OUT_OF_SCOPE_FILE));
 
 /** The scripted model: select, write in scope, write out of scope (the human decides), rm -rf (the human decides), claim done, review. */
 export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
@@ -165,7 +199,10 @@ export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
       {
         name: 'write-in-scope',
         when: selected,
-        reply: reply(`Writing ${IN_SCOPE_FILE}, inside the intent's scope.`, write(join(p.repo, IN_SCOPE_FILE), 'export const greet = (name: string): string => `Hello, ${name}!`;\n')),
+        reply: reply(
+          `Writing ${IN_SCOPE_FILE}, inside the intent's scope.`,
+          write(join(p.repo, IN_SCOPE_FILE), 'export const greet = (name: string): string => `Hello, ${name}!`;\n'),
+        ),
       },
       {
         name: 'write-out-of-scope',
@@ -180,8 +217,13 @@ export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
         when: wroteOutOfScope,
         reply: (req, ctx) => {
           ctx.state.versionBumped = req.toolResults.some((r) => r.toolName === 'Write' && !r.isError);
-          const said = ctx.state.versionBumped ? `The human widened ${DEMO_INTENT}'s scope, so ${OUT_OF_SCOPE_FILE} is bumped.` : `The human refused it, so I leave ${OUT_OF_SCOPE_FILE} alone.`;
-          return reply(`${said} Next I delete the stale build output: roz asks YOU in its approval panel, press a to approve.`, bash(DESTRUCTIVE_COMMAND, 'Delete the stale build output'));
+          const said = ctx.state.versionBumped
+            ? `The human widened ${DEMO_INTENT}'s scope, so ${OUT_OF_SCOPE_FILE} is bumped.`
+            : `The human refused it, so I leave ${OUT_OF_SCOPE_FILE} alone.`;
+          return reply(
+            `${said} Next I delete the stale build output: roz asks YOU in its approval panel, press a to approve.`,
+            bash(DESTRUCTIVE_COMMAND, 'Delete the stale build output'),
+          );
         },
       },
       {
@@ -190,7 +232,11 @@ export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
         reply: (req, ctx) => {
           // The human may have blocked it (b) or let it time out: say so, as an honest agent would.
           ctx.state.buildKept = req.toolResults.some((r) => r.toolName === 'Bash' && r.isError);
-          return say(ctx.state.buildKept ? `Done: ${IN_SCOPE_FILE} added; build/ kept, since the deletion was refused.` : `Done: ${IN_SCOPE_FILE} added and build/ cleaned.`);
+          return say(
+            ctx.state.buildKept
+              ? `Done: ${IN_SCOPE_FILE} added; build/ kept, since the deletion was refused.`
+              : `Done: ${IN_SCOPE_FILE} added and build/ cleaned.`,
+          );
         },
       },
       { name: 'spawn-reviewer', when: rozStopBlock(), reply: spawnDemoReviewer },

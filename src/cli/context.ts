@@ -8,7 +8,10 @@ import { isSafeSessionId } from '../core/hook-input.js';
 import { telemetryOn } from '../core/telemetry.js';
 
 export class UsageError extends Error {
-  constructor(message: string, readonly exitCode = 2) {
+  constructor(
+    message: string,
+    readonly exitCode = 2,
+  ) {
     super(message);
   }
 }
@@ -30,7 +33,15 @@ export function cliContext(env: NodeJS.ProcessEnv = process.env): CliContext {
   const store = new FileSessionStore(resolved.config.storage.path, (m) => process.stderr.write(`${m}\n`), {
     telemetry: telemetryOn(resolved.config.telemetry, env),
   });
-  return { config: resolved.config, configPath: resolved.path, configFiles: resolved.files, sources: resolved.sources, problems: resolved.problems, store, env };
+  return {
+    config: resolved.config,
+    configPath: resolved.path,
+    configFiles: resolved.files,
+    sources: resolved.sources,
+    problems: resolved.problems,
+    store,
+    env,
+  };
 }
 
 export function requireSessionId(id: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
@@ -76,5 +87,12 @@ export function parseDuration(text: string): number {
 
 export function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  return rows.map((r) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd()).join('\n');
+  return rows
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]!))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
 }

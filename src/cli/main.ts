@@ -42,7 +42,9 @@ export function buildProgram(): Command {
 
   program
     .command('decide')
-    .description("the reviewer's decision: recorded by roz's hook when the roz:roz reviewer runs this as a Bash command of its own; the command reports what was recorded")
+    .description(
+      "the reviewer's decision: recorded by roz's hook when the roz:roz reviewer runs this as a Bash command of its own; the command reports what was recorded",
+    )
     .argument('[args...]', '[SESSION] COMPLETE|ISSUES "summary"')
     .option('-m, --message <text>', 'what the agent must fix (required for ISSUES)')
     .option('--opinions <list>', 'second opinions obtained, e.g. codex,gemini,claude')
@@ -51,9 +53,11 @@ export function buildProgram(): Command {
       'after',
       '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID. Running it anywhere else (a terminal, a script, chained to\nanother command) records nothing.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 nothing recorded.',
     )
-    .action(run((args: string[], opts: { message?: string; opinions?: string; opinion?: string | boolean }) =>
-      decideCommand(args, { ...opts, ...(typeof opts.opinion === 'string' ? { noOpinion: opts.opinion } : {}) }),
-    ));
+    .action(
+      run((args: string[], opts: { message?: string; opinions?: string; opinion?: string | boolean }) =>
+        decideCommand(args, { ...opts, ...(typeof opts.opinion === 'string' ? { noOpinion: opts.opinion } : {}) }),
+      ),
+    );
 
   program
     .command('debug')
@@ -108,7 +112,8 @@ export function buildProgram(): Command {
     .action(
       run(async (session: string | undefined, opts: SessionOpts & { days?: string; json?: boolean; tui?: boolean }) => {
         if (!opts.tui) {
-          if (session !== undefined || opts.last) throw new UsageError(`a session (${session ?? '--last'}) is only for --tui: plain roz stats covers every session`);
+          if (session !== undefined || opts.last)
+            throw new UsageError(`a session (${session ?? '--last'}) is only for --tui: plain roz stats covers every session`);
           return statsCommand(opts);
         }
         const { statsTuiCommand } = await import('./commands/run.js');
@@ -125,7 +130,7 @@ export function buildProgram(): Command {
     .option('--no-stats', 'do not show the stats view when the agent exits')
     .passThroughOptions()
     .allowUnknownOption()
-    .addHelpText('after', '\nExample: roz run -- claude --model opus\nIn the session, Ctrl-] switches between Claude and roz\'s views (see docs/supervisor.md).')
+    .addHelpText('after', "\nExample: roz run -- claude --model opus\nIn the session, Ctrl-] switches between Claude and roz's views (see docs/supervisor.md).")
     .action(
       run(async (command: string[], opts: { approvalTimeout?: string; pluginDir?: string; stats?: boolean }) => {
         const { runCommand } = await import('./commands/run.js');

@@ -89,11 +89,7 @@ const weightTable: Rule = (v) => {
 };
 
 const networkSetting: Rule = (v) =>
-  v === 'user' || v === 'open'
-    ? null
-    : Array.isArray(v)
-      ? listOf(nonEmpty)(v)
-      : `expected "user", "open" or a list of domains, got ${got(v)}`;
+  v === 'user' || v === 'open' ? null : Array.isArray(v) ? listOf(nonEmpty)(v) : `expected "user", "open" or a list of domains, got ${got(v)}`;
 
 const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   storage: { path: nonEmpty },
@@ -174,13 +170,20 @@ export interface ResolvedConfig {
 type EnvSpec = { key: string; parse: (v: string) => unknown };
 const int = (v: string): unknown => (/^\d+$/.test(v.trim()) ? Number(v.trim()) : v);
 const bool = (v: string): unknown => (/^(?:1|true|yes|on)$/i.test(v.trim()) ? true : /^(?:0|false|no|off)$/i.test(v.trim()) ? false : v);
-const list = (v: string): unknown => v.split(',').map((s) => s.trim()).filter(Boolean);
+const list = (v: string): unknown =>
+  v
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 const weights = (v: string): unknown =>
   Object.fromEntries(
-    v.split(',').filter(Boolean).map((pair) => {
-      const [k, w] = pair.split('=');
-      return [String(k).trim(), int(String(w ?? ''))];
-    }),
+    v
+      .split(',')
+      .filter(Boolean)
+      .map((pair) => {
+        const [k, w] = pair.split('=');
+        return [String(k).trim(), int(String(w ?? ''))];
+      }),
   );
 
 /** Every ROZ_* variable roz honours, and the config key it overrides. */

@@ -12,8 +12,7 @@ export interface DestructiveFindings {
 }
 
 /** Said in every ask: who can answer, and what happens when nobody can. */
-export const NOBODY_ANSWERS =
-  'If nobody can answer (claude -p, CI), the client turns this ask into a denial: then find another way or leave it to the human.';
+export const NOBODY_ANSWERS = 'If nobody can answer (claude -p, CI), the client turns this ask into a denial: then find another way or leave it to the human.';
 
 const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}…` : s);
 
@@ -25,7 +24,14 @@ export function guardVerdict(d: DestructiveFindings, what: string, mode: GuardMo
   const instead = 'Find a non-destructive way (move to a backup instead of deleting, a new commit instead of a force push) or ask the human to run it.';
   const notes = [{ type: mode === 'ask' ? 'DestructiveAsked' : 'DestructiveDenied', rules: d.findings.map((x) => x.rule) }];
   if (mode === 'deny') {
-    return result({ kind: 'deny', code: 'DESTRUCTIVE_BLOCKED', reason: `roz: ${why}, and this project refuses destructive commands ([guard] destructive = "deny"). ${instead}` }, notes);
+    return result(
+      {
+        kind: 'deny',
+        code: 'DESTRUCTIVE_BLOCKED',
+        reason: `roz: ${why}, and this project refuses destructive commands ([guard] destructive = "deny"). ${instead}`,
+      },
+      notes,
+    );
   }
   return result(
     { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED', reason: `roz: ${why}, so a human must approve it. ${NOBODY_ANSWERS} If it is refused: ${instead}` },

@@ -122,9 +122,7 @@ export const hookCliNames: Record<string, HookEventName> = {
   'session-end': 'SessionEnd',
 };
 
-export type ParseResult<E extends HookEventName> =
-  | { ok: true; input: HookInput<E> }
-  | { ok: false; error: string };
+export type ParseResult<E extends HookEventName> = { ok: true; input: HookInput<E> } | { ok: false; error: string };
 
 /** Parse raw stdin for an event; never throws. */
 export function parseHookInput<E extends HookEventName>(event: E, raw: string): ParseResult<E> {

@@ -16,10 +16,14 @@ const ordered =
       : { refused: `${JSON.stringify(proposed)} is looser than ${JSON.stringify(current)} (strictest last: ${order.join(' < ')})` };
 
 const atLeast: Tighten = (current, proposed) =>
-  (proposed as number) >= (current as number) ? { value: proposed } : { refused: `${String(proposed)} is below ${String(current)}; a project may only raise it` };
+  (proposed as number) >= (current as number)
+    ? { value: proposed }
+    : { refused: `${String(proposed)} is below ${String(current)}; a project may only raise it` };
 
 const atMost: Tighten = (current, proposed) =>
-  (proposed as number) <= (current as number) ? { value: proposed } : { refused: `${String(proposed)} is above ${String(current)}; a project may only lower it` };
+  (proposed as number) <= (current as number)
+    ? { value: proposed }
+    : { refused: `${String(proposed)} is above ${String(current)}; a project may only lower it` };
 
 /** Gates are added to the user's, never replace them. */
 const moreGates: Tighten = (current, proposed) => ({ value: [...new Set([...(current as string[]), ...(proposed as string[])])] });
@@ -28,11 +32,14 @@ const moreGates: Tighten = (current, proposed) => ({ value: [...new Set([...(cur
 const shorterTtl: Tighten = (current, proposed) => {
   const cur = current as number;
   const next = proposed as number;
-  return next > 0 && (cur === 0 || next <= cur) ? { value: next } : { refused: `${next} would let approvals live longer than ${cur === 0 ? 'the user allows' : `${cur} s`}` };
+  return next > 0 && (cur === 0 || next <= cur)
+    ? { value: next }
+    : { refused: `${next} would let approvals live longer than ${cur === 0 ? 'the user allows' : `${cur} s`}` };
 };
 
 /** A switch a project may only turn off. */
-const onlyOff: Tighten = (current, proposed) => (proposed === false || proposed === current ? { value: proposed } : { refused: 'a project may only turn it off' });
+const onlyOff: Tighten = (current, proposed) =>
+  proposed === false || proposed === current ? { value: proposed } : { refused: 'a project may only turn it off' };
 
 /**
  * Keys a project file may set, each with its tightening rule. Not here, so

@@ -48,7 +48,13 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
   const callId = str(rec.tool_use_id);
   if (callId) attributes['gen_ai.tool.call.id'] = callId;
   const time = Date.parse(rec.ts);
-  const ev = (name: string, severity: TelemetryEvent['severity'], body: string, extra: TelemetryEvent['attributes'], metrics: TelemetryEvent['metrics'] = []): TelemetryEvent => {
+  const ev = (
+    name: string,
+    severity: TelemetryEvent['severity'],
+    body: string,
+    extra: TelemetryEvent['attributes'],
+    metrics: TelemetryEvent['metrics'] = [],
+  ): TelemetryEvent => {
     const all = { ...attributes, ...extra, 'event.name': name };
     return { name, time: Number.isFinite(time) ? time : Date.now(), severity, body, attributes: all, metrics };
   };
@@ -58,13 +64,9 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
   if (verdict && VERDICTS.has(String(verdict.kind))) {
     // A Stop block is the review gate asking for a review; it has no denial code of its own.
     const code = verdict.code ?? (verdict.kind === 'block' ? 'REVIEW_BLOCK' : 'UNKNOWN');
-    return ev(
-      'roz.hook.verdict',
-      'WARN',
-      verdict.reason ?? '',
-      { 'roz.hook.event': rec.event, 'roz.verdict': String(verdict.kind), 'roz.code': code },
-      [{ name: 'roz.denials', value: 1, attributes: { 'roz.code': code, 'roz.verdict': String(verdict.kind), 'roz.hook.event': rec.event, ...repoAttr } }],
-    );
+    return ev('roz.hook.verdict', 'WARN', verdict.reason ?? '', { 'roz.hook.event': rec.event, 'roz.verdict': String(verdict.kind), 'roz.code': code }, [
+      { name: 'roz.denials', value: 1, attributes: { 'roz.code': code, 'roz.verdict': String(verdict.kind), 'roz.hook.event': rec.event, ...repoAttr } },
+    ]);
   }
   switch (rec.event) {
     case 'roz:SessionStarted':
@@ -107,16 +109,10 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
     case 'roz:BadSessionId':
       return ev(`roz.review.${rec.event === 'roz:BadSessionId' ? 'bad_session_id' : 'self_approval_denied'}`, 'WARN', '', {});
     case 'roz:BreakerTripped':
-      return ev(
-        'roz.breaker.trip',
-        'WARN',
-        'review-gate circuit breaker tripped',
-        { 'roz.breaker.max_blocks': Number(rec.max_blocks ?? 0) },
-        [
-          { name: 'roz.breaker.trips', value: 1, attributes: repoAttr },
-          { name: 'roz.reviews', value: 1, attributes: { 'roz.review.outcome': 'breaker_tripped', ...repoAttr } },
-        ],
-      );
+      return ev('roz.breaker.trip', 'WARN', 'review-gate circuit breaker tripped', { 'roz.breaker.max_blocks': Number(rec.max_blocks ?? 0) }, [
+        { name: 'roz.breaker.trips', value: 1, attributes: repoAttr },
+        { name: 'roz.reviews', value: 1, attributes: { 'roz.review.outcome': 'breaker_tripped', ...repoAttr } },
+      ]);
     case 'roz:HumanDecision': {
       const waitMs = Number(rec.wait_ms ?? 0);
       const decision = String(rec.decision ?? '');
@@ -131,11 +127,16 @@ export function toTelemetryEvent(rec: Rec, session: SessionContext): TelemetryEv
           'roz.approval.wait_ms': waitMs,
           ...(str(rec.code) ? { 'roz.code': String(rec.code) } : {}),
         },
-        [{ name: 'roz.approval.wait', value: waitMs / 1000, attributes: { 'roz.human.decision': decision, 'roz.human.decided_by': String(rec.decided_by ?? ''), ...repoAttr } }],
+        [
+          {
+            name: 'roz.approval.wait',
+            value: waitMs / 1000,
+            attributes: { 'roz.human.decision': decision, 'roz.human.decided_by': String(rec.decided_by ?? ''), ...repoAttr },
+          },
+        ],
       );
     }
     default:
       return null;
   }
 }
-

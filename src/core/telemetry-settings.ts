@@ -50,7 +50,10 @@ export function telemetrySettings(cfg: RozConfig['telemetry'], env: Env): { sett
   }
   const protocol = (cfg.protocol || env.OTEL_EXPORTER_OTLP_LOGS_PROTOCOL || env.OTEL_EXPORTER_OTLP_PROTOCOL || 'http/protobuf').trim();
   if (protocol !== 'http/protobuf' && protocol !== 'http/json') {
-    return { settings: null, problem: `OTLP protocol ${JSON.stringify(protocol)} is not supported by roz; use http/protobuf or http/json (the collector's port 4318)` };
+    return {
+      settings: null,
+      problem: `OTLP protocol ${JSON.stringify(protocol)} is not supported by roz; use http/protobuf or http/json (the collector's port 4318)`,
+    };
   }
   const resource = { ...parseKeyValues(env.OTEL_RESOURCE_ATTRIBUTES), ...parseKeyValues(cfg.resource_attributes) };
   resource['service.name'] = env.OTEL_SERVICE_NAME || resource['service.name'] || 'roz';
@@ -65,4 +68,3 @@ export function telemetrySettings(cfg: RozConfig['telemetry'], env: Env): { sett
     problem: null,
   };
 }
-

@@ -48,7 +48,11 @@ export function cleanSessions(store: SessionStore, opts: { cutoff: Date | null; 
  * The stamp is written before the pass, so parallel session starts do not
  * both run it; a failure only warns (it is housekeeping, never a verdict).
  */
-export function autoCleanup(store: SessionStore, opts: { storeRoot: string; retentionDays: number; now: Date; current: string }, warn: (m: string) => void): CleanResult | null {
+export function autoCleanup(
+  store: SessionStore,
+  opts: { storeRoot: string; retentionDays: number; now: Date; current: string },
+  warn: (m: string) => void,
+): CleanResult | null {
   const stamp = join(opts.storeRoot, CLEANUP_STAMP);
   try {
     if (opts.now.getTime() - statSync(stamp).mtimeMs < DAY_MS) return null;

@@ -16,7 +16,12 @@ function inside(path: string, root: string): boolean {
   return path === root || path.startsWith(root.endsWith('/') ? root : `${root}/`);
 }
 
-export function protectedPaths(env: Record<string, string | undefined>, cwd: string, settingsFile: string | null, pluginDir: string | null = pluginRoot(env)): ProtectedPaths {
+export function protectedPaths(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  settingsFile: string | null,
+  pluginDir: string | null = pluginRoot(env),
+): ProtectedPaths {
   const home = env.HOME || homedir();
   const real = (p: string): string => resolveReal(resolve(cwd, p));
   const store = real(loadConfig(env).config.storage.path);

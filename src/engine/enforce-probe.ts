@@ -55,7 +55,8 @@ function sandboxTools(env: Record<string, string | undefined>): { ok: boolean; m
     const missing = ['bwrap', 'socat'].filter((c) => !onPath(c, env.PATH));
     return { ok: missing.length === 0, missing };
   }
-  if (process.platform === 'darwin') return onPath('sandbox-exec', `/usr/bin:${env.PATH ?? ''}`) ? { ok: true, missing: [] } : { ok: false, missing: ['sandbox-exec'] };
+  if (process.platform === 'darwin')
+    return onPath('sandbox-exec', `/usr/bin:${env.PATH ?? ''}`) ? { ok: true, missing: [] } : { ok: false, missing: ['sandbox-exec'] };
   return null;
 }
 

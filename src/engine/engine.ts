@@ -161,7 +161,14 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const fault = info.fault;
         if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
         let out = dispatch(event, state, input, ctx, governance, gov, protect);
-        if (fault) out = judgedWithFault(event, out, fault, () => dispatch(event, newSession(input.session_id, now), input, ctx, governance, gov, protect), input.session_id);
+        if (fault)
+          out = judgedWithFault(
+            event,
+            out,
+            fault,
+            () => dispatch(event, newSession(input.session_id, now), input, ctx, governance, gov, protect),
+            input.session_id,
+          );
         if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
           state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
         }
@@ -205,7 +212,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const due = reviewDue(snapshot);
         warn(gateNotEnforced(input.session_id, `roz's session store is unavailable (${err.message})`, due));
         try {
-          store.appendTrace(input.session_id, [{ ts: now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message }]);
+          store.appendTrace(input.session_id, [
+            { ts: now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message },
+          ]);
         } catch {
           /* the trace is unavailable too */
         }
@@ -317,14 +326,25 @@ function dispatch(
   // A review that ends ISSUES is a lesson for the project (intent governance).
   const issues = r.notes.find((n) => n.type === 'Decision' && n.kind === 'issues');
   if (issues && governance) {
-    r = mergeResults(r, governance.governanceOnReviewIssues(state, { summary: String(issues.summary), ...(issues.message !== undefined ? { message: String(issues.message) } : {}) }, gov));
+    r = mergeResults(
+      r,
+      governance.governanceOnReviewIssues(
+        state,
+        { summary: String(issues.summary), ...(issues.message !== undefined ? { message: String(issues.message) } : {}) },
+        gov,
+      ),
+    );
   }
   // A denial by the review gate already stops the call; governance still
   // judges everything else (a reviewer's `allow` must not bypass it).
   if (event === 'PreToolUse' && r.verdict.kind === 'deny') return r;
   if (governance) return mergeResults(r, governance.runGovernance(event, state, input, gov));
   // No intent governance here: the destructive guard still runs (governance runs it itself where it is on).
-  if (event === 'PreToolUse') return mergeResults(r, guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, classifyDestructive, gov.guard ?? 'ask')));
+  if (event === 'PreToolUse')
+    return mergeResults(
+      r,
+      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, classifyDestructive, gov.guard ?? 'ask')),
+    );
   return r;
 }
 

@@ -22,14 +22,7 @@ import { isInside, resolvePath, type PathContext } from '../core/governance/scop
 import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
 import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
-import {
-  AGENT_TRACE_VERSION,
-  intentUrn,
-  normaliseModelId,
-  ROZ_NAMESPACE,
-  type MutationClass,
-  type TraceRecord,
-} from '../core/governance/trace-record.js';
+import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
 import { gitTopLevel } from '../store/project-root.js';
 import { filesOfGitMove } from '../store/git-moves.js';
@@ -217,7 +210,8 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
     if (!intent) return result();
     const now = snapshotWorktree(root, deps.now);
     const changed = now ? changedInProject(root, audit.base.tree, now.tree) : null;
-    if (changed === null) return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
+    if (changed === null)
+      return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
     const paths = pathContext(project, root, deps, state.session_id);
     const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
     // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
@@ -234,7 +228,11 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
     return out;
   } catch (err) {
     rethrowNotLoaded(err);
-    return result(undefined, [{ type: 'GovernanceError', error: (err as Error).message }], [`roz: the scope audit failed at this stop: ${(err as Error).message}`]);
+    return result(
+      undefined,
+      [{ type: 'GovernanceError', error: (err as Error).message }],
+      [`roz: the scope audit failed at this stop: ${(err as Error).message}`],
+    );
   }
 }
 
@@ -249,10 +247,18 @@ function appendUnattributed(state: SessionState, gov: GovernanceState, root: str
     tool: { name: 'roz', version: rozVersion },
     files: files.map((path) => ({
       path,
-      conversations: [{ contributor: { type: 'unknown' as const }, ranges: [], ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}) }],
+      conversations: [
+        { contributor: { type: 'unknown' as const }, ranges: [], ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}) },
+      ],
     })),
     metadata: {
-      [ROZ_NAMESPACE]: { session_id: state.session_id, intent_id: gov.intent_id!, mutation_class: 'INTENT_EVOLUTION', tool_name: 'unknown', unattributed: true },
+      [ROZ_NAMESPACE]: {
+        session_id: state.session_id,
+        intent_id: gov.intent_id!,
+        mutation_class: 'INTENT_EVOLUTION',
+        tool_name: 'unknown',
+        unattributed: true,
+      },
     },
   };
   appendLedger(orchestrationPaths(root).ledger, record);
@@ -307,13 +313,23 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
  * the command allowed (it then only reports). Overrides are refused
  * (core/governance/select-call.ts). Null: not such a call.
  */
-function selectFromBash(gov: GovernanceState, sessionId: string, input: HookInput<'PreToolUse'>, project: ProjectView, deps: GovernanceDeps): PolicyResult | null {
+function selectFromBash(
+  gov: GovernanceState,
+  sessionId: string,
+  input: HookInput<'PreToolUse'>,
+  project: ProjectView,
+  deps: GovernanceDeps,
+): PolicyResult | null {
   if (input.tool_name !== 'Bash' || typeof input.tool_input.command !== 'string' || !input.tool_input.command.includes('select')) return null;
-  const argvs = onDemand('shell').analyzeCommand(input.tool_input.command).commands.map((c) => c.argv);
+  const argvs = onDemand('shell')
+    .analyzeCommand(input.tool_input.command)
+    .commands.map((c) => c.argv);
   const call = intentSelectCall(argvs, sessionId);
   if (call.kind === 'none') return null;
   const refuse = (why: string): PolicyResult =>
-    result({ kind: 'deny', code: 'INTENT_REQUIRED', reason: `roz: \`roz intent select\` refused: ${why}. ${SELECT_HOW}.` }, [{ type: 'IntentSelectionRejected', why }]);
+    result({ kind: 'deny', code: 'INTENT_REQUIRED', reason: `roz: \`roz intent select\` refused: ${why}. ${SELECT_HOW}.` }, [
+      { type: 'IntentSelectionRejected', why },
+    ]);
   if (call.kind === 'refuse') return refuse(call.why);
   if (!project.intents.ok) return refuse(`${project.intentsFile} is invalid`);
   const intent = project.intents.intents.find((i) => i.id === call.intentId);
@@ -322,7 +338,9 @@ function selectFromBash(gov: GovernanceState, sessionId: string, input: HookInpu
     return refuse(`${call.intentId} is ${intent ? intent.status : 'not in ' + project.intentsFile} (IN_PROGRESS: ${open.join(', ') || 'none'})`);
   }
   selectIntent(gov, intent.id, 'hook', deps.now);
-  return result({ kind: 'allow', reason: `roz: intent ${intent.id} selected for this session (recorded by roz's hook)` }, [{ type: 'IntentSelected', intent_id: intent.id, via: 'hook' }]);
+  return result({ kind: 'allow', reason: `roz: intent ${intent.id} selected for this session (recorded by roz's hook)` }, [
+    { type: 'IntentSelected', intent_id: intent.id, via: 'hook' },
+  ]);
 }
 
 // --------------------------------------------------------------- PostToolUse
@@ -358,9 +376,11 @@ export function governancePostToolUse(
     return recordMutation(gov, state, post, project, paths, root, deps);
   } catch (err) {
     rethrowNotLoaded(err);
-    return result(undefined, [{ type: 'GovernanceError', error: (err as Error).message }], [
-      `roz: could not record this change in .orchestration (${(err as Error).message}); the change itself went through.`,
-    ]);
+    return result(
+      undefined,
+      [{ type: 'GovernanceError', error: (err as Error).message }],
+      [`roz: could not record this change in .orchestration (${(err as Error).message}); the change itself went through.`],
+    );
   }
 }
 
@@ -378,7 +398,9 @@ function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, 
 function onFailure(gov: GovernanceState, state: SessionState, input: HookInput<'PostToolUseFailure'>, root: string, deps: GovernanceDeps): PolicyResult {
   if (input.tool_name !== 'Bash' || input.is_interrupt) return result();
   const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';
-  const isTest = onDemand('shell').analyzeCommand(command).commands.some((c) => isTestArgv(c.argv));
+  const isTest = onDemand('shell')
+    .analyzeCommand(command)
+    .commands.some((c) => isTestArgv(c.argv));
   if (!isTest) return result();
   appendLesson(root, testFailureLesson(deps.now, gov.intent_id, command, input.error ?? '', state.session_id));
   return result(undefined, [{ type: 'LessonRecorded', why: 'test failure' }]);
@@ -521,7 +543,11 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
           formatProblems(project.intentsFile, project.intents.problems.slice(0, 5)),
       });
     }
-    return result({ kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) }, [{ type: 'GovernanceOn', root }], refusedIgnoreWarning(project));
+    return result(
+      { kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) },
+      [{ type: 'GovernanceOn', root }],
+      refusedIgnoreWarning(project),
+    );
   } catch (err) {
     rethrowNotLoaded(err);
     return result(undefined, [], [`roz: could not load intents (${(err as Error).message})`]);
@@ -531,11 +557,7 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
 // ------------------------------------------------------------- Review ISSUES
 
 /** A reviewer recorded ISSUES: keep it as a lesson for the project. Call after `roz decide ... ISSUES`. */
-export function governanceOnReviewIssues(
-  state: SessionState,
-  decision: { summary: string; message?: string },
-  deps: GovernanceDeps,
-): PolicyResult {
+export function governanceOnReviewIssues(state: SessionState, decision: { summary: string; message?: string }, deps: GovernanceDeps): PolicyResult {
   try {
     const gov = governanceOf(state);
     const root = projectFor(gov, state.cwd ?? deps.env.CLAUDE_PROJECT_DIR ?? process.cwd(), deps);
@@ -549,9 +571,7 @@ export function governanceOnReviewIssues(
 
 // ---------------------------------------------------------- selection helpers
 
-export type SelectOutcome =
-  | { ok: true; intent: Intent; context: string; root: string }
-  | { ok: false; reason: string };
+export type SelectOutcome = { ok: true; intent: Intent; context: string; root: string } | { ok: false; reason: string };
 
 /** Validate an intent id for a project and build its <intent_context>. Shared by the MCP server and the CLI. */
 export function prepareSelection(root: string, intentId: string): SelectOutcome {
@@ -564,13 +584,12 @@ export function prepareSelection(root: string, intentId: string): SelectOutcome 
   const open = intents.filter((i) => i.status === 'IN_PROGRESS').map((i) => i.id);
   const choices = open.length ? `IN_PROGRESS intents: ${open.join(', ')}` : 'no intent is IN_PROGRESS; ask the human to start one';
   if (!intent) return { ok: false, reason: `no intent ${JSON.stringify(intentId)} in ${project.intentsFile}; ${choices}` };
-  if (intent.status !== 'IN_PROGRESS') return { ok: false, reason: `intent ${intentId} is ${intent.status}; only IN_PROGRESS intents can be selected (${choices})` };
+  if (intent.status !== 'IN_PROGRESS')
+    return { ok: false, reason: `intent ${intentId} is ${intent.status}; only IN_PROGRESS intents can be selected (${choices})` };
   return { ok: true, intent, root, context: intentContext(intent, latestLessons(readLessonsFile(root), LESSONS_FED_BACK)) };
 }
 
-export type BindOutcome =
-  | { ok: true; intent: Intent; context: string; bound: { session: string } | { pending: string } }
-  | { ok: false; reason: string };
+export type BindOutcome = { ok: true; intent: Intent; context: string; bound: { session: string } | { pending: string } } | { ok: false; reason: string };
 
 /**
  * Select an intent from outside a hook. With a session id the session's state

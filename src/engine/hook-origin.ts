@@ -34,7 +34,8 @@ export function hookOrigin(cliName: string): HookOrigin {
     return { trusted: false, why: 'it has no input' };
   }
   // The client hands the event over a socket (a pipe on other clients is accepted too).
-  if (!stdin.isSocket() && !stdin.isFIFO()) return { trusted: false, why: `its input is ${stdin.isFile() ? 'a file' : 'a terminal or device'}, not the client's` };
+  if (!stdin.isSocket() && !stdin.isFIFO())
+    return { trusted: false, why: `its input is ${stdin.isFile() ? 'a file' : 'a terminal or device'}, not the client's` };
   const ppid = process.ppid;
   let argv: string[];
   let parentStat: string[];
@@ -52,12 +53,13 @@ export function hookOrigin(cliName: string): HookOrigin {
   // The shell must run exactly one `… hook <event>` command, as hooks.json has it, in a session of its own.
   const plain = script.replaceAll('${CLAUDE_PLUGIN_ROOT}', '');
   const single = !/[;&|<>`$()\n]/.test(plain) && new RegExp(`\\bhook\\s+${cliName}\\s*$`).test(plain);
-  if (!argv.includes('-c') || !single) return { trusted: false, why: 'it was run through a shell command other than the client\'s hook command' };
+  if (!argv.includes('-c') || !single) return { trusted: false, why: "it was run through a shell command other than the client's hook command" };
   // The client starts that shell in a session of its own; a launcher that
   // waits on it (/usr/bin/time in the bench) may lead the session instead, but
   // never a shell (the agent's Bash tool shell leads its own session).
   const grandparent = Number(parentStat[1]);
-  if (parentSession !== String(ppid) && parentSession !== String(grandparent)) return { trusted: false, why: 'its shell was not started by the client (not in a session of its own)' };
+  if (parentSession !== String(ppid) && parentSession !== String(grandparent))
+    return { trusted: false, why: 'its shell was not started by the client (not in a session of its own)' };
   let gpExe = '';
   try {
     gpExe = readFileSync(`/proc/${grandparent}/cmdline`, 'utf8').split('\0')[0] ?? '';

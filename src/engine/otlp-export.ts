@@ -95,15 +95,31 @@ export async function flushTelemetry(
   const metricExporter = watched<PushMetricExporter>(json ? new JsonMetricExporter(metricOpts) : new ProtoMetricExporter(metricOpts), errors);
   const loggers = new LoggerProvider({
     resource,
-    processors: [new BatchLogRecordProcessor({ exporter: logExporter, maxExportBatchSize: 512, maxQueueSize: 1_000_000, scheduledDelayMillis: 3_600_000, exportTimeoutMillis: timeoutMillis })],
+    processors: [
+      new BatchLogRecordProcessor({
+        exporter: logExporter,
+        maxExportBatchSize: 512,
+        maxQueueSize: 1_000_000,
+        scheduledDelayMillis: 3_600_000,
+        exportTimeoutMillis: timeoutMillis,
+      }),
+    ],
   });
   const reader = new PeriodicExportingMetricReader({ exporter: metricExporter, exportIntervalMillis: 3_600_000, exportTimeoutMillis: timeoutMillis });
   const meters = new MeterProvider({ resource, readers: [reader] });
   const logger = loggers.getLogger('roz', version);
   const meter = meters.getMeter('roz', version);
-  const instruments = new Map<TelemetryMetric, { add?: (v: number, a: Record<string, string>) => void; record?: (v: number, a: Record<string, string>) => void }>();
+  const instruments = new Map<
+    TelemetryMetric,
+    { add?: (v: number, a: Record<string, string>) => void; record?: (v: number, a: Record<string, string>) => void }
+  >();
   for (const [name, m] of Object.entries(METRICS) as Array<[TelemetryMetric, (typeof METRICS)[TelemetryMetric]]>) {
-    instruments.set(name, m.kind === 'counter' ? meter.createCounter(name, { unit: m.unit, description: m.description }) : meter.createHistogram(name, { unit: m.unit, description: m.description }));
+    instruments.set(
+      name,
+      m.kind === 'counter'
+        ? meter.createCounter(name, { unit: m.unit, description: m.description })
+        : meter.createHistogram(name, { unit: m.unit, description: m.description }),
+    );
   }
 
   const sessions = new Map<string, SessionContext>();
@@ -147,7 +163,7 @@ export async function flushTelemetry(
   const late: SpoolBatch[] = [];
   for (const b of batches) {
     const more = lateLines(b);
-    if (more) (late.push(more), emit(more.records));
+    if (more) late.push(more), emit(more.records);
   }
   await loggers.forceFlush();
   await meters.forceFlush();
@@ -159,4 +175,3 @@ export async function flushTelemetry(
   }
   return out;
 }
-

@@ -33,7 +33,10 @@ function alone(command: string): string[] | null {
 
 export function shellView(command: string): ShellView {
   return {
-    argvs: () => analysis(command).commands.map((c) => c.argv).filter((argv) => argv.length > 0),
+    argvs: () =>
+      analysis(command)
+        .commands.map((c) => c.argv)
+        .filter((argv) => argv.length > 0),
     normalized: () =>
       analysis(command)
         .commands.filter((c) => c.argv.length > 0)

@@ -35,7 +35,10 @@ export function writesStore(input: ToolHookInput, storeRoot: string, home: strin
     const w = onDemand('shell').writeTargets(cmd);
     if (w.targets.some((t) => hit(t.path))) return true;
     // A write we cannot resolve statically that names the store is refused too.
-    const named = cmd.includes(storeRoot) || cmd.includes(root) || (isAbsolute(storeRoot) && storeRoot.startsWith(home) && cmd.includes('~/' + storeRoot.slice(home.length + 1)));
+    const named =
+      cmd.includes(storeRoot) ||
+      cmd.includes(root) ||
+      (isAbsolute(storeRoot) && storeRoot.startsWith(home) && cmd.includes('~/' + storeRoot.slice(home.length + 1)));
     return named && (w.writes || w.unknown.length > 0);
   }
   return false;

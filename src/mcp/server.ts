@@ -38,7 +38,7 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
       title: 'Select the active intent',
       description:
         'Declare which intent (from .orchestration/active_intents.yaml) your next file changes belong to. ' +
-        'Call this before changing any file; only IN_PROGRESS intents can be selected. Returns the intent\'s scope, constraints, acceptance criteria and lessons.',
+        "Call this before changing any file; only IN_PROGRESS intents can be selected. Returns the intent's scope, constraints, acceptance criteria and lessons.",
       inputSchema: { intent_id: z.string().min(1).describe('The intent id, e.g. INT-001') },
     },
     async ({ intent_id }) => {
@@ -68,7 +68,8 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
       const root = project();
       if (!root) return text('roz: intent governance is off for this project (no .orchestration/active_intents.yaml).');
       const parsed = loadIntents(root);
-      if (!parsed.ok) return text(`roz: .orchestration/active_intents.yaml is invalid: ${parsed.problems.map((p) => `${p.line}:${p.column} ${p.reason}`).join('; ')}`, true);
+      if (!parsed.ok)
+        return text(`roz: .orchestration/active_intents.yaml is invalid: ${parsed.problems.map((p) => `${p.line}:${p.column} ${p.reason}`).join('; ')}`, true);
       const lines = parsed.intents.map((i) => `${i.status.padEnd(11)} ${intentLine(i)}`);
       return text(lines.join('\n') || '(no intents)');
     },

@@ -66,7 +66,10 @@ export function readHeadFromFiles(top: string): string | null | undefined {
 export function readHeadWithGit(top: string): string | null {
   try {
     // Loaded here, not at the top: node:child_process costs every hook ~4 ms to load.
-    const out = process.getBuiltinModule('node:child_process').execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 }).trim();
+    const out = process
+      .getBuiltinModule('node:child_process')
+      .execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
+      .trim();
     return SHA.test(out) ? out : null;
   } catch {
     return null;

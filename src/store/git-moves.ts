@@ -10,7 +10,14 @@ type ChildProcess = typeof import('node:child_process');
 const cp = (): ChildProcess => process.getBuiltinModule('node:child_process') as ChildProcess;
 
 function git(cwd: string, args: string[]): string | null {
-  const r = cp().spawnSync('git', args, { cwd, encoding: 'utf8', timeout: 5_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' }, stdio: ['ignore', 'pipe', 'ignore'] });
+  const r = cp().spawnSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    timeout: 5_000,
+    maxBuffer: 16 * 1024 * 1024,
+    env: { ...process.env, GIT_OPTIONAL_LOCKS: '0' },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
   return r.status === 0 ? r.stdout : null;
 }
 

@@ -117,7 +117,8 @@ function parseRecords(text: string): TraceRecord[] {
 function readCache(file: string, root: string): Cache | null {
   try {
     const c = JSON.parse(readRegularText(file, 16 * MiB)) as Partial<Cache> | null;
-    if (!c || c.root !== root || typeof c.size !== 'number' || typeof c.tail !== 'string' || typeof c.dev !== 'number' || typeof c.ino !== 'number') return null;
+    if (!c || c.root !== root || typeof c.size !== 'number' || typeof c.tail !== 'string' || typeof c.dev !== 'number' || typeof c.ino !== 'number')
+      return null;
     return c as Cache;
   } catch {
     return null;

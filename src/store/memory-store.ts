@@ -9,11 +9,7 @@ export class MemorySessionStore implements SessionStore {
   private readonly traces = new Map<string, TraceRecord[]>();
   private queue: Promise<unknown> = Promise.resolve();
 
-  update<T>(
-    sessionId: string,
-    now: Date,
-    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
-  ): Promise<T> {
+  update<T>(sessionId: string, now: Date, fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean }): Promise<T> {
     // Serialise like the file lock does.
     const run = this.queue.then(() => {
       const state = structuredClone(this.states.get(sessionId) ?? newSession(sessionId, now));

@@ -61,7 +61,10 @@ function viaRealpath(p: string, depth: number): string {
 /** `p` (absolute): component by component, links spliced in before any later `..`. */
 function walk(p: string): string {
   // Components still to walk, last first (a stack).
-  const todo = p.split(sep).filter((c) => c && c !== '.').reverse();
+  const todo = p
+    .split(sep)
+    .filter((c) => c && c !== '.')
+    .reverse();
   let real: string = sep;
   let links = 0;
   while (todo.length > 0) {
@@ -82,7 +85,11 @@ function walk(p: string): string {
       continue;
     }
     if (++links > MAX_LINKS) return resolve(next, ...todo.reverse());
-    for (const t of link.split(sep).filter((x) => x && x !== '.').reverse()) todo.push(t);
+    for (const t of link
+      .split(sep)
+      .filter((x) => x && x !== '.')
+      .reverse())
+      todo.push(t);
     if (isAbsolute(link)) real = sep;
   }
   return real;

@@ -12,9 +12,7 @@
 //   caller quarantines it and starts fresh.
 import { newSession, type ReviewState, type SessionState } from '../core/review/state.js';
 
-export type Revived =
-  | { state: SessionState; repaired: string[] }
-  | { corrupt: string };
+export type Revived = { state: SessionState; repaired: string[] } | { corrupt: string };
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -34,9 +32,16 @@ const ATTEMPT_REASON = oneOf('review', 'issues', 'retry');
 const OUTCOME = oneOf('pending', 'success', 'not_spawned', 'no_decision', 'bad_session_id', 'breaker_tripped');
 
 const isDecision = (v: unknown): boolean =>
-  isObj(v) && DECISION_KIND(v.kind) && isStr(v.summary) && isStr(v.decided_at) && isStrOrNull(v.agent_id) && isBool(v.valid) &&
-  (v.message === undefined || isStr(v.message)) && (v.opinions === undefined || (Array.isArray(v.opinions) && v.opinions.every(isStr))) &&
-  (v.tree === undefined || isStrOrNull(v.tree)) && (v.covers === undefined || (Array.isArray(v.covers) && v.covers.every(isStr)));
+  isObj(v) &&
+  DECISION_KIND(v.kind) &&
+  isStr(v.summary) &&
+  isStr(v.decided_at) &&
+  isStrOrNull(v.agent_id) &&
+  isBool(v.valid) &&
+  (v.message === undefined || isStr(v.message)) &&
+  (v.opinions === undefined || (Array.isArray(v.opinions) && v.opinions.every(isStr))) &&
+  (v.tree === undefined || isStrOrNull(v.tree)) &&
+  (v.covers === undefined || (Array.isArray(v.covers) && v.covers.every(isStr)));
 const isTrigger = (v: unknown): boolean =>
   v === null || (isObj(v) && TRIGGER_KIND(v.kind) && isStr(v.at) && (v.kind !== 'gate' || (isStr(v.tool_name) && isStr(v.pattern))));
 const isPrompt = (v: unknown): boolean => isObj(v) && isStr(v.text) && isStr(v.at) && (v.truncated === undefined || isBool(v.truncated));
@@ -44,8 +49,13 @@ const isAttempt = (v: unknown): boolean =>
   isObj(v) && typeof v.id === 'number' && isStr(v.template_id) && isStr(v.blocked_at) && ATTEMPT_REASON(v.reason) && OUTCOME(v.outcome);
 const isTrip = (v: unknown): boolean => isObj(v) && isStr(v.at) && typeof v.block_count === 'number';
 const isReviewerRun = (v: unknown): boolean =>
-  isObj(v) && isStr(v.agent_type) && isStr(v.started_at) && isStrOrNull(v.stopped_at) && isBool(v.decided) &&
-  (v.end_reason === undefined || isStr(v.end_reason)) && (v.seen_tree === undefined || isStrOrNull(v.seen_tree));
+  isObj(v) &&
+  isStr(v.agent_type) &&
+  isStr(v.started_at) &&
+  isStrOrNull(v.stopped_at) &&
+  isBool(v.decided) &&
+  (v.end_reason === undefined || isStr(v.end_reason)) &&
+  (v.seen_tree === undefined || isStrOrNull(v.seen_tree));
 const isSnapshot = (v: unknown): boolean => v === null || (isObj(v) && isStrOrNull(v.head) && isStr(v.tree) && isStr(v.at));
 const isRearmed = (v: unknown): boolean => v === null || (isObj(v) && isStr(v.at) && Array.isArray(v.files) && v.files.every(isStr) && isStr(v.why));
 /** Optional fields of the review section: checked when present, left out when absent. */
@@ -89,7 +99,11 @@ function reviveReview(raw: Obj, fresh: ReviewState, problems: string[]): ReviewS
   let breaker = fresh.breaker;
   if (breakerRaw !== undefined) {
     if (!isObj(breakerRaw)) problems.push(`${w}breaker`);
-    else breaker = { open_until: field(breakerRaw, 'open_until', isStrOrNull, null, problems, `${w}breaker.`), trips: list(breakerRaw, 'trips', isTrip, problems, `${w}breaker.`) };
+    else
+      breaker = {
+        open_until: field(breakerRaw, 'open_until', isStrOrNull, null, problems, `${w}breaker.`),
+        trips: list(breakerRaw, 'trips', isTrip, problems, `${w}breaker.`),
+      };
   }
   const reviewersRaw = raw.reviewers;
   const reviewers: ReviewState['reviewers'] = {};
@@ -147,7 +161,14 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     ended_at: field(data, 'ended_at', isStrOrNull, fresh.ended_at, problems, ''),
     counters: { ...field(data, 'counters', isCounts, fresh.counters, problems, '') },
     denials: { ...field(data, 'denials', isCounts, fresh.denials, problems, '') },
-    second_opinions: field(data, 'second_opinions', (v) => v === null || (isObj(v) && isBool(v.codex) && isBool(v.gemini) && (v.claude === undefined || isBool(v.claude))), fresh.second_opinions, problems, ''),
+    second_opinions: field(
+      data,
+      'second_opinions',
+      (v) => v === null || (isObj(v) && isBool(v.codex) && isBool(v.gemini) && (v.claude === undefined || isBool(v.claude))),
+      fresh.second_opinions,
+      problems,
+      '',
+    ),
     review: reviveReview(data.review, fresh.review, problems),
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),

@@ -46,11 +46,7 @@ export interface SessionStore {
    * leaves, together with any trace records it returns: concurrent hooks of one
    * session never lose an update or a trace line.
    */
-  update<T>(
-    sessionId: string,
-    now: Date,
-    fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean },
-  ): Promise<T>;
+  update<T>(sessionId: string, now: Date, fn: (state: SessionState, info: UpdateInfo) => { value: T; trace: TraceRecord[]; persist?: boolean }): Promise<T>;
   read(sessionId: string): SessionState | null;
   readTrace(sessionId: string): TraceRecord[];
   /** Append trace records without touching state (used when state is unavailable). */
@@ -65,7 +61,10 @@ export interface SessionStore {
 }
 
 export class StoreError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'StoreError';
   }

@@ -58,7 +58,7 @@ function scan(text: string): StatsIndex {
       if (id === null || u === null) {
         try {
           const s = JSON.parse(text.slice(at, end)) as StatsSummary;
-          if (typeof s.s === 'string' && typeof s.u === 'string') ((id = s.s), (u = s.u));
+          if (typeof s.s === 'string' && typeof s.u === 'string') (id = s.s), (u = s.u);
         } catch {
           /* a torn line (crash mid-append): that session falls back to an older line or its state file */
         }

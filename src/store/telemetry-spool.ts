@@ -50,7 +50,9 @@ export function takeSpool(root: string): SpoolBatch[] {
   }
   let names: string[];
   try {
-    names = readdirSync(dir).filter((f) => f.endsWith('.sending')).sort();
+    names = readdirSync(dir)
+      .filter((f) => f.endsWith('.sending'))
+      .sort();
   } catch {
     return [];
   }

@@ -100,7 +100,8 @@ export class ApprovalBroker {
     };
     if (typeof input.tool_use_id === 'string') approval.tool_use_id = input.tool_use_id;
     if (typeof input.cwd === 'string') approval.cwd = input.cwd;
-    if (frame.verdict.widen && frame.verdict.widen.globs.length > 0) approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
+    if (frame.verdict.widen && frame.verdict.widen.globs.length > 0)
+      approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
     if (this.sessionRules.has(sessionRuleKey(approval.session_id, approval.tool_name, approval.code, toolInput))) {
       this.settle(approval, conn, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');

@@ -66,9 +66,7 @@ export async function relayToSupervisor(req: RelayRequest): Promise<Relayed> {
   const isAsk = req.verdict.kind === 'ask';
   const fallback = (why: string): Relayed => ({
     verdict: req.verdict,
-    stderr:
-      req.stderr +
-      `roz: supervisor ${why}; ${isAsk ? "using the hook's own verdict (the client will ask)" : 'event not shown in roz run'}\n`,
+    stderr: req.stderr + `roz: supervisor ${why}; ${isAsk ? "using the hook's own verdict (the client will ask)" : 'event not shown in roz run'}\n`,
     outcome: 'fallback',
   });
   if (!token) return fallback('token missing (ROZ_TOKEN unset)');

@@ -33,7 +33,9 @@ export function parseReplyFrame(value: unknown): ReplyFrame | null {
     case 'pending':
       return typeof f.timeout_ms === 'number' ? { ...head, type: 'pending', timeout_ms: f.timeout_ms } : null;
     case 'answer':
-      return (f.decision === 'allow' || f.decision === 'deny') && isString(f.reason) ? { ...head, type: 'answer', decision: f.decision, reason: f.reason } : null;
+      return (f.decision === 'allow' || f.decision === 'deny') && isString(f.reason)
+        ? { ...head, type: 'answer', decision: f.decision, reason: f.reason }
+        : null;
     case 'error':
       return isString(f.code) && isString(f.message) ? { ...head, type: 'error', code: f.code, message: f.message } : null;
     default:

@@ -35,7 +35,10 @@ export function hooklessPlugin(pluginDir: string, store: string): string {
     if (name === 'hooks') continue;
     symlinkSync(join(real, name), join(tmp, name));
   }
-  writeFileSync(join(tmp, 'hooks', 'hooks.json'), `${JSON.stringify({ description: 'roz: other hooks go to the supervisor over http (roz run)', hooks: kept }, null, 2)}\n`);
+  writeFileSync(
+    join(tmp, 'hooks', 'hooks.json'),
+    `${JSON.stringify({ description: 'roz: other hooks go to the supervisor over http (roz run)', hooks: kept }, null, 2)}\n`,
+  );
   try {
     renameSync(tmp, dir);
   } catch (err) {

@@ -62,6 +62,7 @@ export function planLaunch(
   const user = taken.value === undefined ? {} : { userSettings: taken.value };
   args = taken.args;
   if (args.includes('--plugin-dir')) return { command, args, notes: [], ...user };
-  if (!opts.forcePluginDir && rozPluginInstalled(opts.env, opts.home)) return { command, args, notes: ['roz plugin is installed; not adding --plugin-dir'], ...user };
+  if (!opts.forcePluginDir && rozPluginInstalled(opts.env, opts.home))
+    return { command, args, notes: ['roz plugin is installed; not adding --plugin-dir'], ...user };
   return { command, args: ['--plugin-dir', opts.pluginDir, ...args], notes: [], ...user };
 }

@@ -53,5 +53,13 @@ export function toLiveEvent(frame: HookFrame, seq: number, at: number): LiveEven
 
 /** A supervisor-side happening (refused frame, human decision) in the same stream. */
 export function noticeEvent(seq: number, at: number, event: string, summary: string, session_id = '', input: unknown = null): LiveEvent {
-  return { seq, at, event, session_id, summary: clip(summary, 200), verdict: { kind: 'none' }, input: input === null ? null : truncateValue(input, LIVE_INPUT_LIMIT).value };
+  return {
+    seq,
+    at,
+    event,
+    session_id,
+    summary: clip(summary, 200),
+    verdict: { kind: 'none' },
+    input: input === null ? null : truncateValue(input, LIVE_INPUT_LIMIT).value,
+  };
 }

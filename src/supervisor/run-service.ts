@@ -81,15 +81,26 @@ export class RunService {
   /** Start everything; on failure, whatever was started is stopped again. */
   static async start(req: RunRequest): Promise<RunService> {
     const file = resolveExecutable(req.command, req.env.PATH);
-    if (!file) throw new RunError(`cannot find ${JSON.stringify(req.command)} on PATH${req.command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}`, 127);
+    if (!file)
+      throw new RunError(
+        `cannot find ${JSON.stringify(req.command)} on PATH${req.command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}`,
+        127,
+      );
     const env = req.env;
     const pluginDir = req.pluginDir ?? pluginRoot(env);
     const transport = req.supervisor ? hookTransport(req, file, env, pluginDir) : null;
     const notes = transport ? [transport.note] : [];
     const launchDir = transport?.http ? hooklessPlugin(pluginDir, loadConfig(env).config.storage.path) : pluginDir;
-    let plan = planLaunch(req.command, req.args, { env, home: env.HOME || homedir(), pluginDir: launchDir, forcePluginDir: req.pluginDir !== undefined || transport?.http === true });
+    let plan = planLaunch(req.command, req.args, {
+      env,
+      home: env.HOME || homedir(),
+      pluginDir: launchDir,
+      forcePluginDir: req.pluginDir !== undefined || transport?.http === true,
+    });
     plan = { ...plan, notes: [...notes, ...plan.notes] };
-    const supervisor = req.supervisor ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: transport?.http === true }) : null;
+    const supervisor = req.supervisor
+      ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: transport?.http === true })
+      : null;
     let settings: RunSettings | null = null;
     try {
       const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}) };
@@ -129,7 +140,8 @@ export class RunService {
     } catch (err) {
       settings?.dispose();
       await supervisor?.close();
-      if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT') throw new RunError(`cannot use --settings: ${(err as Error).message}`, 2);
+      if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT')
+        throw new RunError(`cannot use --settings: ${(err as Error).message}`, 2);
       throw err;
     }
   }

@@ -138,7 +138,12 @@ export class Supervisor {
         } catch (err) {
           this.log(`could not record a human decision: ${(err as Error).message}`);
         }
-        this.pushNotice('roz:HumanDecision', `${String(rec.decision)} ${String(rec.tool_name)} by ${String(rec.decided_by)} after ${String(rec.wait_ms)} ms`, sid, rec);
+        this.pushNotice(
+          'roz:HumanDecision',
+          `${String(rec.decision)} ${String(rec.tool_name)} by ${String(rec.decided_by)} after ${String(rec.wait_ms)} ms`,
+          sid,
+          rec,
+        );
       },
       onChange: () => this.changed(),
       widen: (a) => {
@@ -147,7 +152,11 @@ export class Supervisor {
         if (!root || !a.widen) return { ok: false, error: 'no governed project for this request' };
         const human = opts.env.USER || opts.env.LOGNAME || userInfo().username;
         const out = widenScope({ root, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
-        this.pushNotice('roz:ScopeWidened', out.ok ? `${human} added ${out.added.join(', ') || '(nothing new)'} to ${a.widen.intent_id}` : `could not widen: ${out.error}`, a.session_id);
+        this.pushNotice(
+          'roz:ScopeWidened',
+          out.ok ? `${human} added ${out.added.join(', ') || '(nothing new)'} to ${a.widen.intent_id}` : `could not widen: ${out.error}`,
+          a.session_id,
+        );
         return out;
       },
     });
@@ -313,7 +322,8 @@ export class Supervisor {
     const sid = this.sessionId;
     const state = sid ? this.store.read(sid) : null;
     const root = state?.governance ? peekGovernance(state).project_root : null;
-    if (!sid || !root) return { ok: false, message: 'no governed session yet: intents apply once Claude works in a project with .orchestration/active_intents.yaml' };
+    if (!sid || !root)
+      return { ok: false, message: 'no governed session yet: intents apply once Claude works in a project with .orchestration/active_intents.yaml' };
     const [{ bindSelection, clearSelection }, { loadAllOnDemand }] = await Promise.all([import('../engine/governance.js'), import('../core/on-demand.js')]);
     await loadAllOnDemand();
     const now = new Date();

@@ -93,7 +93,12 @@ describe('project config (.roz/config.toml): between the user file and the envir
       env: {},
     });
     expect(r.problems).toEqual([]);
-    expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*', 'Bash:git push*'], approval_scope: 'tool', approval_ttl_seconds: 60 });
+    expect(r.config.review).toMatchObject({
+      mode: 'always',
+      gates: ['Bash:gh issue close*', 'Bash:gh pr merge*', 'Bash:git push*'],
+      approval_scope: 'tool',
+      approval_ttl_seconds: 60,
+    });
     expect(r.config.circuit_breaker).toEqual({ max_blocks: 5, cooldown_seconds: 30 });
     expect(r.config.review.second_opinion).toBe('required');
     expect(r.config.guard.destructive).toBe('deny');
@@ -118,7 +123,12 @@ describe('project config (.roz/config.toml): between the user file and the envir
       }),
       env: {},
     });
-    expect(r.config.review).toMatchObject({ mode: 'always', gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'], approval_scope: 'prompt', approval_ttl_seconds: 60 });
+    expect(r.config.review).toMatchObject({
+      mode: 'always',
+      gates: ['Bash:gh issue close*', 'Bash:gh pr merge*'],
+      approval_scope: 'prompt',
+      approval_ttl_seconds: 60,
+    });
     expect(r.config.circuit_breaker).toEqual({ max_blocks: 3, cooldown_seconds: 300 });
     expect(r.config.storage.path).toBe('/h/.roz');
     expect(r.config.external_models.codex).toBe('codex');
@@ -129,31 +139,57 @@ describe('project config (.roz/config.toml): between the user file and the envir
     expect(r.problems.join('\n')).toMatch(/telemetry\.endpoint: not settable from a project file/);
     expect(r.config.enforce.network).toBe('user');
     const said = r.problems.join('\n');
-    for (const key of ['review.mode', 'review.approval_scope', 'review.approval_ttl_seconds', 'circuit_breaker.max_blocks', 'circuit_breaker.cooldown_seconds', 'storage.path', 'external_models.codex', 'cleanup.retention_days', 'templates.active', 'guard.destructive', 'telemetry.export', 'telemetry.endpoint', 'enforce.network']) {
+    for (const key of [
+      'review.mode',
+      'review.approval_scope',
+      'review.approval_ttl_seconds',
+      'circuit_breaker.max_blocks',
+      'circuit_breaker.cooldown_seconds',
+      'storage.path',
+      'external_models.codex',
+      'cleanup.retention_days',
+      'templates.active',
+      'guard.destructive',
+      'telemetry.export',
+      'telemetry.endpoint',
+      'enforce.network',
+    ]) {
       expect(said).toContain(`/p/.roz/config.toml: ${key}`);
     }
   });
 
   it('a project may make the guard and second opinions stricter, never looser', () => {
-    const strict = resolveConfig({ home: '/h', project: project({ guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } }), env: {} });
+    const strict = resolveConfig({
+      home: '/h',
+      project: project({ guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } }),
+      env: {},
+    });
     expect(strict.problems).toEqual([]);
     expect(strict.config.guard.destructive).toBe('deny');
     expect(strict.config.governance.allow_temp_writes).toBe(false);
     expect(strict.config.review.second_opinion).toBe('required');
     const loose = resolveConfig({
       home: '/h',
-      file: { path: '/h/.roz/config.toml', data: { guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } } },
+      file: {
+        path: '/h/.roz/config.toml',
+        data: { guard: { destructive: 'deny' }, governance: { allow_temp_writes: false }, review: { second_opinion: 'required' } },
+      },
       project: project({ guard: { destructive: 'off' }, governance: { allow_temp_writes: true }, review: { second_opinion: 'off' } }),
       env: {},
     });
     expect(loose.config.guard.destructive).toBe('deny');
     expect(loose.config.governance.allow_temp_writes).toBe(false);
     expect(loose.config.review.second_opinion).toBe('required');
-    for (const key of ['guard.destructive', 'governance.allow_temp_writes', 'review.second_opinion']) expect(loose.problems.join('\n')).toContain(`/p/.roz/config.toml: ${key}`);
+    for (const key of ['guard.destructive', 'governance.allow_temp_writes', 'review.second_opinion'])
+      expect(loose.problems.join('\n')).toContain(`/p/.roz/config.toml: ${key}`);
   });
 
   it('the environment still overrides the project, and an invalid project value is ignored on its own', () => {
-    const r = resolveConfig({ home: '/h', project: project({ review: { mode: 'sometimes' }, circuit_breaker: { max_blocks: 4 } }), env: { ROZ_MAX_BLOCKS: '6' } });
+    const r = resolveConfig({
+      home: '/h',
+      project: project({ review: { mode: 'sometimes' }, circuit_breaker: { max_blocks: 4 } }),
+      env: { ROZ_MAX_BLOCKS: '6' },
+    });
     expect(r.problems.join('\n')).toMatch(/review\.mode: expected one of/);
     expect(r.config.circuit_breaker.max_blocks).toBe(6);
     expect(r.sources['circuit_breaker.max_blocks']).toBe('env:ROZ_MAX_BLOCKS');

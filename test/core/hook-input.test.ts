@@ -25,10 +25,22 @@ describe('parseHookInput', () => {
   });
 
   it('checks event-specific fields: prompt, booleans, numbers', () => {
-    expect(parseHookInput('UserPromptSubmit', JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit' }))).toMatchObject({ ok: false, error: expect.stringContaining('prompt: required, missing') });
-    expect(parseHookInput('Stop', JSON.stringify({ ...base, stop_hook_active: 'yes' }))).toMatchObject({ ok: false, error: expect.stringContaining('stop_hook_active: expected a boolean, got string') });
-    expect(parseHookInput('PostToolUse', JSON.stringify({ ...base, tool_name: 'Read', duration_ms: 'fast' }))).toMatchObject({ ok: false, error: expect.stringContaining('duration_ms: expected a number') });
-    expect(parseHookInput('SubagentStop', JSON.stringify({ ...base, agent_id: '' }))).toMatchObject({ ok: false, error: expect.stringContaining('agent_id: expected a non-empty string') });
+    expect(parseHookInput('UserPromptSubmit', JSON.stringify({ ...base, hook_event_name: 'UserPromptSubmit' }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('prompt: required, missing'),
+    });
+    expect(parseHookInput('Stop', JSON.stringify({ ...base, stop_hook_active: 'yes' }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('stop_hook_active: expected a boolean, got string'),
+    });
+    expect(parseHookInput('PostToolUse', JSON.stringify({ ...base, tool_name: 'Read', duration_ms: 'fast' }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('duration_ms: expected a number'),
+    });
+    expect(parseHookInput('SubagentStop', JSON.stringify({ ...base, agent_id: '' }))).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('agent_id: expected a non-empty string'),
+    });
   });
 
   it('reports bad JSON and non-objects without throwing', () => {
@@ -38,6 +50,18 @@ describe('parseHookInput', () => {
   });
 
   it('knows every CLI spelling hooks.json uses', () => {
-    expect(Object.values(hookCliNames)).toEqual(expect.arrayContaining(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'SubagentStart', 'SubagentStop', 'SessionEnd']));
+    expect(Object.values(hookCliNames)).toEqual(
+      expect.arrayContaining([
+        'SessionStart',
+        'UserPromptSubmit',
+        'PreToolUse',
+        'PostToolUse',
+        'PostToolUseFailure',
+        'Stop',
+        'SubagentStart',
+        'SubagentStop',
+        'SessionEnd',
+      ]),
+    );
   });
 });

@@ -31,7 +31,12 @@ describe('telemetry settings', () => {
       resource: { team: 'core', 'service.name': 'agents' },
     });
     const s = telemetrySettings({ ...cfg, endpoint: 'http://cfg:4318', protocol: 'http/json', headers: 'a=2', resource_attributes: 'team=cfg' }, env).settings!;
-    expect(s).toMatchObject({ logsUrl: 'http://cfg:4318/v1/logs', metricsUrl: 'http://cfg:4318/v1/metrics', protocol: 'http/json', headers: { a: '2', b: 'x=y' } });
+    expect(s).toMatchObject({
+      logsUrl: 'http://cfg:4318/v1/logs',
+      metricsUrl: 'http://cfg:4318/v1/metrics',
+      protocol: 'http/json',
+      headers: { a: '2', b: 'x=y' },
+    });
     expect(s.resource).toEqual({ team: 'cfg', 'service.name': 'agents' });
   });
 });
@@ -41,15 +46,28 @@ describe('telemetry events', () => {
     expect(spoolable(rec('PreToolUse', { verdict: { kind: 'allow' } }))).toBe(false);
     expect(spoolable(rec('PreToolUse'))).toBe(false);
     expect(spoolable(rec('roz:IntentSelected'))).toBe(false);
-    const line = JSON.parse(spoolLine(rec('PreToolUse', { tool_input: { command: 'x' }, verdict: { kind: 'deny', code: 'SCOPE_VIOLATION', reason: 'r'.repeat(900) } })));
+    const line = JSON.parse(
+      spoolLine(rec('PreToolUse', { tool_input: { command: 'x' }, verdict: { kind: 'deny', code: 'SCOPE_VIOLATION', reason: 'r'.repeat(900) } })),
+    );
     expect(line.tool_input).toBeUndefined();
     expect(line.verdict.reason.length).toBeLessThan(510);
   });
   it('human decisions carry the wait; breaker trips count as a review outcome', () => {
-    const human = toTelemetryEvent(rec('roz:HumanDecision', { decision: 'allow', decided_by: 'human', scope: 'once', wait_ms: 4200, tool_name: 'Bash', code: 'DESTRUCTIVE_BLOCKED' }), { project: '/w/acme' })!;
+    const human = toTelemetryEvent(
+      rec('roz:HumanDecision', { decision: 'allow', decided_by: 'human', scope: 'once', wait_ms: 4200, tool_name: 'Bash', code: 'DESTRUCTIVE_BLOCKED' }),
+      { project: '/w/acme' },
+    )!;
     expect(human.name).toBe('roz.human.decision');
-    expect(human.attributes).toMatchObject({ 'session.id': 's1', 'roz.approval.wait_ms': 4200, 'roz.code': 'DESTRUCTIVE_BLOCKED', 'vcs.repository.name': 'acme', 'gen_ai.tool.name': 'Bash' });
-    expect(human.metrics).toEqual([{ name: 'roz.approval.wait', value: 4.2, attributes: { 'roz.human.decision': 'allow', 'roz.human.decided_by': 'human', 'vcs.repository.name': 'acme' } }]);
+    expect(human.attributes).toMatchObject({
+      'session.id': 's1',
+      'roz.approval.wait_ms': 4200,
+      'roz.code': 'DESTRUCTIVE_BLOCKED',
+      'vcs.repository.name': 'acme',
+      'gen_ai.tool.name': 'Bash',
+    });
+    expect(human.metrics).toEqual([
+      { name: 'roz.approval.wait', value: 4.2, attributes: { 'roz.human.decision': 'allow', 'roz.human.decided_by': 'human', 'vcs.repository.name': 'acme' } },
+    ]);
     expect(human.time).toBe(Date.parse('2026-11-24T01:00:00.000Z'));
     const trip = toTelemetryEvent(rec('roz:BreakerTripped', { max_blocks: 3 }), {})!;
     expect(trip.metrics.map((m) => m.name)).toEqual(['roz.breaker.trips', 'roz.reviews']);

@@ -122,9 +122,17 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
               return reply(undefined, write(aTs, v1));
             },
           },
-          { name: 'edit', when: answered('Write', { error: false, path: 'src/a.ts' }), reply: reply(undefined, edit(aTs, 'export const b = 2;', 'export const b = 3;')) },
+          {
+            name: 'edit',
+            when: answered('Write', { error: false, path: 'src/a.ts' }),
+            reply: reply(undefined, edit(aTs, 'export const b = 2;', 'export const b = 3;')),
+          },
           { name: 'write-out-of-scope', when: answered('Edit', { error: false }), reply: reply(undefined, write(docs, '# notes\n')) },
-          { name: 'escape', when: answered('Write', { error: true, path: 'docs/x.md' }), reply: reply(undefined, bash('echo x > ../outside.txt', 'Write outside the repo')) },
+          {
+            name: 'escape',
+            when: answered('Write', { error: true, path: 'docs/x.md' }),
+            reply: reply(undefined, bash('echo x > ../outside.txt', 'Write outside the repo')),
+          },
           { name: 'finish', when: answered('Bash'), reply: say('Done within INT-001.') },
         ],
       },
@@ -135,7 +143,10 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     expect(run.exitCode, why).toBe(0);
     expect(run.result.is_error, why).toBe(false);
     const main = run.requests.filter((r) => r.role === 'main');
-    expect(main.map((r) => r.answeredBy), why).toEqual(['write-no-intent', 'load-tool', 'select-completed', 'select', 'write-in-scope', 'edit', 'write-out-of-scope', 'escape', 'finish']);
+    expect(
+      main.map((r) => r.answeredBy),
+      why,
+    ).toEqual(['write-no-intent', 'load-tool', 'select-completed', 'select', 'write-in-scope', 'edit', 'write-out-of-scope', 'escape', 'finish']);
     const resultOf = (step: string): ToolResult => {
       const r = main.find((q) => q.answeredBy === step)?.toolResults[0];
       if (!r) throw new Error(`no tool result reached step ${step}\n${why}`);
@@ -155,7 +166,10 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     // 2. The MCP server is started from the plugin's .mcp.json without any trust
     // step; 2.1.330 defers its tools behind ToolSearch (listed by name only).
     const first = main[0]!;
-    expect(first.tools.some((t) => SELECT_TOOL_RE.test(t)), 'MCP tools are deferred, not offered up front').toBe(false);
+    expect(
+      first.tools.some((t) => SELECT_TOOL_RE.test(t)),
+      'MCP tools are deferred, not offered up front',
+    ).toBe(false);
     expect(deferredSelectTool(first)).toBe('mcp__plugin_roz_roz__select_active_intent');
     expect(main.find((r) => r.answeredBy === 'select-completed')!.tools).toContain('mcp__plugin_roz_roz__select_active_intent');
     const refused = resultOf('select');
@@ -176,7 +190,10 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     const trace = run.trace();
     const selections = trace.filter((e) => e.event === 'roz:IntentSelected').map((e) => `${String(e.intent_id)} via ${String(e.via)}`);
     expect(selections, why).toEqual(['INT-001 via mcp', 'INT-001 via hook']);
-    expect(existsSync(join(ws.storage, 'governance', 'pending')) ? readdirSync(join(ws.storage, 'governance', 'pending')) : [], 'nothing left to adopt').toEqual([]);
+    expect(
+      existsSync(join(ws.storage, 'governance', 'pending')) ? readdirSync(join(ws.storage, 'governance', 'pending')) : [],
+      'nothing left to adopt',
+    ).toEqual([]);
 
     // 3.-5. In scope allowed; out of scope and out of the repo denied, with the reason.
     expect(resultOf('edit').isError, why).toBe(false);
@@ -203,13 +220,19 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     // 6. The ledger: exactly the Write and the Edit, in order, nothing for the denied calls.
     const ledgerFile = join(ws.repo, '.orchestration', 'agent_trace.jsonl');
     expect(existsSync(ledgerFile), why).toBe(true);
-    const records = readFileSync(ledgerFile, 'utf8').trimEnd().split('\n').map((l) => JSON.parse(l) as LedgerRecord);
+    const records = readFileSync(ledgerFile, 'utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as LedgerRecord);
     const callId = (step: string): string => {
       const r = main.find((q) => q.answeredBy === step)?.reply;
       if (!r || 'error' in r || !r.tools[0]) throw new Error(`step ${step} made no tool call`);
       return r.tools[0].id;
     };
-    expect(records.map((r) => `${r.metadata['dev.roz'].tool_name} ${r.metadata['dev.roz'].tool_use_id}`)).toEqual([`Write ${callId('write-in-scope')}`, `Edit ${callId('edit')}`]);
+    expect(records.map((r) => `${r.metadata['dev.roz'].tool_name} ${r.metadata['dev.roz'].tool_use_id}`)).toEqual([
+      `Write ${callId('write-in-scope')}`,
+      `Edit ${callId('edit')}`,
+    ]);
     const expected = [
       { start_line: 1, end_line: 2, content_hash: sha('export const a = 1;\nexport const b = 2;') },
       { start_line: 2, end_line: 2, content_hash: sha('export const b = 3;') },
@@ -235,7 +258,9 @@ describe.sequential('roz intent governance (print mode, real client)', () => {
     expect(blamed.code, blamed.stderr).toBe(0);
     expect(blamed.stdout).toContain('INT-001');
     expect(blamed.stdout).toContain(sid);
-    const hits = rozJson<{ hits: Array<{ intent_id: string; session_id: string; range: { start_line: number; end_line: number }; status: string; record_id: string }> }>(ws, ['blame', 'src/a.ts:2']).hits;
+    const hits = rozJson<{
+      hits: Array<{ intent_id: string; session_id: string; range: { start_line: number; end_line: number }; status: string; record_id: string }>;
+    }>(ws, ['blame', 'src/a.ts:2']).hits;
     expect(hits.map((h) => ({ ...h.range, intent: h.intent_id, session: h.session_id, status: h.status, record: h.record_id }))).toEqual([
       { start_line: 2, end_line: 2, intent: 'INT-001', session: sid, status: 'intact', record: records[1]!.id },
     ]);

@@ -37,84 +37,121 @@ const git = (ws: Workspace, ...args: string[]): string => execFileSync('git', ar
 describe.each(PINNED_CLIENTS)('the guard (client %s, print mode)', (client) => {
   const fresh = workspacePerTest();
 
-  test('A: ungoverned repo — rm -rf ~/projects and git push --force are asked, and print mode denies them with the reason', async () => {
-    const ws = fresh();
-    const precious = join(ws.home, 'projects', 'keep.txt');
-    mkdirSync(join(ws.home, 'projects'), { recursive: true });
-    writeFileSync(precious, 'keep\n');
-    const run = await runRoz({
-      prompt: 'clean up my home and publish',
-      workspace: ws,
-      client,
-      timeoutMs: RUN_TIMEOUT,
-      scenario: {
-        main: [
-          { name: 'rm', when: on.start(), reply: reply('Cleaning.', bash('rm -rf ~/projects', 'Clean up')) },
-          { name: 'push', when: bashRan(/rm -rf/), reply: reply(undefined, bash('git push --force', 'Publish')) },
-          { name: 'done', when: bashRan(/push --force/), reply: say('Both were refused; leaving them to the human.') },
-        ],
-      },
-    });
-    expectCleanRun(run);
-    const main = run.requests.filter((r) => r.role === 'main');
-    expect(main.map((r) => r.answeredBy), run.why()).toEqual(['rm', 'push', 'done']);
-    for (const [step, cmd] of [['push', 'rm -rf ~/projects'], ['done', 'git push --force']] as const) {
-      const result = main.find((r) => r.answeredBy === step)!.toolResults[0]!;
-      expect(result.isError, run.why()).toBe(true);
-      expect(result.text, run.why()).toContain('[DESTRUCTIVE_BLOCKED]');
-      expect(result.text, run.why()).toContain(cmd);
-      expect(result.text, run.why()).toMatch(/claude -p.*denial/);
-    }
-    expect(existsSync(precious), 'the guard must stop rm -rf before it runs').toBe(true);
-    const asked = run.trace().filter((e) => e.event === 'PreToolUse' && (e.verdict as { kind?: string } | undefined)?.kind === 'ask');
-    expect(asked.map((e) => (e.verdict as { code: string }).code), run.why()).toEqual(['DESTRUCTIVE_BLOCKED', 'DESTRUCTIVE_BLOCKED']);
-    expect(run.result.permission_denials.map((d) => d.tool_name)).toEqual(['Bash', 'Bash']);
-  }, RUN_TIMEOUT + 30_000);
+  test(
+    'A: ungoverned repo — rm -rf ~/projects and git push --force are asked, and print mode denies them with the reason',
+    async () => {
+      const ws = fresh();
+      const precious = join(ws.home, 'projects', 'keep.txt');
+      mkdirSync(join(ws.home, 'projects'), { recursive: true });
+      writeFileSync(precious, 'keep\n');
+      const run = await runRoz({
+        prompt: 'clean up my home and publish',
+        workspace: ws,
+        client,
+        timeoutMs: RUN_TIMEOUT,
+        scenario: {
+          main: [
+            { name: 'rm', when: on.start(), reply: reply('Cleaning.', bash('rm -rf ~/projects', 'Clean up')) },
+            { name: 'push', when: bashRan(/rm -rf/), reply: reply(undefined, bash('git push --force', 'Publish')) },
+            { name: 'done', when: bashRan(/push --force/), reply: say('Both were refused; leaving them to the human.') },
+          ],
+        },
+      });
+      expectCleanRun(run);
+      const main = run.requests.filter((r) => r.role === 'main');
+      expect(
+        main.map((r) => r.answeredBy),
+        run.why(),
+      ).toEqual(['rm', 'push', 'done']);
+      for (const [step, cmd] of [
+        ['push', 'rm -rf ~/projects'],
+        ['done', 'git push --force'],
+      ] as const) {
+        const result = main.find((r) => r.answeredBy === step)!.toolResults[0]!;
+        expect(result.isError, run.why()).toBe(true);
+        expect(result.text, run.why()).toContain('[DESTRUCTIVE_BLOCKED]');
+        expect(result.text, run.why()).toContain(cmd);
+        expect(result.text, run.why()).toMatch(/claude -p.*denial/);
+      }
+      expect(existsSync(precious), 'the guard must stop rm -rf before it runs').toBe(true);
+      const asked = run.trace().filter((e) => e.event === 'PreToolUse' && (e.verdict as { kind?: string } | undefined)?.kind === 'ask');
+      expect(
+        asked.map((e) => (e.verdict as { code: string }).code),
+        run.why(),
+      ).toEqual(['DESTRUCTIVE_BLOCKED', 'DESTRUCTIVE_BLOCKED']);
+      expect(run.result.permission_denials.map((d) => d.tool_name)).toEqual(['Bash', 'Bash']);
+    },
+    RUN_TIMEOUT + 30_000,
+  );
 
-  test('B: governed repo — an awk write outside the scope that parsing cannot see blocks the stop once, and is recorded unattributed', async () => {
-    const ws = fresh();
-    mkdirSync(join(ws.repo, '.orchestration'));
-    mkdirSync(join(ws.repo, 'docs'));
-    writeFileSync(join(ws.repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n');
-    writeFileSync(join(ws.repo, 'docs', 'README.md'), '# docs\n');
-    git(ws, 'add', '-A');
-    git(ws, 'commit', '-q', '-m', 'intents and docs');
-    const makefile = join(ws.repo, 'src', 'Makefile');
-    const sneaky = join(ws.repo, 'docs', 'sneaky.md');
-    const run = await runRoz({
-      prompt: 'generate the docs stub from src',
-      workspace: ws,
-      client,
-      timeoutMs: RUN_TIMEOUT,
-      scenario: {
-        main: [
-          { name: 'select', when: on.start(), reply: reply('Selecting the intent.', bash('roz intent select INT-001', 'Select INT-001')) },
-          { name: 'makefile', when: bashRan(/intent select/), reply: reply(undefined, write(makefile, 'gen:\n\tawk \'BEGIN { print "generated" > "../docs/sneaky.md" }\'\n')) },
-          { name: 'make', when: on.toolResult('Write'), reply: reply(undefined, bash('make -C src gen', 'Generate')) },
-          { name: 'claim-done', when: bashRan(/make -C/), reply: say('Done.') },
-          { name: 'audited', when: on.stopFeedback(/SCOPE_VIOLATION/), reply: say('docs/sneaky.md is outside my scope; I leave it for the human to keep or revert.') },
-        ],
-      },
-    });
-    expectCleanRun(run);
-    const main = run.requests.filter((r) => r.role === 'main');
-    expect(main.map((r) => r.answeredBy), run.why()).toEqual(['select', 'makefile', 'make', 'claim-done', 'audited']);
-    expect(main.find((r) => r.answeredBy === 'make')!.toolResults[0]!.isError, 'the Makefile is in scope').toBe(false);
-    expect(main.find((r) => r.answeredBy === 'claim-done')!.toolResults[0]!.isError, 'make is not a writer roz sees').toBe(false);
-    expect(existsSync(sneaky), 'the awk write happened: parsing cannot see it').toBe(true);
+  test(
+    'B: governed repo — an awk write outside the scope that parsing cannot see blocks the stop once, and is recorded unattributed',
+    async () => {
+      const ws = fresh();
+      mkdirSync(join(ws.repo, '.orchestration'));
+      mkdirSync(join(ws.repo, 'docs'));
+      writeFileSync(
+        join(ws.repo, '.orchestration', 'active_intents.yaml'),
+        'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n',
+      );
+      writeFileSync(join(ws.repo, 'docs', 'README.md'), '# docs\n');
+      git(ws, 'add', '-A');
+      git(ws, 'commit', '-q', '-m', 'intents and docs');
+      const makefile = join(ws.repo, 'src', 'Makefile');
+      const sneaky = join(ws.repo, 'docs', 'sneaky.md');
+      const run = await runRoz({
+        prompt: 'generate the docs stub from src',
+        workspace: ws,
+        client,
+        timeoutMs: RUN_TIMEOUT,
+        scenario: {
+          main: [
+            { name: 'select', when: on.start(), reply: reply('Selecting the intent.', bash('roz intent select INT-001', 'Select INT-001')) },
+            {
+              name: 'makefile',
+              when: bashRan(/intent select/),
+              reply: reply(undefined, write(makefile, 'gen:\n\tawk \'BEGIN { print "generated" > "../docs/sneaky.md" }\'\n')),
+            },
+            { name: 'make', when: on.toolResult('Write'), reply: reply(undefined, bash('make -C src gen', 'Generate')) },
+            { name: 'claim-done', when: bashRan(/make -C/), reply: say('Done.') },
+            {
+              name: 'audited',
+              when: on.stopFeedback(/SCOPE_VIOLATION/),
+              reply: say('docs/sneaky.md is outside my scope; I leave it for the human to keep or revert.'),
+            },
+          ],
+        },
+      });
+      expectCleanRun(run);
+      const main = run.requests.filter((r) => r.role === 'main');
+      expect(
+        main.map((r) => r.answeredBy),
+        run.why(),
+      ).toEqual(['select', 'makefile', 'make', 'claim-done', 'audited']);
+      expect(main.find((r) => r.answeredBy === 'make')!.toolResults[0]!.isError, 'the Makefile is in scope').toBe(false);
+      expect(main.find((r) => r.answeredBy === 'claim-done')!.toolResults[0]!.isError, 'make is not a writer roz sees').toBe(false);
+      expect(existsSync(sneaky), 'the awk write happened: parsing cannot see it').toBe(true);
 
-    const feedback = stopFeedbacks(run);
-    expect(feedback, run.why()).toHaveLength(1);
-    expect(feedback[0]).toMatch(/^\[SCOPE_VIOLATION\] roz: since intent INT-001 was selected/);
-    expect(feedback[0]).toContain('docs/sneaky.md');
-    expect(feedback[0]).not.toContain('src/Makefile');
-    expect(feedback[0]).toMatch(/Revert them|ask the human/);
+      const feedback = stopFeedbacks(run);
+      expect(feedback, run.why()).toHaveLength(1);
+      expect(feedback[0]).toMatch(/^\[SCOPE_VIOLATION\] roz: since intent INT-001 was selected/);
+      expect(feedback[0]).toContain('docs/sneaky.md');
+      expect(feedback[0]).not.toContain('src/Makefile');
+      expect(feedback[0]).toMatch(/Revert them|ask the human/);
 
-    const ledger = readFileSync(join(ws.repo, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { files: Array<{ path: string }>; metadata: { 'dev.roz': Record<string, unknown> } });
-    const un = ledger.filter((r) => r.metadata['dev.roz'].unattributed === true);
-    expect(un.map((r) => r.files.map((f) => f.path)), run.why()).toEqual([['docs/sneaky.md']]);
-    expect(un[0]!.metadata['dev.roz']).toMatchObject({ session_id: run.sessionId, intent_id: 'INT-001' });
-    const audits = run.trace().filter((e) => e.event === 'roz:ScopeAudit');
-    expect(audits, run.why()).toHaveLength(1);
-  }, RUN_TIMEOUT + 30_000);
+      const ledger = readFileSync(join(ws.repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { files: Array<{ path: string }>; metadata: { 'dev.roz': Record<string, unknown> } });
+      const un = ledger.filter((r) => r.metadata['dev.roz'].unattributed === true);
+      expect(
+        un.map((r) => r.files.map((f) => f.path)),
+        run.why(),
+      ).toEqual([['docs/sneaky.md']]);
+      expect(un[0]!.metadata['dev.roz']).toMatchObject({ session_id: run.sessionId, intent_id: 'INT-001' });
+      const audits = run.trace().filter((e) => e.event === 'roz:ScopeAudit');
+      expect(audits, run.why()).toHaveLength(1);
+    },
+    RUN_TIMEOUT + 30_000,
+  );
 });

@@ -48,7 +48,14 @@ function fixtureScenario(ws: Workspace, background?: boolean): Scenario {
         name: 'spawn-checker',
         when: on.stopFeedback(/FIXTURE_BLOCK/),
         reply: (req) =>
-          reply(undefined, agent({ subagent_type: 'e2e-fixture:checker', prompt: `Check it.\nSESSION_ID=${req.sessionId}`, ...(background === undefined ? {} : { run_in_background: background }) })),
+          reply(
+            undefined,
+            agent({
+              subagent_type: 'e2e-fixture:checker',
+              prompt: `Check it.\nSESSION_ID=${req.sessionId}`,
+              ...(background === undefined ? {} : { run_in_background: background }),
+            }),
+          ),
       },
       { name: 'final', when: on.toolResult('Agent'), reply: say('All done.') },
     ],
@@ -69,22 +76,23 @@ describe.sequential('e2e harness (fixture plugin, real client)', () => {
     const ws = createWorkspace();
     cleanups.push(ws.cleanup);
     const hookLog = join(ws.root, 'hooks.jsonl');
-    const run = await runPrint({ prompt: 'write hello.txt', pluginDir: PLUGIN, workspace: ws, env: { E2E_HOOK_LOG: hookLog }, scenario: fixtureScenario(ws, false) });
+    const run = await runPrint({
+      prompt: 'write hello.txt',
+      pluginDir: PLUGIN,
+      workspace: ws,
+      env: { E2E_HOOK_LOG: hookLog },
+      scenario: fixtureScenario(ws, false),
+    });
     const why = describeRun(run);
 
     expect(run.exitCode, why).toBe(0);
     expect(run.result.is_error, why).toBe(false);
     expect(run.result.result, why).toBe('All done.');
     expect(readFileSync(join(ws.repo, 'hello.txt'), 'utf8')).toBe('hello\n');
-    expect(run.requests.map((r) => `${r.role}:${r.answeredBy}`), why).toEqual([
-      'main:write',
-      'main:denied-bash',
-      'main:first-stop',
-      'main:spawn-checker',
-      'reviewer:checker-bash',
-      'reviewer:checker-done',
-      'main:final',
-    ]);
+    expect(
+      run.requests.map((r) => `${r.role}:${r.answeredBy}`),
+      why,
+    ).toEqual(['main:write', 'main:denied-bash', 'main:first-stop', 'main:spawn-checker', 'reviewer:checker-bash', 'reviewer:checker-done', 'main:final']);
 
     // What the model was told: the deny reason as an error tool result, the
     // block reason as Stop hook feedback naming this session.
@@ -116,7 +124,10 @@ describe.sequential('e2e harness (fixture plugin, real client)', () => {
     const why = describeRun(run);
     const spawned = run.requests.find((r) => r.answeredBy === 'final');
     expect(spawned?.toolResults[0]?.text, why).toMatch(/Async agent launched/);
-    expect(run.requests.some((r) => r.role === 'main' && /<task-notification>/.test(r.lastUserText)), why).toBe(true);
+    expect(
+      run.requests.some((r) => r.role === 'main' && /<task-notification>/.test(r.lastUserText)),
+      why,
+    ).toBe(true);
     const prompts = hookEvents(hookLog).filter((e) => e.hook_event_name === 'UserPromptSubmit');
     expect(prompts.map((e) => String(e.prompt).slice(0, 19))).toEqual(['write hello.txt', '<task-notification>']);
   }, 60_000);
@@ -124,7 +135,13 @@ describe.sequential('e2e harness (fixture plugin, real client)', () => {
   test('a script that never ends its turn is cut off by the request cap', async () => {
     const ws = createWorkspace();
     cleanups.push(ws.cleanup);
-    const run = await runPrint({ prompt: 'loop', pluginDir: PLUGIN, workspace: ws, scenario: { main: () => reply(undefined, bash('true')) }, api: { maxRequests: 4 } });
+    const run = await runPrint({
+      prompt: 'loop',
+      pluginDir: PLUGIN,
+      workspace: ws,
+      scenario: { main: () => reply(undefined, bash('true')) },
+      api: { maxRequests: 4 },
+    });
     expect(run.api.limitReached, describeRun(run)).toBe(true);
     // The client retries the 400 a few times before giving up; the script answered exactly 4.
     expect(run.requests.filter((r) => r.answeredBy !== '(limit)')).toHaveLength(4);
@@ -140,7 +157,13 @@ describe.sequential('e2e harness (fixture plugin, real client)', () => {
     const HANG = `node -e "setTimeout(() => {}, 60000)" ${tag}`;
     const started = Date.now();
     await expect(
-      runPrint({ prompt: 'hang', pluginDir: PLUGIN, workspace: ws, timeoutMs: 4_000, scenario: { main: [{ name: 'hang', reply: reply(undefined, bash(HANG)) }] } }),
+      runPrint({
+        prompt: 'hang',
+        pluginDir: PLUGIN,
+        workspace: ws,
+        timeoutMs: 4_000,
+        scenario: { main: [{ name: 'hang', reply: reply(undefined, bash(HANG)) }] },
+      }),
     ).rejects.toThrow(/did not finish within 4000 ms[\s\S]*fake API requests:[\s\S]*setTimeout/);
     expect(Date.now() - started).toBeLessThan(15_000);
     // Nothing the client started survives it (its Bash commands run in process groups of their own).

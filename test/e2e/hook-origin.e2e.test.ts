@@ -32,12 +32,18 @@ describe.each(PINNED_CLIENTS)('roz hook from the agent in advisory mode, client 
         ],
       },
     });
-    const out = run.requests.find((r) => r.answeredBy === 'done')!.toolResults.map((r) => r.text).join('\n');
+    const out = run.requests
+      .find((r) => r.answeredBy === 'done')!
+      .toolResults.map((r) => r.text)
+      .join('\n');
     expect(out, run.why()).toMatch(/FORGED-ALL/);
     for (const name of ['subagent-start', 'subagent-stop']) {
       expect(out, run.why()).toContain(`roz: refused: this \`roz hook ${name}\` was not started by Claude Code (it was run from the agent's Bash tool)`);
     }
-    expect(rozTrace(ws, run.sessionId).some((e) => (e as { agent_id?: string }).agent_id === 'fake'), run.why()).toBe(false);
+    expect(
+      rozTrace(ws, run.sessionId).some((e) => (e as { agent_id?: string }).agent_id === 'fake'),
+      run.why(),
+    ).toBe(false);
     expect(Object.keys(rozState(ws, run.sessionId).reviewers ?? {})).not.toContain('fake');
   }, 120_000);
 });

@@ -58,7 +58,11 @@ describe.sequential('http hooks to the supervisor (pty, real client)', () => {
       scenario: {
         main: [
           { name: 'call-1', when: on.start(), reply: reply('Running.', bash('echo judged-call-1', 'call 1')) },
-          ...[2, 3, 4].map((n) => ({ name: `call-${n}`, when: on.toolResult('Bash', { match: new RegExp(`judged-call-${n - 1}`) }), reply: reply(undefined, bash(`echo judged-call-${n}`, `call ${n}`)) })),
+          ...[2, 3, 4].map((n) => ({
+            name: `call-${n}`,
+            when: on.toolResult('Bash', { match: new RegExp(`judged-call-${n - 1}`) }),
+            reply: reply(undefined, bash(`echo judged-call-${n}`, `call ${n}`)),
+          })),
           {
             name: 'kill',
             when: on.toolResult('Bash', { match: /judged-call-4/ }),
@@ -81,8 +85,13 @@ describe.sequential('http hooks to the supervisor (pty, real client)', () => {
 
     // Judged by roz while it was up: both calls in its trace, each PreToolUse timed.
     const [sid = ''] = readdirSync(join(w.storage, 'sessions'));
-    const trace = readFileSync(join(w.storage, 'sessions', sid, 'trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { event: string });
-    expect(trace.filter((t) => t.event === 'PreToolUse').map((t) => (t as { tool_input?: { value?: { command?: string } } }).tool_input?.value?.command)).toEqual([1, 2, 3, 4].map((n) => `echo judged-call-${n}`));
+    const trace = readFileSync(join(w.storage, 'sessions', sid, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { event: string });
+    expect(
+      trace.filter((t) => t.event === 'PreToolUse').map((t) => (t as { tool_input?: { value?: { command?: string } } }).tool_input?.value?.command),
+    ).toEqual([1, 2, 3, 4].map((n) => `echo judged-call-${n}`));
     const pre = timings.filter((t) => t.event === 'PreToolUse').map((t) => t.ms);
     expect(pre).toHaveLength(4);
     // roz's time per PreToolUse is printed, not asserted: no test asserts a time (docs/performance.md);

@@ -4,7 +4,17 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { on, reply, say, write } from './harness/fake-api.js';
 import { startPty, type PtySession } from './harness/run-pty.js';
-import { assertRozBuilt, reviewerScript, rozReviewerMarker, rozState, rozStopBlock, spawnReviewer, traceDigest, rozTrace, type RozState } from './harness/roz.js';
+import {
+  assertRozBuilt,
+  reviewerScript,
+  rozReviewerMarker,
+  rozState,
+  rozStopBlock,
+  spawnReviewer,
+  traceDigest,
+  rozTrace,
+  type RozState,
+} from './harness/roz.js';
 import { createWorkspace, type Workspace } from './harness/workspace.js';
 
 /** Poll roz's state until `pred` holds (hooks finish after the screen updates). */

@@ -34,7 +34,11 @@ describe.sequential('OpenTelemetry export (print mode, real client)', () => {
         reviewerMarker: rozReviewerMarker(),
         main: [
           { name: 'close', when: on.start(), reply: reply('Closing the issue.', bash('gh issue close 1', 'Close issue 1')) },
-          { name: 'spawn-reviewer', when: on.toolResult('Bash', { error: true, match: /roz:roz/ }), reply: (req) => spawnReviewer(req, { background: false, summary: 'Issue 1 is fixed.' }) },
+          {
+            name: 'spawn-reviewer',
+            when: on.toolResult('Bash', { error: true, match: /roz:roz/ }),
+            reply: (req) => spawnReviewer(req, { background: false, summary: 'Issue 1 is fixed.' }),
+          },
           { name: 'retry', when: on.toolResult('Agent'), reply: reply(undefined, bash('gh issue close 1', 'Close issue 1')) },
           { name: 'finish', when: on.toolResult('Bash', { error: false, match: /fake-gh/ }), reply: say('Issue 1 closed.') },
         ],
@@ -48,16 +52,34 @@ describe.sequential('OpenTelemetry export (print mode, real client)', () => {
     const r = rx;
     const has = (name: string) => r.logs.some((l) => l.eventName === name);
     const counted = (metric: string) => r.metrics.some((m) => m.metric === metric);
-    await until(() => has('roz.session.end') && has('roz.review.decision') && counted('roz.denials') && counted('roz.reviews'), `OTLP records (got ${JSON.stringify(r.logs.map((l) => l.eventName))})`, 30_000);
+    await until(
+      () => has('roz.session.end') && has('roz.review.decision') && counted('roz.denials') && counted('roz.reviews'),
+      `OTLP records (got ${JSON.stringify(r.logs.map((l) => l.eventName))})`,
+      30_000,
+    );
     for (const l of r.logs) {
       expect(l.attributes['session.id']).toBe(sid);
       expect(l.resource).toMatchObject({ 'service.name': 'roz', team: 'e2e' });
     }
-    expect(r.logs.find((l) => l.eventName === 'roz.hook.verdict')?.attributes).toMatchObject({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'ask', 'gen_ai.tool.name': 'Bash' });
-    expect(r.logs.find((l) => l.eventName === 'roz.review.decision')?.attributes).toMatchObject({ 'roz.review.decision': 'complete', 'roz.review.decision.valid': true });
-    expect(r.logs.find((l) => l.eventName === 'roz.session.start')?.attributes).toMatchObject({ 'roz.enforcement.mode': 'advisory', 'roz.hooks.transport': 'process' });
+    expect(r.logs.find((l) => l.eventName === 'roz.hook.verdict')?.attributes).toMatchObject({
+      'roz.code': 'REVIEW_REQUIRED',
+      'roz.verdict': 'ask',
+      'gen_ai.tool.name': 'Bash',
+    });
+    expect(r.logs.find((l) => l.eventName === 'roz.review.decision')?.attributes).toMatchObject({
+      'roz.review.decision': 'complete',
+      'roz.review.decision.valid': true,
+    });
+    expect(r.logs.find((l) => l.eventName === 'roz.session.start')?.attributes).toMatchObject({
+      'roz.enforcement.mode': 'advisory',
+      'roz.hooks.transport': 'process',
+    });
     expect(r.logs.find((l) => l.eventName === 'roz.session.end')?.attributes).toMatchObject({ 'roz.review.at_end': 'reviewed' });
-    expect(r.metrics).toContainEqual(expect.objectContaining({ metric: 'roz.denials', attributes: expect.objectContaining({ 'roz.code': 'REVIEW_REQUIRED', 'vcs.repository.name': 'repo' }) }));
-    expect(r.metrics).toContainEqual(expect.objectContaining({ metric: 'roz.reviews', attributes: expect.objectContaining({ 'roz.review.outcome': 'complete' }) }));
+    expect(r.metrics).toContainEqual(
+      expect.objectContaining({ metric: 'roz.denials', attributes: expect.objectContaining({ 'roz.code': 'REVIEW_REQUIRED', 'vcs.repository.name': 'repo' }) }),
+    );
+    expect(r.metrics).toContainEqual(
+      expect.objectContaining({ metric: 'roz.reviews', attributes: expect.objectContaining({ 'roz.review.outcome': 'complete' }) }),
+    );
   }, 120_000);
 });

@@ -75,11 +75,21 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     expect(existsSync(join(p.repo, 'build')), 'build/ must still exist while the human decides').toBe(true);
     // The human looks back at Claude while the hook waits: the request stays on screen under Claude's pane.
     t.write('\x1d');
-    const both = await step(/running PreToolUse hook[\s\S]*── roz ─[\s\S]*APPROVAL NEEDED[\s\S]*Ctrl-\] to answer here/, "Claude's pane with the waiting request under it", 20_000);
+    const both = await step(
+      /running PreToolUse hook[\s\S]*── roz ─[\s\S]*APPROVAL NEEDED[\s\S]*Ctrl-\] to answer here/,
+      "Claude's pane with the waiting request under it",
+      20_000,
+    );
     expect(both).toContain(`$ ${DESTRUCTIVE_COMMAND}`);
     // Claude's own output reaches the terminal only as screen cells, so every BEL here is roz's (OSC terminators aside):
     // one per request (the scope question, then this one), none for going back to Claude.
-    expect(t.raw().replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '').split('\x07').length - 1, 'one bell per request').toBe(2);
+    expect(
+      t
+        .raw()
+        .replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, '')
+        .split('\x07').length - 1,
+      'one bell per request',
+    ).toBe(2);
     await new Promise((r) => setTimeout(r, THINK_MS));
     t.write('\x1d');
     await step(/\[a\] approve once/, 'the keyboard back in the panel', 10_000);
@@ -105,7 +115,7 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
 
     // roz's records agree with the screen.
     const rozEnv = { ...env, HOME: p.home, ROZ_STORAGE_PATH: p.storage };
-    const roz = <T,>(...args: string[]): T => {
+    const roz = <T>(...args: string[]): T => {
       const r = spawnSync(process.execPath, [ROZ_BIN, ...args, '--json'], { cwd: p.repo, env: rozEnv, encoding: 'utf8' });
       if (r.status !== 0) throw new Error(`roz ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
       return JSON.parse(r.stdout) as T;
@@ -131,18 +141,36 @@ describe.sequential('npm run demo: roz run claude, real client, scripted model, 
     for (const h of human) expect(h.wait_ms as number, why).toBeGreaterThanOrEqual(THINK_MS);
 
     // `g` widened the intent in the file (written by the supervisor) and the ledger names the human.
-    const intents = parseYaml(readFileSync(join(p.repo, '.orchestration', 'active_intents.yaml'), 'utf8')) as { active_intents: Array<{ id: string; owned_scope: string[] }> };
+    const intents = parseYaml(readFileSync(join(p.repo, '.orchestration', 'active_intents.yaml'), 'utf8')) as {
+      active_intents: Array<{ id: string; owned_scope: string[] }>;
+    };
     expect(intents.active_intents.find((i) => i.id === DEMO_INTENT)?.owned_scope, why).toEqual(['src/**', 'build/', OUT_OF_SCOPE_FILE]);
-    const ledger = readFileSync(join(p.repo, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { metadata: { 'dev.roz': Record<string, unknown> } });
+    const ledger = readFileSync(join(p.repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { metadata: { 'dev.roz': Record<string, unknown> } });
     const widened = ledger.find((r) => r.metadata['dev.roz'].tool_name === 'roz:scope-widened');
-    expect(widened?.metadata['dev.roz'], why).toMatchObject({ intent_id: DEMO_INTENT, scope_added: [OUT_OF_SCOPE_FILE], decided_by: expect.stringMatching(/\S/) });
+    expect(widened?.metadata['dev.roz'], why).toMatchObject({
+      intent_id: DEMO_INTENT,
+      scope_added: [OUT_OF_SCOPE_FILE],
+      decided_by: expect.stringMatching(/\S/),
+    });
     // Nothing changed behind roz's back: the stop was not blocked by the scope audit.
-    expect(trace.some((e) => e.event === 'roz:ScopeAudit'), why).toBe(false);
+    expect(
+      trace.some((e) => e.event === 'roz:ScopeAudit'),
+      why,
+    ).toBe(false);
 
-    expect(trace.some((e) => e.event === 'roz:ReviewBlocked'), why).toBe(true);
+    expect(
+      trace.some((e) => e.event === 'roz:ReviewBlocked'),
+      why,
+    ).toBe(true);
     // Selected with roz's MCP tool (after the client's WaitForMcpServers), bound to the session by the hook.
     expect(apiLog()).toMatch(/mcp__plugin_roz_\w+__select_active_intent\(\{"intent_id":"INT-042"\}\)/);
-    expect(trace.some((e) => e.event === 'roz:IntentSelected' && e.intent_id === DEMO_INTENT && e.via === 'hook'), why).toBe(true);
+    expect(
+      trace.some((e) => e.event === 'roz:IntentSelected' && e.intent_id === DEMO_INTENT && e.via === 'hook'),
+      why,
+    ).toBe(true);
     expect(state.governance, why).toMatchObject({ intent_id: DEMO_INTENT, selected_via: 'hook' });
 
     // And the repository: in-scope file written, the widened file bumped, build/ deleted after the approval.

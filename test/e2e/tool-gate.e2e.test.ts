@@ -41,7 +41,10 @@ describe.sequential('roz tool gate (print mode, real client)', () => {
     expect(run.api.scriptErrors, why).toEqual([]);
     expect(run.exitCode, why).toBe(0);
     expect(run.result.is_error, why).toBe(false);
-    expect(run.requests.filter((r) => r.role === 'main').map((r) => r.answeredBy), why).toEqual(['close', 'spawn-reviewer', 'retry', 'finish']);
+    expect(
+      run.requests.filter((r) => r.role === 'main').map((r) => r.answeredBy),
+      why,
+    ).toEqual(['close', 'spawn-reviewer', 'retry', 'finish']);
 
     const denied = run.requests.find((r) => r.answeredBy === 'spawn-reviewer')!.toolResults[0]!;
     expect(denied.isError).toBe(true);

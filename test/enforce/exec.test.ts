@@ -41,7 +41,13 @@ else process.exit(Number(process.env.FAKE_EXIT || 0));
 }
 
 const exec = (w: ReturnType<typeof world>, args: string[], extra: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [ROZ_BIN, 'exec', ...args], { cwd: w.project, env: { ...w.env, ...extra }, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], timeout: 20_000 });
+  spawnSync(process.execPath, [ROZ_BIN, 'exec', ...args], {
+    cwd: w.project,
+    env: { ...w.env, ...extra },
+    encoding: 'utf8',
+    stdio: ['pipe', 'pipe', 'pipe'],
+    timeout: 20_000,
+  });
 
 describe('roz exec', () => {
   it("launches claude with roz's settings and plugin, without a terminal, and exits with claude's code", () => {
@@ -58,8 +64,14 @@ describe('roz exec', () => {
     expect(got.mode).toBe(0o600);
     // the user's own settings are merged under roz's: they add, never loosen
     expect(got.settings.model).toBe('opus');
-    expect(got.settings.sandbox).toMatchObject({ enabled: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
-    expect(got.settings.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file, realpathSync(pluginDir)]));
+    expect(got.settings.sandbox).toMatchObject({
+      enabled: true,
+      allowUnsandboxedCommands: false,
+      network: { allowAllUnixSockets: false, allowedDomains: ['*'] },
+    });
+    expect(got.settings.sandbox.filesystem.denyWrite).toEqual(
+      expect.arrayContaining([w.store, join(w.project, '.orchestration'), got.file, realpathSync(pluginDir)]),
+    );
     expect(got.settings.permissions.deny).toContain(`Edit(/${realpathSync(pluginDir)}/**)`);
     // the run's private directory is gone once claude is
     expect(existsSync(got.file)).toBe(false);
@@ -74,7 +86,12 @@ describe('roz exec', () => {
       return JSON.parse(r.stdout);
     };
     const doc = settings(['--json']);
-    expect(doc.sandbox).toMatchObject({ enabled: true, failIfUnavailable: true, allowUnsandboxedCommands: false, network: { allowAllUnixSockets: false, allowedDomains: ['*'] } });
+    expect(doc.sandbox).toMatchObject({
+      enabled: true,
+      failIfUnavailable: true,
+      allowUnsandboxedCommands: false,
+      network: { allowAllUnixSockets: false, allowedDomains: ['*'] },
+    });
     expect(doc.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([w.store, join(w.project, '.orchestration')]));
     expect(doc.permissions.deny).toContain(`Edit(/${join(w.project, '.orchestration')}/**)`);
     const managed = settings(['--managed']);

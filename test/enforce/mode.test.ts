@@ -8,8 +8,17 @@ import { enforcedSettings } from '../../src/core/enforce/settings.js';
 import { hookCommand, payloads, roz, runProcess, sandbox } from '../helpers/hooks.js';
 
 const store = '/h/.roz';
-const good = enforcedSettings({ store, codeCache: null, configFiles: [], orchestration: null, settingsFile: null, claudeUserDir: null }, { network: 'user', secretEnv: [] });
-const base: ModeInputs = { sandboxTools: { ok: true, missing: [] }, run: { file: '/r/s.json', doc: good, launchedWith: true }, managed: null, others: [], store };
+const good = enforcedSettings(
+  { store, codeCache: null, configFiles: [], orchestration: null, settingsFile: null, claudeUserDir: null },
+  { network: 'user', secretEnv: [] },
+);
+const base: ModeInputs = {
+  sandboxTools: { ok: true, missing: [] },
+  run: { file: '/r/s.json', doc: good, launchedWith: true },
+  managed: null,
+  others: [],
+  store,
+};
 
 describe('decideMode', () => {
   it('is enforced only when a verified run file or managed settings confine Bash and nothing weakens them', () => {
@@ -17,7 +26,9 @@ describe('decideMode', () => {
     expect(decideMode({ ...base, run: null, managed: { file: '/etc/m.json', doc: good } }).mode).toBe('enforced');
     expect(decideMode({ ...base, run: { ...base.run!, launchedWith: null } }).mode).toBe('enforced'); // cannot tell (no /proc): trust the launcher's env
     // roz's own `allowAllUnixSockets: false` wins over a project's `true`
-    expect(decideMode({ ...base, others: [{ file: '/p/.claude/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }] }).mode).toBe('enforced');
+    expect(decideMode({ ...base, others: [{ file: '/p/.claude/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }] }).mode).toBe(
+      'enforced',
+    );
   });
 
   it.each<[string, Partial<ModeInputs>, RegExp]>([
@@ -27,10 +38,29 @@ describe('decideMode', () => {
     ['run file not on the command line', { run: { file: '/r/s.json', doc: good, launchedWith: false } }, /not started with --settings/],
     ['unreadable run file', { run: { file: '/r/s.json', doc: null, error: 'ENOENT', launchedWith: true } }, /cannot be read \(ENOENT\)/],
     ['run file with the sandbox off', { run: { file: '/r/s.json', doc: { sandbox: { enabled: false } }, launchedWith: true } }, /does not confine Bash/],
-    ['excludedCommands in local settings', { others: [{ file: '/p/.claude/settings.local.json', doc: { sandbox: { excludedCommands: ['git'] } } }] }, /excludedCommands in \/p\/\.claude\/settings\.local\.json/],
-    ['Unix sockets allowed by the run file', { run: { file: '/r/s.json', doc: { ...good, sandbox: { ...(good.sandbox as object), network: { allowAllUnixSockets: true } } }, launchedWith: true } }, /allowAllUnixSockets in \/r\/s\.json/],
-    ['Unix sockets allowed by a weaker file the run file does not pin', { run: { file: '/r/s.json', doc: { ...good, sandbox: { ...(good.sandbox as object), network: {} } }, launchedWith: true }, others: [{ file: '/u/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }] }, /allowAllUnixSockets in \/u\/settings\.json/],
-    ['managed settings turn it off', { managed: { file: '/etc/m.json', doc: { sandbox: { enabled: false } } } }, /managed settings \/etc\/m\.json turn the sandbox off/],
+    [
+      'excludedCommands in local settings',
+      { others: [{ file: '/p/.claude/settings.local.json', doc: { sandbox: { excludedCommands: ['git'] } } }] },
+      /excludedCommands in \/p\/\.claude\/settings\.local\.json/,
+    ],
+    [
+      'Unix sockets allowed by the run file',
+      { run: { file: '/r/s.json', doc: { ...good, sandbox: { ...(good.sandbox as object), network: { allowAllUnixSockets: true } } }, launchedWith: true } },
+      /allowAllUnixSockets in \/r\/s\.json/,
+    ],
+    [
+      'Unix sockets allowed by a weaker file the run file does not pin',
+      {
+        run: { file: '/r/s.json', doc: { ...good, sandbox: { ...(good.sandbox as object), network: {} } }, launchedWith: true },
+        others: [{ file: '/u/settings.json', doc: { sandbox: { network: { allowAllUnixSockets: true } } } }],
+      },
+      /allowAllUnixSockets in \/u\/settings\.json/,
+    ],
+    [
+      'managed settings turn it off',
+      { managed: { file: '/etc/m.json', doc: { sandbox: { enabled: false } } } },
+      /managed settings \/etc\/m\.json turn the sandbox off/,
+    ],
   ])('advisory: %s', (_what, change, why) => {
     const e = decideMode({ ...base, ...change });
     expect(e.mode).toBe('advisory');
@@ -63,7 +93,15 @@ describe('SessionStart records the mode', () => {
     const { home, store, env } = sandbox();
     mkdirSync(store, { recursive: true });
     const file = join(home, 'settings.json');
-    writeFileSync(file, JSON.stringify(enforcedSettings({ store, codeCache: null, configFiles: [], orchestration: null, settingsFile: file, claudeUserDir: null }, { network: 'user', secretEnv: [] })));
+    writeFileSync(
+      file,
+      JSON.stringify(
+        enforcedSettings(
+          { store, codeCache: null, configFiles: [], orchestration: null, settingsFile: file, claudeUserDir: null },
+          { network: 'user', secretEnv: [] },
+        ),
+      ),
+    );
     const e = { ...env, ROZ_SETTINGS_FILE: file };
     const ok = await start(e, ['--settings', file]);
     expect(ok.code, ok.stderr).toBe(0);

@@ -28,7 +28,14 @@ describe('enforced settings', () => {
   });
 
   it('makes every protected path read-only by absolute path', () => {
-    expect(doc.sandbox.filesystem.denyWrite).toEqual(['/h/.roz', '/h/.cache/roz', '/etc/roz.toml', '/p/.orchestration', '/h/.roz/runs/run-x/settings.json', '/h/.claude']);
+    expect(doc.sandbox.filesystem.denyWrite).toEqual([
+      '/h/.roz',
+      '/h/.cache/roz',
+      '/etc/roz.toml',
+      '/p/.orchestration',
+      '/h/.roz/runs/run-x/settings.json',
+      '/h/.claude',
+    ]);
     expect(doc.sandbox.filesystem.denyWrite.every((p) => p.startsWith('/'))).toBe(true);
   });
 
@@ -53,7 +60,11 @@ describe('enforced settings', () => {
   });
 
   it('merges fragments: objects key by key, arrays add without duplicates, later scalars win', () => {
-    const user = { sandbox: { enabled: false, allowUnsandboxedCommands: true, filesystem: { denyWrite: ['/mine', '/h/.roz'] } }, permissions: { deny: ['Bash(rm:*)'] }, model: 'opus' };
+    const user = {
+      sandbox: { enabled: false, allowUnsandboxedCommands: true, filesystem: { denyWrite: ['/mine', '/h/.roz'] } },
+      permissions: { deny: ['Bash(rm:*)'] },
+      model: 'opus',
+    };
     const merged = mergeSettings(user, doc, { hooks: { PreToolUse: [{ matcher: '*' }] } }) as typeof doc & { model: string; hooks: unknown };
     expect(merged.sandbox.enabled).toBe(true);
     expect(merged.sandbox.allowUnsandboxedCommands).toBe(false);

@@ -15,7 +15,8 @@ import { makeProject, post, pre, session } from './helpers.js';
 beforeAll(loadAllOnDemand);
 
 const deps = (p: { store: string; home: string }) => ({ env: { HOME: p.home }, now: new Date('2026-03-01T10:00:00Z'), storeRoot: p.store, home: p.home });
-const stop = (cwd: string, active = false) => ({ session_id: 'sess-1', cwd, transcript_path: '/tmp/t.jsonl', hook_event_name: 'Stop', stop_hook_active: active }) as HookInput<'Stop'>;
+const stop = (cwd: string, active = false) =>
+  ({ session_id: 'sess-1', cwd, transcript_path: '/tmp/t.jsonl', hook_event_name: 'Stop', stop_hook_active: active }) as HookInput<'Stop'>;
 
 describe('scope audit at Stop', () => {
   it('a write outside the scope that no tool call showed blocks the stop once, listed, and is recorded as unattributed', () => {
@@ -43,7 +44,10 @@ describe('scope audit at Stop', () => {
     expect(reason).not.toMatch(/src\/auth\/a\.ts/);
     expect(reason).toMatch(/Revert them|ask the human/);
 
-    const ledger = readFileSync(join(p.root, '.orchestration/agent_trace.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const ledger = readFileSync(join(p.root, '.orchestration/agent_trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     const un = ledger.filter((r) => r.metadata['dev.roz'].unattributed === true);
     expect(un).toHaveLength(1);
     expect(un[0].files.map((f: { path: string }) => f.path)).toEqual(['src/billing/old.ts', 'src/billing/x.ts']);
@@ -80,7 +84,11 @@ describe('scope audit at Stop', () => {
 
 describe('git moves are judged by the files they change', () => {
   const gitIn = (root: string, ...args: string[]) =>
-    execFileSync('git', args, { cwd: root, stdio: 'pipe', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    execFileSync('git', args, {
+      cwd: root,
+      stdio: 'pipe',
+      env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+    });
 
   it('git stash / stash pop / switch REF: in scope when every file they change is, asked otherwise (naming the file)', () => {
     const p = makeProject({ git: true });

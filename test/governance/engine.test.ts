@@ -8,13 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
-import {
-  bindSelection,
-  governanceOnReviewIssues,
-  governancePostToolUse,
-  governancePreToolUse,
-  governanceSessionStart,
-} from '../../src/engine/governance.js';
+import { bindSelection, governanceOnReviewIssues, governancePostToolUse, governancePreToolUse, governanceSessionStart } from '../../src/engine/governance.js';
 import { readLedger } from '../../src/store/ledger.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
 import { failure, makeProject, post, pre, session } from './helpers.js';
@@ -41,7 +35,11 @@ describe('governance engine', () => {
   it('SessionStart lists the selectable intents and the latest lessons', () => {
     const p = makeProject();
     p.write('.orchestration/CLAUDE.md', '# brain\n\n## Lessons Learned\n\n- old lesson\n- newest lesson\n');
-    const r = governanceSessionStart(session(), { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart', model: 'claude-opus-4-5' } as never, deps(p));
+    const r = governanceSessionStart(
+      session(),
+      { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart', model: 'claude-opus-4-5' } as never,
+      deps(p),
+    );
     expect(r.verdict.kind).toBe('context');
     if (r.verdict.kind !== 'context') return;
     expect(r.verdict.text).toMatch(/INT-001 "JWT Authentication Migration"/);
@@ -56,7 +54,15 @@ describe('governance engine', () => {
     // Before selecting: refused.
     expect(kind(governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d))).toBe('deny:INTENT_REQUIRED');
     // The MCP server without a session id leaves the selection for the project.
-    const bound = await bindSelection({ store: new MemorySessionStore(), storeRoot: p.store, root: p.root, intentId: 'INT-001', sessionId: null, via: 'mcp', now: d.now });
+    const bound = await bindSelection({
+      store: new MemorySessionStore(),
+      storeRoot: p.store,
+      root: p.root,
+      intentId: 'INT-001',
+      sessionId: null,
+      via: 'mcp',
+      now: d.now,
+    });
     expect(bound.ok && 'pending' in bound.bound).toBe(true);
     if (bound.ok) expect(bound.context).toMatch(/<intent_context id="INT-001"/);
     const allowed = governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d);
@@ -66,7 +72,11 @@ describe('governance engine', () => {
 
     const content = 'export function sign() {\n  return 1;\n}\nexport const x = 2;\n';
     p.write('src/auth/jwt.ts', content);
-    const r = governancePostToolUse(s, post(p.root, 'Write', { file_path: join(p.root, 'src/auth/jwt.ts'), content }, { type: 'create', originalFile: null, structuredPatch: [] }), d);
+    const r = governancePostToolUse(
+      s,
+      post(p.root, 'Write', { file_path: join(p.root, 'src/auth/jwt.ts'), content }, { type: 'create', originalFile: null, structuredPatch: [] }),
+      d,
+    );
     expect(r.warnings).toEqual([]);
     const ledgerFile = join(p.root, '.orchestration/agent_trace.jsonl');
     const lines = readFileSync(ledgerFile, 'utf8').trim().split('\n');
@@ -83,7 +93,13 @@ describe('governance engine', () => {
     expect(rec.files[0].conversations[0].url).toBe('file:///tmp/transcripts/sess-1.jsonl');
     expect(rec.files[0].conversations[0].ranges).toEqual([{ start_line: 1, end_line: 4, content_hash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) }]);
     expect(rec.files[0].conversations[0].related).toEqual([{ type: 'intent', url: 'urn:roz:intent:INT-001' }]);
-    expect(rec.metadata['dev.roz']).toMatchObject({ session_id: 'sess-1', intent_id: 'INT-001', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write', symbols: { 'src/auth/jwt.ts': ['sign', 'x'] } });
+    expect(rec.metadata['dev.roz']).toMatchObject({
+      session_id: 'sess-1',
+      intent_id: 'INT-001',
+      mutation_class: 'INTENT_EVOLUTION',
+      tool_name: 'Write',
+      symbols: { 'src/auth/jwt.ts': ['sign', 'x'] },
+    });
     const map = readFileSync(join(p.root, '.orchestration/intent_map.md'), 'utf8');
     expect(map).toMatch(/## INT-001: JWT Authentication Migration/);
     expect(map).toMatch(/\| src\/auth\/jwt\.ts \| sign, x \| 1 \|/);
@@ -93,10 +109,23 @@ describe('governance engine', () => {
     p.write('src/auth/jwt.ts', edited);
     governancePostToolUse(
       s,
-      post(p.root, 'Edit', { file_path: 'src/auth/jwt.ts', old_string: 'return 1', new_string: 'return 42' }, {
-        originalFile: content,
-        structuredPatch: [{ oldStart: 1, oldLines: 4, newStart: 1, newLines: 4, lines: [' export function sign() {', '-  return 1;', '+  return 42;', ' }', ' export const x = 2;'] }],
-      }),
+      post(
+        p.root,
+        'Edit',
+        { file_path: 'src/auth/jwt.ts', old_string: 'return 1', new_string: 'return 42' },
+        {
+          originalFile: content,
+          structuredPatch: [
+            {
+              oldStart: 1,
+              oldLines: 4,
+              newStart: 1,
+              newLines: 4,
+              lines: [' export function sign() {', '-  return 1;', '+  return 42;', ' }', ' export const x = 2;'],
+            },
+          ],
+        },
+      ),
       d,
     );
     const { records, bad } = readLedger(ledgerFile);
@@ -107,7 +136,7 @@ describe('governance engine', () => {
     expect(governanceOf(s).mutations).toBe(2);
   });
 
-  it('STALE_FILE after a Read when someone else changes the file; the agent\'s own Bash write does not count', () => {
+  it("STALE_FILE after a Read when someone else changes the file; the agent's own Bash write does not count", () => {
     const p = makeProject();
     const s = session();
     governanceOf(s).intent_id = 'INT-001';
@@ -147,7 +176,9 @@ describe('governance engine', () => {
     mkdirSync(tmp);
     const d = { ...deps(p), env: { HOME: p.home, TMPDIR: tmp } };
     expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), d))).toBe('none');
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), { ...d, allowTempWrites: false }))).toBe('ask:SCOPE_VIOLATION');
+    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), { ...d, allowTempWrites: false }))).toBe(
+      'ask:SCOPE_VIOLATION',
+    );
     // The project itself lives under the OS temp dir here: its neighbours are not scratch.
     expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${p.outside}/y` }), d))).toBe('ask:SCOPE_VIOLATION');
   });

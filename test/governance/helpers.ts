@@ -53,7 +53,12 @@ export function makeProject(opts: { intents?: string | null; git?: boolean; igno
   if (opts.intents !== null) write('.orchestration/active_intents.yaml', opts.intents ?? INTENTS_YAML);
   if (opts.ignore) write('.orchestration/.intentignore', opts.ignore);
   if (opts.git) {
-    const git = (...args: string[]) => execFileSync('git', args, { cwd: root, stdio: 'ignore', env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } });
+    const git = (...args: string[]) =>
+      execFileSync('git', args, {
+        cwd: root,
+        stdio: 'ignore',
+        env: { ...process.env, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' },
+      });
     git('init', '-q', '-b', 'main');
     write('README.md', 'hi\n');
     git('add', 'README.md');
@@ -72,12 +77,25 @@ export function pre(cwd: string, tool_name: string, tool_input: Record<string, u
   return { ...common(cwd), hook_event_name: 'PreToolUse', tool_name, tool_input, tool_use_id: 'toolu_1', ...extra } as HookInput<'PreToolUse'>;
 }
 
-export function post(cwd: string, tool_name: string, tool_input: Record<string, unknown>, tool_response: unknown = {}, extra: Record<string, unknown> = {}): HookInput<'PostToolUse'> {
+export function post(
+  cwd: string,
+  tool_name: string,
+  tool_input: Record<string, unknown>,
+  tool_response: unknown = {},
+  extra: Record<string, unknown> = {},
+): HookInput<'PostToolUse'> {
   return { ...common(cwd), hook_event_name: 'PostToolUse', tool_name, tool_input, tool_response, tool_use_id: 'toolu_1', ...extra } as HookInput<'PostToolUse'>;
 }
 
 export function failure(cwd: string, command: string, error: string): HookInput<'PostToolUseFailure'> {
-  return { ...common(cwd), hook_event_name: 'PostToolUseFailure', tool_name: 'Bash', tool_input: { command }, error, is_interrupt: false } as HookInput<'PostToolUseFailure'>;
+  return {
+    ...common(cwd),
+    hook_event_name: 'PostToolUseFailure',
+    tool_name: 'Bash',
+    tool_input: { command },
+    error,
+    is_interrupt: false,
+  } as HookInput<'PostToolUseFailure'>;
 }
 
 export function sampleRecord(over: Partial<TraceRecord> = {}, pad = 0): TraceRecord {
@@ -86,8 +104,16 @@ export function sampleRecord(over: Partial<TraceRecord> = {}, pad = 0): TraceRec
     id: crypto.randomUUID(),
     timestamp: new Date().toISOString(),
     tool: { name: 'roz', version: '0.1.0' },
-    files: [{ path: 'src/a.ts', conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2, content_hash: `sha256:${'a'.repeat(64)}` }] }] }],
-    metadata: { 'dev.roz': { session_id: 's', intent_id: 'INT-001', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write' }, ...(pad ? { pad: 'x'.repeat(pad) } : {}) },
+    files: [
+      {
+        path: 'src/a.ts',
+        conversations: [{ contributor: { type: 'ai' }, ranges: [{ start_line: 1, end_line: 2, content_hash: `sha256:${'a'.repeat(64)}` }] }],
+      },
+    ],
+    metadata: {
+      'dev.roz': { session_id: 's', intent_id: 'INT-001', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write' },
+      ...(pad ? { pad: 'x'.repeat(pad) } : {}),
+    },
     ...over,
   };
 }

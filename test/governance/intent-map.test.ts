@@ -22,7 +22,15 @@ function setup() {
   const record = (i: number, intent = 'INT-001', session = `s${i % 3}`) =>
     sampleRecord({
       files: [{ path: `src/auth/f${i % 4}.ts`, conversations: [{ contributor: { type: 'ai' }, ranges: [] }] }],
-      metadata: { 'dev.roz': { session_id: session, intent_id: intent, mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write', symbols: { [`src/auth/f${i % 4}.ts`]: [`sym${i}`] } } },
+      metadata: {
+        'dev.roz': {
+          session_id: session,
+          intent_id: intent,
+          mutation_class: 'INTENT_EVOLUTION',
+          tool_name: 'Write',
+          symbols: { [`src/auth/f${i % 4}.ts`]: [`sym${i}`] },
+        },
+      },
     });
   const refresh = () => refreshIntentMap(p.root, parsed.intents, cache);
   /** The map as a full read of the ledger renders it. */

@@ -9,7 +9,6 @@ import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { appendLedger, LedgerError, readLedger } from '../../src/store/ledger.js';
 import { sampleRecord } from './helpers.js';
 
-
 // These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
 beforeAll(loadAllOnDemand);
 
@@ -44,13 +43,15 @@ describe('ledger', () => {
     const PROCS = 64;
     const EACH = 20;
     await Promise.all(
-      Array.from({ length: PROCS }, (_, who) =>
-        new Promise<void>((resolve, reject) => {
-          // Some lines far above PIPE_BUF (4 KiB): atomicity must not depend on small writes.
-          const child = spawn(process.execPath, [bundle, file, String(who), String(EACH), String(who % 2 ? 64 * 1024 : 100)], { stdio: 'inherit' });
-          child.on('error', reject);
-          child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`appender ${who} exited ${code}`))));
-        }),
+      Array.from(
+        { length: PROCS },
+        (_, who) =>
+          new Promise<void>((resolve, reject) => {
+            // Some lines far above PIPE_BUF (4 KiB): atomicity must not depend on small writes.
+            const child = spawn(process.execPath, [bundle, file, String(who), String(EACH), String(who % 2 ? 64 * 1024 : 100)], { stdio: 'inherit' });
+            child.on('error', reject);
+            child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`appender ${who} exited ${code}`))));
+          }),
       ),
     );
     const { records, bad } = readLedger(file);

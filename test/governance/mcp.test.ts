@@ -16,7 +16,7 @@ async function connect(env: Record<string, string>, store = new MemorySessionSto
   await client.connect(b);
   return { client, store };
 }
-const textOf = (r: unknown): string => ((r as { content: Array<{ text: string }> }).content[0]!.text);
+const textOf = (r: unknown): string => (r as { content: Array<{ text: string }> }).content[0]!.text;
 
 describe('MCP server', () => {
   it('lists tools and refuses a non IN_PROGRESS intent', async () => {
@@ -35,7 +35,9 @@ describe('MCP server', () => {
     const { client, store } = await connect({ HOME: p.home, ROZ_STORAGE_PATH: p.store, CLAUDE_PROJECT_DIR: p.root, CLAUDE_CODE_SESSION_ID: 'sess-9' });
     const r = await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'INT-001' } });
     expect(r.isError).toBeFalsy();
-    expect(textOf(r)).toMatch(/<intent_context id="INT-001" status="IN_PROGRESS">[\s\S]*<constraint>Must not use external auth providers<\/constraint>[\s\S]*<criterion>Unit tests in tests\/auth\/ pass<\/criterion>/);
+    expect(textOf(r)).toMatch(
+      /<intent_context id="INT-001" status="IN_PROGRESS">[\s\S]*<constraint>Must not use external auth providers<\/constraint>[\s\S]*<criterion>Unit tests in tests\/auth\/ pass<\/criterion>/,
+    );
     expect(governanceOf(store.read('sess-9')!).intent_id).toBe('INT-001');
   });
 

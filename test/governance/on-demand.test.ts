@@ -39,7 +39,9 @@ describe('modules loaded on demand by the engine', () => {
 
     // The first ledger append needs the schema: loaded, then the update runs again.
     p.write('src/auth/jwt.ts', 'export const a = 1;\n');
-    const recorded = await runHook('PostToolUse', JSON.stringify(post(p.root, 'Write', { file_path: 'src/auth/jwt.ts', content: 'export const a = 1;\n' })), { env });
+    const recorded = await runHook('PostToolUse', JSON.stringify(post(p.root, 'Write', { file_path: 'src/auth/jwt.ts', content: 'export const a = 1;\n' })), {
+      env,
+    });
     expect(recorded.stderr).toBe('');
     const ledger = readLedger(join(p.root, '.orchestration/agent_trace.jsonl'));
     expect(ledger.records).toHaveLength(1);
@@ -73,7 +75,10 @@ describe('intents parse cache', () => {
     const served = await freshParse(text, dir);
     expect(served.ok && served.intents[0]!.owned_scope).toEqual(['lib/**']);
     // ...but not when it names another text (a name collision) or another parser build.
-    for (const foreign of [{ ...doc, text: `${text}# other\n` }, { ...doc, parser: 'an-older-roz' }]) {
+    for (const foreign of [
+      { ...doc, text: `${text}# other\n` },
+      { ...doc, parser: 'an-older-roz' },
+    ]) {
       writeFileSync(file, JSON.stringify(foreign));
       const parsed = await freshParse(text, dir);
       expect(parsed.ok && parsed.intents[0]!.owned_scope).toEqual(['src/**']);

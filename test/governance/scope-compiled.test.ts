@@ -40,7 +40,10 @@ function randomPath(r: () => number, globs: readonly string[]): string {
   if (r() < 0.4) {
     // On or below a glob's literal text: where a wrong index would show.
     const g = pick(r, globs).replace(/^!|^\.\//, '');
-    const cut = g.split('/').slice(0, 1 + Math.floor(r() * 3)).join('/');
+    const cut = g
+      .split('/')
+      .slice(0, 1 + Math.floor(r() * 3))
+      .join('/');
     return r() < 0.5 ? cut : `${cut}/${pick(r, SEGMENTS)}`;
   }
   const n = 1 + Math.floor(r() * 4);

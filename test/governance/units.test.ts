@@ -61,7 +61,20 @@ describe('symbols and mutation class', () => {
 
 describe('lessons', () => {
   it('recognises test commands', () => {
-    const yes = [['npm', 'test'], ['npm', 'run', 'test:unit'], ['pnpm', 'vitest'], ['npx', 'vitest', 'run'], ['vitest'], ['jest'], ['pytest', '-x'], ['python3', '-m', 'pytest'], ['go', 'test', './...'], ['cargo', 'test'], ['make', 'test'], ['yarn', 'test']];
+    const yes = [
+      ['npm', 'test'],
+      ['npm', 'run', 'test:unit'],
+      ['pnpm', 'vitest'],
+      ['npx', 'vitest', 'run'],
+      ['vitest'],
+      ['jest'],
+      ['pytest', '-x'],
+      ['python3', '-m', 'pytest'],
+      ['go', 'test', './...'],
+      ['cargo', 'test'],
+      ['make', 'test'],
+      ['yarn', 'test'],
+    ];
     const no = [['npm', 'install'], ['ls'], ['go', 'build'], ['make'], ['cargo', 'build'], ['python', 'x.py']];
     for (const a of yes) expect(isTestArgv(a), a.join(' ')).toBe(true);
     for (const a of no) expect(isTestArgv(a), a.join(' ')).toBe(false);
@@ -79,7 +92,17 @@ describe('blame', () => {
     const lines = ['a', 'b', 'c', 'd'];
     const rec = (start: number, end: number, src: string[], intent: string) =>
       sampleRecord({
-        files: [{ path: 'f.ts', conversations: [{ contributor: { type: 'ai', model_id: 'anthropic/claude-x' }, ranges: [{ start_line: start, end_line: end, content_hash: rangeHash(src, start, end) }] }] }],
+        files: [
+          {
+            path: 'f.ts',
+            conversations: [
+              {
+                contributor: { type: 'ai', model_id: 'anthropic/claude-x' },
+                ranges: [{ start_line: start, end_line: end, content_hash: rangeHash(src, start, end) }],
+              },
+            ],
+          },
+        ],
         metadata: { 'dev.roz': { session_id: `s-${intent}`, intent_id: intent, mutation_class: 'INTENT_EVOLUTION', tool_name: 'Write' } },
       });
     const records = [rec(1, 4, lines, 'INT-1'), rec(2, 3, lines, 'INT-2')];

@@ -100,7 +100,9 @@ export async function startReceiver(): Promise<Receiver> {
               for (const lr of sl.logRecords ?? [])
                 r.logs.push({
                   // eventName (field 12) is newer than this schema: the SDK also sets the event.name attribute.
-                  eventName: lr.eventName || String(anyValue(attrs(lr.attributes)['event.name'] === undefined ? null : { stringValue: attrs(lr.attributes)['event.name'] })),
+                  eventName:
+                    lr.eventName ||
+                    String(anyValue(attrs(lr.attributes)['event.name'] === undefined ? null : { stringValue: attrs(lr.attributes)['event.name'] })),
                   body: lr.body ? String(anyValue(lr.body)) : '',
                   severityText: lr.severityText ?? '',
                   timeUnixNano: String(lr.timeUnixNano ?? ''),
@@ -125,7 +127,9 @@ export async function startReceiver(): Promise<Receiver> {
           res.writeHead(404).end();
           return;
         }
-        res.writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' }).end(contentType.includes('json') ? '{}' : '');
+        res
+          .writeHead(200, { 'content-type': contentType.includes('json') ? 'application/json' : 'application/x-protobuf' })
+          .end(contentType.includes('json') ? '{}' : '');
       } catch (err) {
         res.writeHead(400).end(String(err));
       }

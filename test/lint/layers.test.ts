@@ -34,7 +34,10 @@ it('a layer may import the layers below it, never one above; cli imports anythin
     probe('core', 'node:path', false);
     probe('store', 'node:fs', false);
 
-    const r = spawnSync(join(repo, 'node_modules', '.bin', 'biome'), ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', 'src'], { cwd: dir, encoding: 'utf8' });
+    const r = spawnSync(join(repo, 'node_modules', '.bin', 'biome'), ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', 'src'], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
     const report = JSON.parse(r.stdout) as { diagnostics: Array<{ category: string; location: { path: string } }> };
     const flagged = new Set(report.diagnostics.filter((d) => d.category === 'lint/style/noRestrictedImports').map((d) => d.location.path));
     expect([...flagged].sort()).toEqual([...expectBad].sort());

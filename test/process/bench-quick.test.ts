@@ -19,7 +19,15 @@ it('npm run bench --quick completes and reports every section against its baseli
 
   // 1. hook processes against bare node, plain and supervised
   const names = result.hook_process.map((row: { name: string }) => row.name);
-  expect(names).toEqual(expect.arrayContaining(['node -e ""', 'roz hook pre-tool-use (Bash)', 'roz hook pre-tool-use, ROZ_SOCKET set', 'roz hook pre-tool-use (Write, governed)', 'roz hook stop']));
+  expect(names).toEqual(
+    expect.arrayContaining([
+      'node -e ""',
+      'roz hook pre-tool-use (Bash)',
+      'roz hook pre-tool-use, ROZ_SOCKET set',
+      'roz hook pre-tool-use (Write, governed)',
+      'roz hook stop',
+    ]),
+  );
   for (const row of result.hook_process) {
     sane(row.wall_ms);
     sane(row.wall_ratio);
@@ -55,7 +63,8 @@ it('npm run bench --quick completes and reports every section against its baseli
   // 3. policy throughput
   expect(result.shell_analysis.commands).toBeGreaterThanOrEqual(150);
   sane(result.shell_analysis.median_us);
-  for (const k of ['roz_checks_per_second', 'roz_checks_per_second_10_globs', 'baseline_prefix_set_checks_per_second', 'ratio_baseline_over_roz']) sane(result.scope[k]);
+  for (const k of ['roz_checks_per_second', 'roz_checks_per_second_10_globs', 'baseline_prefix_set_checks_per_second', 'ratio_baseline_over_roz'])
+    sane(result.scope[k]);
   expect(result.scope.roz_hits).toBe(result.scope.baseline_hits);
   const l = result.ledger;
   expect(l.writers).toBe(64);

@@ -23,7 +23,9 @@ describe('help and misuse', () => {
   it('every subcommand has --help on stdout with exit 0, roz hook included', async () => {
     const top = await roz(['--help'], env);
     const commands = [...top.stdout.split('Commands:')[1]!.matchAll(/^ {2}([a-z]+)/gm)].map((m) => m[1]!).filter((c) => c !== 'help');
-    expect(commands).toEqual(expect.arrayContaining(['hook', 'decide', 'debug', 'trace', 'context', 'sessions', 'clean', 'stats', 'run', 'config', 'intent', 'blame', 'mcp']));
+    expect(commands).toEqual(
+      expect.arrayContaining(['hook', 'decide', 'debug', 'trace', 'context', 'sessions', 'clean', 'stats', 'run', 'config', 'intent', 'blame', 'mcp']),
+    );
     for (const cmd of commands) {
       const r = await roz([cmd, '--help'], env);
       expect(r.code, `roz ${cmd} --help: ${r.stderr}`).toBe(0);
@@ -95,7 +97,10 @@ describe('roz sessions and --last', () => {
     expect(text.stdout).toMatch(/sess-newer\s+\/tmp\/project-b\s+\S+ \S+\s+pending\s+0\s+advisory/);
     expect((await roz(['sessions', '--limit', '1'], env)).stdout).toMatch(/1 older not shown/);
 
-    for (const cmd of [['debug', '--json'], ['context', '--json']]) {
+    for (const cmd of [
+      ['debug', '--json'],
+      ['context', '--json'],
+    ]) {
       const r = await roz([...cmd, '--last'], env);
       expect(r.code, r.stderr).toBe(0);
       expect(JSON.parse(r.stdout).session_id).toBe('sess-older');
@@ -144,7 +149,12 @@ describe('roz trace --follow', () => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
     // Hook events only: roz's own notes (roz:SessionStarted, ...) are interleaved with them.
-    const events = () => out.split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { event: string }).event).filter((e) => !e.startsWith('roz:'));
+    const events = () =>
+      out
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as { event: string }).event)
+        .filter((e) => !e.startsWith('roz:'));
     try {
       await vi.waitFor(() => expect(events()).toEqual(['SessionStart']), { timeout: 10_000, interval: 25 });
       await runHook('UserPromptSubmit', p.prompt('hello'), env);

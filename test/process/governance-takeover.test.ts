@@ -22,13 +22,23 @@ describe('governance cannot be taken over', () => {
     // Written by something the hooks did not see (advisory mode), then selected as a human would.
     mkdirSync(join(proj.root, 'src', '.orchestration'), { recursive: true });
     writeFileSync(join(proj.root, 'src', '.orchestration', 'active_intents.yaml'), MINE);
-    const sel = await runProcess(process.execPath, [rozBin, 'intent', 'select', 'MINE', '--project', join(proj.root, 'src'), '--session', sid], '', base, proj.root);
+    const sel = await runProcess(
+      process.execPath,
+      [rozBin, 'intent', 'select', 'MINE', '--project', join(proj.root, 'src'), '--session', sid],
+      '',
+      base,
+      proj.root,
+    );
     expect(sel.code, sel.stderr).toBe(0);
     const write = await runHook('PreToolUse', p.pre('Write', { file_path: join(proj.root, 'src/billing/x.ts'), content: 'x' }), env);
     expect(decision(write)).toBe('deny');
     expect(reason(write)).toMatch(/^\[INTENT_REQUIRED\].*MINE/);
     // Also from a cwd inside the nested folder.
-    const inner = await runHook('PreToolUse', payloads(sid, join(proj.root, 'src')).pre('Write', { file_path: join(proj.root, 'src/billing/x.ts'), content: 'x' }), env);
+    const inner = await runHook(
+      'PreToolUse',
+      payloads(sid, join(proj.root, 'src')).pre('Write', { file_path: join(proj.root, 'src/billing/x.ts'), content: 'x' }),
+      env,
+    );
     expect(decision(inner)).toBe('deny');
   });
 
@@ -38,7 +48,12 @@ describe('governance cannot be taken over', () => {
     const env = { ...base, CLAUDE_PROJECT_DIR: proj.root };
     const sid = 'select-1';
     const p = payloads(sid, proj.root);
-    for (const cmd of ['roz intent select INT-001 --project src', 'true && roz intent select INT-001', 'roz intent select INT-001 --session someone-else', 'env -u CLAUDECODE roz intent select INT-001 --project=src']) {
+    for (const cmd of [
+      'roz intent select INT-001 --project src',
+      'true && roz intent select INT-001',
+      'roz intent select INT-001 --session someone-else',
+      'env -u CLAUDECODE roz intent select INT-001 --project=src',
+    ]) {
       const r = await runHook('PreToolUse', p.pre('Bash', { command: cmd }), env);
       expect(decision(r), cmd).toBe('deny');
       expect(reason(r), cmd).toMatch(/^\[INTENT_REQUIRED\] roz: `roz intent select` refused/);

@@ -2,7 +2,22 @@
 // plugin/bin/roz keeps for the hook bundle, and governance loaded
 // only for governed projects (yet never skipped for a session that has one).
 import { execFileSync, spawn } from 'node:child_process';
-import { chmodSync, closeSync, constants, cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import {
+  chmodSync,
+  closeSync,
+  constants,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -147,7 +162,8 @@ describe('governance loading', () => {
     const hook = (payload: unknown) => copy.hook('pre-tool-use', payload);
     const p = payloads('gov-parse', proj.root);
     const write = p.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' });
-    const decision = (r: ProcResult) => `${r.json?.hookSpecificOutput?.permissionDecision} ${String(r.json?.hookSpecificOutput?.permissionDecisionReason).slice(0, 20)}`;
+    const decision = (r: ProcResult) =>
+      `${r.json?.hookSpecificOutput?.permissionDecision} ${String(r.json?.hookSpecificOutput?.permissionDecisionReason).slice(0, 20)}`;
 
     const first = await hook(write);
     expect(decision(first)).toMatch(/^deny \[INTENT_REQUIRED\]/);

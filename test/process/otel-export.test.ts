@@ -19,7 +19,8 @@ async function receiver(): Promise<Receiver> {
   return r;
 }
 
-const spoolFiles = (store: string): string[] => (existsSync(join(store, 'otel')) ? readdirSync(join(store, 'otel')).filter((f) => f.endsWith('.jsonl') || f.endsWith('.sending')) : []);
+const spoolFiles = (store: string): string[] =>
+  existsSync(join(store, 'otel')) ? readdirSync(join(store, 'otel')).filter((f) => f.endsWith('.jsonl') || f.endsWith('.sending')) : [];
 
 /** A short session: a gated call asked about, a decide refused, a reviewer's ISSUES decision, the end. */
 async function session(env: NodeJS.ProcessEnv, sid = SID): Promise<void> {
@@ -49,7 +50,12 @@ describe('OpenTelemetry export', () => {
   it('protobuf: log records and metrics carry session.id, codes and decisions; resource from OTEL_RESOURCE_ATTRIBUTES', async () => {
     const rx = await receiver();
     // A dead collector first: the flush fails fast, keeps the spool, and a later flush sends it.
-    const { env, store } = sandbox({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9', OTEL_RESOURCE_ATTRIBUTES: 'team=platform,deployment.environment=ci', OTEL_EXPORTER_OTLP_HEADERS: 'x-team-token=s3cr%20t', OTEL_EXPORTER_OTLP_TIMEOUT: '1500' });
+    const { env, store } = sandbox({
+      OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9',
+      OTEL_RESOURCE_ATTRIBUTES: 'team=platform,deployment.environment=ci',
+      OTEL_EXPORTER_OTLP_HEADERS: 'x-team-token=s3cr%20t',
+      OTEL_EXPORTER_OTLP_TIMEOUT: '1500',
+    });
     await session(env);
     expect(spoolFiles(store).length).toBeGreaterThan(0);
     const spooled = readFileSync(join(store, 'otel', 'spool.jsonl'), 'utf8');
@@ -65,20 +71,41 @@ describe('OpenTelemetry export', () => {
     expect(rx.requests.every((q) => q.contentType === 'application/x-protobuf')).toBe(true);
     expect(rx.requests[0]!.headers['x-team-token']).toBe('s3cr t');
     const names = rx.logs.map((l) => l.eventName);
-    expect(names).toEqual(['roz.session.start', 'roz.hook.verdict', 'roz.hook.verdict', 'roz.review.decision_refused', 'roz.review.decision', 'roz.session.end']);
+    expect(names).toEqual([
+      'roz.session.start',
+      'roz.hook.verdict',
+      'roz.hook.verdict',
+      'roz.review.decision_refused',
+      'roz.review.decision',
+      'roz.session.end',
+    ]);
     for (const l of rx.logs) {
       expect(l.attributes['session.id']).toBe(SID);
       expect(l.attributes['event.name']).toBe(l.eventName);
       expect(l.resource).toMatchObject({ 'service.name': 'roz', team: 'platform', 'deployment.environment': 'ci' });
     }
     const [asked, refused] = rx.logs.filter((l) => l.eventName === 'roz.hook.verdict');
-    expect(asked!.attributes).toMatchObject({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'ask', 'gen_ai.tool.name': 'Bash', 'roz.hook.event': 'PreToolUse' });
+    expect(asked!.attributes).toMatchObject({
+      'roz.code': 'REVIEW_REQUIRED',
+      'roz.verdict': 'ask',
+      'gen_ai.tool.name': 'Bash',
+      'roz.hook.event': 'PreToolUse',
+    });
     expect(refused!.attributes).toMatchObject({ 'roz.code': 'DECISION_REFUSED', 'roz.verdict': 'deny' });
-    expect(rx.logs.find((l) => l.eventName === 'roz.session.start')!.attributes).toMatchObject({ 'roz.enforcement.mode': 'advisory', 'roz.hooks.transport': 'process' });
-    expect(rx.logs.find((l) => l.eventName === 'roz.review.decision')!.attributes).toMatchObject({ 'roz.review.decision': 'issues', 'roz.review.outcome': 'issues', 'roz.review.decision.valid': true });
+    expect(rx.logs.find((l) => l.eventName === 'roz.session.start')!.attributes).toMatchObject({
+      'roz.enforcement.mode': 'advisory',
+      'roz.hooks.transport': 'process',
+    });
+    expect(rx.logs.find((l) => l.eventName === 'roz.review.decision')!.attributes).toMatchObject({
+      'roz.review.decision': 'issues',
+      'roz.review.outcome': 'issues',
+      'roz.review.decision.valid': true,
+    });
     expect(rx.logs.find((l) => l.eventName === 'roz.session.end')!.attributes).toMatchObject({ 'roz.review.at_end': 'unreviewed' });
     const denials = rx.metrics.filter((m) => m.metric === 'roz.denials');
-    expect(denials).toContainEqual(expect.objectContaining({ value: 1, attributes: expect.objectContaining({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'ask' }) }));
+    expect(denials).toContainEqual(
+      expect.objectContaining({ value: 1, attributes: expect.objectContaining({ 'roz.code': 'REVIEW_REQUIRED', 'roz.verdict': 'ask' }) }),
+    );
     expect(denials[0]!.temporality).toBe('AGGREGATION_TEMPORALITY_DELTA');
     expect(rx.metrics.filter((m) => m.metric === 'roz.reviews').map((m) => m.attributes['roz.review.outcome'])).toEqual(['issues']);
     expect(denials.reduce((n, m) => n + m.value, 0)).toBe(2);

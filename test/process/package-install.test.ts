@@ -21,7 +21,8 @@ const basePath = [dirname(process.execPath), '/usr/bin', '/bin'].join(':');
 /** The environment of a fresh shell: none of the npm_* variables `npm test` sets. */
 function cleanEnv(extra: Record<string, string> = {}): Record<string, string> {
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('npm_') && !k.startsWith('ROZ_') && !k.startsWith('CLAUDE')) env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('npm_') && !k.startsWith('ROZ_') && !k.startsWith('CLAUDE')) env[k] = v;
   return { ...env, PATH: basePath, ROZ_STORAGE_PATH: join(work, 'store'), ROZ_CODE_CACHE: 'off', ...extra };
 }
 

@@ -81,7 +81,7 @@ describe('roz exec --require-review', () => {
     expect(failed.status).toBe(3);
   });
 
-  it('without the flag the exit code is claude\'s alone', () => {
+  it("without the flag the exit code is claude's alone", () => {
     const w = world();
     const r = w.exec(['--', 'claude', '-p', 'x'], { FAKE_PROMPT: '#roz task' });
     expect(r.status, r.stderr).toBe(0);

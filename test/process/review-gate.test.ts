@@ -64,7 +64,11 @@ describe('review gate through hooks.json', () => {
     expect(sneaky.stderr).toMatch(/NOTHING was recorded/);
     expect((await runHook('Stop', p.stop(true), env)).json?.decision).toBe('block');
 
-    const spawn = await runHook('PreToolUse', p.pre('Agent', { description: 'Independent review', prompt: `SESSION_ID=${SID}\nI wrote hello.txt`, subagent_type: 'roz:roz' }), env);
+    const spawn = await runHook(
+      'PreToolUse',
+      p.pre('Agent', { description: 'Independent review', prompt: `SESSION_ID=${SID}\nI wrote hello.txt`, subagent_type: 'roz:roz' }),
+      env,
+    );
     expect(spawn.json?.hookSpecificOutput?.permissionDecision).not.toBe('deny');
     const { decided, stop } = await reviewerDecides(env, 'a2cb00be235232124', ['COMPLETE', 'Read the diff; hello.txt is as asked']);
     expect(decided.code, decided.stderr).toBe(0);

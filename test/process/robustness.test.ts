@@ -12,12 +12,12 @@ describe('hook robustness', () => {
   it('64 hook processes in parallel on one session lose no trace line and no state update', async () => {
     const { env, store } = sandbox();
     const p = payloads(SID);
-    const runs = await Promise.all(
-      Array.from({ length: 64 }, (_, i) => runHook('PreToolUse', p.pre('Read', { file_path: `/tmp/project/f${i}.txt` }), env)),
-    );
+    const runs = await Promise.all(Array.from({ length: 64 }, (_, i) => runHook('PreToolUse', p.pre('Read', { file_path: `/tmp/project/f${i}.txt` }), env)));
     for (const r of runs) expect(r.code, r.stderr).toBe(0);
     for (const r of runs) expect(r.stderr).toBe('');
-    const lines = readFileSync(join(store, 'sessions', SID, 'trace.jsonl'), 'utf8').trim().split('\n');
+    const lines = readFileSync(join(store, 'sessions', SID, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n');
     expect(lines).toHaveLength(64);
     const files = new Set(lines.map((l) => JSON.parse(l).tool_input.value.file_path));
     expect(files.size).toBe(64);

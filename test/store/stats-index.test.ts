@@ -13,7 +13,8 @@ import { compactStatsIndex, statsIndexPath } from '../../src/store/stats-index.j
 import { payloads, roz, runHook, sandbox } from '../helpers/hooks.js';
 
 const SINCE = new Date(0);
-const lines = (root: string): string[] => (existsSync(statsIndexPath(root)) ? readFileSync(statsIndexPath(root), 'utf8').trim().split('\n').filter(Boolean) : []);
+const lines = (root: string): string[] =>
+  existsSync(statsIndexPath(root)) ? readFileSync(statsIndexPath(root), 'utf8').trim().split('\n').filter(Boolean) : [];
 
 function block(s: SessionState, id: number, tpl: string, at: Date): void {
   s.review.attempts.push({ id, template_id: tpl, blocked_at: at.toISOString(), reason: 'review', outcome: 'pending' });
@@ -38,7 +39,10 @@ async function fill(store: FileSessionStore, n: number): Promise<void> {
 }
 
 function fromStates(store: FileSessionStore) {
-  return computeStats(store.ids().map((id) => store.read(id)!), SINCE);
+  return computeStats(
+    store.ids().map((id) => store.read(id)!),
+    SINCE,
+  );
 }
 
 describe('stats index', () => {

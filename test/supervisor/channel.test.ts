@@ -51,7 +51,14 @@ describe('supervisor channel', () => {
     expect(r.outcome).toBe('answered');
     expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'allow' });
     const [decision] = traceRecords(store).filter((t) => t.event === 'roz:HumanDecision');
-    expect(decision).toMatchObject({ decided_by: 'human', decision: 'allow', scope: 'once', tool_name: 'Bash', code: 'DESTRUCTIVE_BLOCKED', tool_use_id: 'toolu_x' });
+    expect(decision).toMatchObject({
+      decided_by: 'human',
+      decision: 'allow',
+      scope: 'once',
+      tool_name: 'Bash',
+      code: 'DESTRUCTIVE_BLOCKED',
+      tool_use_id: 'toolu_x',
+    });
     expect(decision!.wait_ms).toEqual(expect.any(Number));
   });
 
@@ -145,7 +152,10 @@ describe('supervisor channel', () => {
     const { sup, env, store } = await supervisor();
     const f = frame(env.ROZ_TOKEN!, { id: 'gone', verdict: ASK, input: JSON.parse(preToolUse('rm -rf build')) });
     await sendRaw(sup.socketPath, f); // reads the 'pending' reply, then hangs up
-    await until(() => sup.snapshot().pending.length === 0 && traceRecords(store).some((t) => t.decision === 'abandoned'), 'the abandoned approval to be dropped');
+    await until(
+      () => sup.snapshot().pending.length === 0 && traceRecords(store).some((t) => t.decision === 'abandoned'),
+      'the abandoned approval to be dropped',
+    );
     expect((await relay(env, { kind: 'none' })).outcome).toBe('notified');
   });
 
@@ -183,7 +193,10 @@ describe('supervisor killed mid-approval', () => {
     const r = await waiting;
     expect(r.outcome).toBe('fallback');
     expect(Date.now() - killedAt).toBeLessThan(HEARTBEAT_GAP_MS);
-    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({ permissionDecision: 'ask', permissionDecisionReason: '[DESTRUCTIVE_BLOCKED] rm -rf deletes files' });
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toMatchObject({
+      permissionDecision: 'ask',
+      permissionDecisionReason: '[DESTRUCTIVE_BLOCKED] rm -rf deletes files',
+    });
     expect(r.stderr).toMatch(/roz: supervisor (closed the connection|unreachable).*client will ask/);
   });
 

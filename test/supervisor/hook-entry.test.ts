@@ -56,9 +56,20 @@ describe('hook process with ROZ_SOCKET', () => {
     sup = s.sup;
     const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
     mkdirSync(join(repo, '.orchestration'));
-    writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n');
+    writeFileSync(
+      join(repo, '.orchestration', 'active_intents.yaml'),
+      'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
+    );
     await new FileSessionStore(s.store).update(SID, new Date(), (st) => {
-      st.governance = { intent_id: 'INT-1', selected_at: new Date().toISOString(), selected_via: 'cli', files: {}, mutations: 0, model_id: null, project_root: repo };
+      st.governance = {
+        intent_id: 'INT-1',
+        selected_at: new Date().toISOString(),
+        selected_via: 'cli',
+        files: {},
+        mutations: 0,
+        model_id: null,
+        project_root: repo,
+      };
       return { value: null, trace: [] };
     });
     const hook = runHookProcess(s.env, preToolUse('rm -rf build', { cwd: repo }));
@@ -67,7 +78,11 @@ describe('hook process with ROZ_SOCKET', () => {
     expect(pending).toMatchObject({ code: 'DESTRUCTIVE_BLOCKED', tool_input: { command: 'rm -rf build' } });
     s.sup.answer(pending!.id, { action: 'block', reason: 'keep the build' });
     const r = await hook;
-    expect(JSON.parse(r.stdout).hookSpecificOutput).toEqual({ hookEventName: 'PreToolUse', permissionDecision: 'deny', permissionDecisionReason: 'roz: blocked by the human: keep the build' });
+    expect(JSON.parse(r.stdout).hookSpecificOutput).toEqual({
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'roz: blocked by the human: keep the build',
+    });
     const trace = traceRecords(s.store);
     expect(trace.find((t) => t.event === 'PreToolUse')).toMatchObject({ verdict: { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED' } });
     const decision = trace.find((t) => t.event === 'roz:HumanDecision')!;
@@ -75,7 +90,9 @@ describe('hook process with ROZ_SOCKET', () => {
     expect(decision).toMatchObject({ decided_by: 'human', decision: 'deny', reason: 'keep the build', tool_input: { value: { command: 'rm -rf build' } } });
     expect(decision.asked_because).toMatch(/rm -rf/);
     // Plain `roz trace` prints the verdict and the reason.
-    expect(formatTraceLine(decision as unknown as Parameters<typeof formatTraceLine>[0], false).replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/roz:HumanDecision\s+Bash rm -rf build → deny by human after \d+\.\ds \(DESTRUCTIVE_BLOCKED\): keep the build$/);
+    expect(formatTraceLine(decision as unknown as Parameters<typeof formatTraceLine>[0], false).replace(/\x1b\[[0-9;]*m/g, '')).toMatch(
+      /roz:HumanDecision\s+Bash rm -rf build → deny by human after \d+\.\ds \(DESTRUCTIVE_BLOCKED\): keep the build$/,
+    );
   });
 
   it('with the supervisor gone, falls back to standalone at once and says so on stderr; nothing is lost', async () => {
@@ -94,9 +111,20 @@ describe('hook process with ROZ_SOCKET', () => {
 async function governedRepo(store: string): Promise<string> {
   const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
   mkdirSync(join(repo, '.orchestration'));
-  writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n');
+  writeFileSync(
+    join(repo, '.orchestration', 'active_intents.yaml'),
+    'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
+  );
   await new FileSessionStore(store).update(SID, new Date(), (st) => {
-    st.governance = { intent_id: 'INT-1', selected_at: new Date().toISOString(), selected_via: 'cli', files: {}, mutations: 0, model_id: null, project_root: repo };
+    st.governance = {
+      intent_id: 'INT-1',
+      selected_at: new Date().toISOString(),
+      selected_via: 'cli',
+      files: {},
+      mutations: 0,
+      model_id: null,
+      project_root: repo,
+    };
     return { value: null, trace: [] };
   });
   return repo;
@@ -137,7 +165,10 @@ describe('how long a supervised PreToolUse waits for a human', () => {
   });
 
   it('hooks.json gives PreToolUse 600 s (room for the longest --approval-timeout, 580 s + 5 s) and every other hook 30 s', () => {
-    const hooks = JSON.parse(readFileSync(join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks as Record<string, Array<{ hooks: Array<{ timeout: number }> }>>;
+    const hooks = JSON.parse(readFileSync(join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks as Record<
+      string,
+      Array<{ hooks: Array<{ timeout: number }> }>
+    >;
     for (const [event, groups] of Object.entries(hooks)) {
       for (const g of groups) for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' ? 600 : 30]);
     }

@@ -24,10 +24,19 @@ afterEach(async () => {
 
 async function start() {
   const { env, store } = sandboxEnv();
-  const s = await Supervisor.start({ env: { ...env, CLAUDE_PLUGIN_ROOT: join(repoRoot, 'plugin') }, approvalTimeoutMs: 10_000, httpHooks: true, log: () => {} });
+  const s = await Supervisor.start({
+    env: { ...env, CLAUDE_PLUGIN_ROOT: join(repoRoot, 'plugin') },
+    approvalTimeoutMs: 10_000,
+    httpHooks: true,
+    log: () => {},
+  });
   sup = s;
   const post = async (event: string, body: string, token = s.token) => {
-    const r = await fetch(`${s.httpUrl}/hook/${event}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+    const r = await fetch(`${s.httpUrl}/hook/${event}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+    });
     return { status: r.status, text: await r.text() };
   };
   return { sup: s, env, store, post };
@@ -45,7 +54,11 @@ describe('http hooks: the supervisor endpoint', () => {
     expect(viaHttp.status).toBe(200);
     expect(JSON.parse(viaHttp.text).hookSpecificOutput).toMatchObject({ permissionDecision: 'deny' });
     // The same event through the real hook process gives the same answer.
-    const proc = spawnSync(process.execPath, [join(repoRoot, 'bin', 'roz'), 'hook', 'pre-tool-use'], { input, env: { ...env, CLAUDE_PLUGIN_ROOT: join(repoRoot, 'plugin') }, encoding: 'utf8' });
+    const proc = spawnSync(process.execPath, [join(repoRoot, 'bin', 'roz'), 'hook', 'pre-tool-use'], {
+      input,
+      env: { ...env, CLAUDE_PLUGIN_ROOT: join(repoRoot, 'plugin') },
+      encoding: 'utf8',
+    });
     expect(JSON.parse(proc.stdout).hookSpecificOutput).toEqual(JSON.parse(viaHttp.text).hookSpecificOutput);
     expect(traceRecords(store).filter((r) => r.event === 'PreToolUse')).toHaveLength(2);
     expect(s.events.last()).toMatchObject({ event: 'PreToolUse', session_id: SID });
@@ -55,9 +68,20 @@ describe('http hooks: the supervisor endpoint', () => {
     const { sup: s, store, post } = await start();
     const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
     mkdirSync(join(repo, '.orchestration'));
-    writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n');
+    writeFileSync(
+      join(repo, '.orchestration', 'active_intents.yaml'),
+      'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
+    );
     await new FileSessionStore(store).update(SID, new Date(), (st) => {
-      st.governance = { intent_id: 'INT-1', selected_at: new Date().toISOString(), selected_via: 'cli', files: {}, mutations: 0, model_id: null, project_root: repo };
+      st.governance = {
+        intent_id: 'INT-1',
+        selected_at: new Date().toISOString(),
+        selected_via: 'cli',
+        files: {},
+        mutations: 0,
+        model_id: null,
+        project_root: repo,
+      };
       return { value: null, trace: [] };
     });
     const answer = post('PreToolUse', preToolUse('rm -rf build', { cwd: repo }));
@@ -79,11 +103,29 @@ describe('http hooks: launch settings', () => {
   });
 
   it("every plugin event becomes an http hook; only PreToolUse blocks on failure; the token stays in the client's env", () => {
-    const frag = httpHooksFragment({ baseUrl: 'http://127.0.0.1:4000', pluginHooks: pluginHooks(join(repoRoot, 'plugin')), preToolUseTimeoutS: 135 }) as { hooks: Record<string, any[]> };
+    const frag = httpHooksFragment({ baseUrl: 'http://127.0.0.1:4000', pluginHooks: pluginHooks(join(repoRoot, 'plugin')), preToolUseTimeoutS: 135 }) as {
+      hooks: Record<string, any[]>;
+    };
     // SessionStart cannot be an http hook (the client refuses it): it stays a command hook.
-    expect(Object.keys(frag.hooks).sort()).toEqual(Object.keys(pluginHooks(join(repoRoot, 'plugin'))).filter((e) => e !== 'SessionStart').sort());
+    expect(Object.keys(frag.hooks).sort()).toEqual(
+      Object.keys(pluginHooks(join(repoRoot, 'plugin')))
+        .filter((e) => e !== 'SessionStart')
+        .sort(),
+    );
     expect(frag.hooks.PreToolUse).toEqual([
-      { matcher: '*', hooks: [{ type: 'http', url: 'http://127.0.0.1:4000/hook/PreToolUse', headers: { Authorization: 'Bearer ${ROZ_TOKEN}' }, allowedEnvVars: ['ROZ_TOKEN'], timeout: 135, onFailure: 'block' }] },
+      {
+        matcher: '*',
+        hooks: [
+          {
+            type: 'http',
+            url: 'http://127.0.0.1:4000/hook/PreToolUse',
+            headers: { Authorization: 'Bearer ${ROZ_TOKEN}' },
+            allowedEnvVars: ['ROZ_TOKEN'],
+            timeout: 135,
+            onFailure: 'block',
+          },
+        ],
+      },
     ]);
     expect(frag.hooks.Stop![0].hooks[0]).not.toHaveProperty('onFailure');
     expect((frag as any).sandbox).toEqual({ network: { allowedDomains: ['127.0.0.1:4000'] } });
@@ -105,7 +147,14 @@ describe('http hooks: which runs get them', () => {
   it('the pinned clients: 2.1.330 gets http hooks, 2.1.197 keeps command hooks; so do an installed plugin and ROZ_HOOKS=command', () => {
     const home = mkdtempSync(join(tmpdir(), 'roz-home-'));
     const env = { PATH: process.env.PATH ?? '', HOME: home };
-    const req = (command: string, extra: Partial<RunRequest> = {}): RunRequest => ({ command, args: [], cwd: home, env, supervisor: { approvalTimeoutMs: 10_000 }, ...extra });
+    const req = (command: string, extra: Partial<RunRequest> = {}): RunRequest => ({
+      command,
+      args: [],
+      cwd: home,
+      env,
+      supervisor: { approvalTimeoutMs: 10_000 },
+      ...extra,
+    });
     const plugin = join(repoRoot, 'plugin');
     const newest = hookTransport(req(CLIENTS['2.1.330']), CLIENTS['2.1.330'], env, plugin);
     expect(newest).toEqual({ http: true, note: expect.stringMatching(/http to the supervisor \(client 2\.1\.330\)/) });

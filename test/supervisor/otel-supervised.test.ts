@@ -45,9 +45,20 @@ describe('telemetry under a supervisor', () => {
     expect(childEnv.ROZ_TELEMETRY).toBe('on');
     const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
     mkdirSync(join(repo, '.orchestration'));
-    writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), 'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n');
+    writeFileSync(
+      join(repo, '.orchestration', 'active_intents.yaml'),
+      'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
+    );
     await new FileSessionStore(store).update(SID, new Date(), (st) => {
-      st.governance = { intent_id: 'INT-1', selected_at: new Date().toISOString(), selected_via: 'cli', files: {}, mutations: 0, model_id: null, project_root: repo };
+      st.governance = {
+        intent_id: 'INT-1',
+        selected_at: new Date().toISOString(),
+        selected_via: 'cli',
+        files: {},
+        mutations: 0,
+        model_id: null,
+        project_root: repo,
+      };
       return { value: null, trace: [] };
     });
     // What a hook under the client sees: the supervisor's variables, no OTEL_*.
@@ -59,7 +70,12 @@ describe('telemetry under a supervisor', () => {
     await s.flushTelemetry();
     const r = rx;
     const human = r.logs.find((l) => l.eventName === 'roz.human.decision');
-    expect(human?.attributes).toMatchObject({ 'session.id': SID, 'roz.human.decision': 'deny', 'roz.code': 'DESTRUCTIVE_BLOCKED', 'vcs.repository.name': repo.split('/').at(-1) });
+    expect(human?.attributes).toMatchObject({
+      'session.id': SID,
+      'roz.human.decision': 'deny',
+      'roz.code': 'DESTRUCTIVE_BLOCKED',
+      'vcs.repository.name': repo.split('/').at(-1),
+    });
     expect(Number(human?.attributes['roz.approval.wait_ms'])).toBeGreaterThanOrEqual(0);
     expect(r.logs.find((l) => l.eventName === 'roz.hook.verdict')?.attributes).toMatchObject({ 'roz.verdict': 'ask', 'roz.code': 'DESTRUCTIVE_BLOCKED' });
     expect(r.metrics.find((m) => m.metric === 'roz.approval.wait')).toMatchObject({ count: 1, attributes: { 'roz.human.decision': 'deny' } });

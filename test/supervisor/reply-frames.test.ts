@@ -8,8 +8,20 @@ describe('parseReplyFrame (the hook reads the supervisor without zod)', () => {
     expect(parseReplyFrame({ v, id: 'r1', type: 'ack', extra: 1 })).toEqual({ v, id: 'r1', type: 'ack' });
     expect(parseReplyFrame({ v, id: 'r1', type: 'heartbeat' })).toEqual({ v, id: 'r1', type: 'heartbeat' });
     expect(parseReplyFrame({ v, id: 'r1', type: 'pending', timeout_ms: 120_000 })).toEqual({ v, id: 'r1', type: 'pending', timeout_ms: 120_000 });
-    expect(parseReplyFrame({ v, id: 'r1', type: 'answer', decision: 'deny', reason: 'no' })).toEqual({ v, id: 'r1', type: 'answer', decision: 'deny', reason: 'no' });
-    expect(parseReplyFrame({ v, id: 'r1', type: 'error', code: 'BAD_TOKEN', message: 'm' })).toEqual({ v, id: 'r1', type: 'error', code: 'BAD_TOKEN', message: 'm' });
+    expect(parseReplyFrame({ v, id: 'r1', type: 'answer', decision: 'deny', reason: 'no' })).toEqual({
+      v,
+      id: 'r1',
+      type: 'answer',
+      decision: 'deny',
+      reason: 'no',
+    });
+    expect(parseReplyFrame({ v, id: 'r1', type: 'error', code: 'BAD_TOKEN', message: 'm' })).toEqual({
+      v,
+      id: 'r1',
+      type: 'error',
+      code: 'BAD_TOKEN',
+      message: 'm',
+    });
   });
 
   it('refuses anything else: other versions, unknown types, missing or mistyped fields, non-objects', () => {

@@ -30,7 +30,15 @@ describe('session stats', () => {
     const s = newSession('s', new Date('2026-01-01T00:00:00Z'));
     s.counters = { PreToolUse: 9, PostToolUseFailure: 2 };
     s.denials = { DESTRUCTIVE_BLOCKED: 1 };
-    s.review.attempts.push({ id: 1, template_id: 'v1', blocked_at: '2026-01-01T00:01:00Z', reason: 'review', outcome: 'success', decision_kind: 'complete', spawned_at: '2026-01-01T00:01:05Z' });
+    s.review.attempts.push({
+      id: 1,
+      template_id: 'v1',
+      blocked_at: '2026-01-01T00:01:00Z',
+      reason: 'review',
+      outcome: 'success',
+      decision_kind: 'complete',
+      spawned_at: '2026-01-01T00:01:05Z',
+    });
     s.review.decision_history.push({ kind: 'complete', summary: 'ok', decided_at: '2026-01-01T00:02:00Z', agent_id: 'a', valid: true });
     s.review.breaker.trips.push({ at: '2026-01-01T00:03:00Z', block_count: 3, attempt_id: 1, trigger: 'prompt' });
     const trace = [
@@ -38,7 +46,14 @@ describe('session stats', () => {
       { ts: '', event: 'roz:HumanDecision', session_id: 's', decided_by: 'timeout', decision: 'deny', wait_ms: 20000 },
     ];
     const st = sessionStats(s, trace);
-    expect(st).toMatchObject({ tool_calls: 9, tool_failures: 2, denials: { DESTRUCTIVE_BLOCKED: 1 }, reviews: 1, decisions: { complete: 1, issues: 0 }, breaker_trips: 1 });
+    expect(st).toMatchObject({
+      tool_calls: 9,
+      tool_failures: 2,
+      denials: { DESTRUCTIVE_BLOCKED: 1 },
+      reviews: 1,
+      decisions: { complete: 1, issues: 0 },
+      breaker_trips: 1,
+    });
     expect(st.human).toEqual({ decisions: 1, approved: 1, denied: 1, timed_out: 1, wait_ms_total: 21200, wait_ms_max: 20000 });
     expect(st.templates[0]).toMatchObject({ template_id: 'v1', blocks: 1, complete: 1, breaker_trips: 1 });
   });

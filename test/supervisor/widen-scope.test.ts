@@ -42,14 +42,26 @@ function frame(widen?: { intent_id: string; globs: string[] }): HookFrame {
 describe('widenScope', () => {
   it('adds the glob to the intent, keeps comments, and records the human in the ledger', () => {
     const p = makeProject({ intents: YAML });
-    const out = widenScope({ root: p.root, intentId: 'INT-001', globs: ['src/billing/x.ts'], sessionId: 's1', human: 'alice', now: new Date('2026-03-01T10:00:00Z') });
+    const out = widenScope({
+      root: p.root,
+      intentId: 'INT-001',
+      globs: ['src/billing/x.ts'],
+      sessionId: 's1',
+      human: 'alice',
+      now: new Date('2026-03-01T10:00:00Z'),
+    });
     expect(out).toEqual({ ok: true, added: ['src/billing/x.ts'] });
     const text = readFileSync(join(p.root, '.orchestration/active_intents.yaml'), 'utf8');
     expect(text).toMatch(/# intents for the team: keep this comment/);
     expect(text).toMatch(/# the auth module/);
     expect(text).toMatch(/- src\/billing\/x\.ts/);
     const rec = JSON.parse(readFileSync(join(p.root, '.orchestration/agent_trace.jsonl'), 'utf8').trim());
-    expect(rec.metadata['dev.roz']).toMatchObject({ intent_id: 'INT-001', tool_name: 'roz:scope-widened', scope_added: ['src/billing/x.ts'], decided_by: 'alice' });
+    expect(rec.metadata['dev.roz']).toMatchObject({
+      intent_id: 'INT-001',
+      tool_name: 'roz:scope-widened',
+      scope_added: ['src/billing/x.ts'],
+      decided_by: 'alice',
+    });
     expect(rec.files[0].conversations[0].contributor).toEqual({ type: 'human' });
   });
 
@@ -75,7 +87,11 @@ describe('ApprovalBroker g (widen)', () => {
     expect(broker.pending()[0]).toMatchObject({ widen: { intent_id: 'INT-001', globs: ['src/billing/x.ts'] }, cwd: '/p' });
     expect(broker.answer('req-1', { action: 'widen' })).toBe(true);
     expect(seen).toEqual([['src/billing/x.ts']]);
-    expect(c.replies.at(-1)).toMatchObject({ type: 'answer', decision: 'allow', reason: expect.stringMatching(/added src\/billing\/x\.ts to the owned_scope of intent INT-001/) });
+    expect(c.replies.at(-1)).toMatchObject({
+      type: 'answer',
+      decision: 'allow',
+      reason: expect.stringMatching(/added src\/billing\/x\.ts to the owned_scope of intent INT-001/),
+    });
     broker.dispose();
 
     const plain = new ApprovalBroker({ timeoutMs: 60_000, record: () => {}, onChange: () => {}, widen: () => ({ ok: true, added: [] }) });

@@ -18,7 +18,13 @@ export function parseBlameTarget(target: string): { file: string; line?: number 
 }
 
 const statusText = (h: BlameHit): string =>
-  h.status === 'intact' ? c.green('intact') : h.status === 'moved' ? c.yellow(`moved to ${h.moved_to!.start_line}-${h.moved_to!.end_line}`) : h.status === 'changed' ? c.red('changed since') : 'no hash';
+  h.status === 'intact'
+    ? c.green('intact')
+    : h.status === 'moved'
+      ? c.yellow(`moved to ${h.moved_to!.start_line}-${h.moved_to!.end_line}`)
+      : h.status === 'changed'
+        ? c.red('changed since')
+        : 'no hash';
 
 export function blameCommand(target: string, opts: IntentOptions): number {
   const { file, line } = parseBlameTarget(target);
@@ -45,7 +51,15 @@ export function blameCommand(target: string, opts: IntentOptions): number {
   }
   const rows = [
     ['LINES', 'INTENT', 'SESSION', 'MODEL', 'WHEN', 'CLASS', 'NOW'],
-    ...hits.map((h) => [`${h.range.start_line}-${h.range.end_line}`, h.intent_id, h.session_id, h.model_id ?? '-', h.timestamp.slice(0, 19), h.mutation_class, statusText(h)]),
+    ...hits.map((h) => [
+      `${h.range.start_line}-${h.range.end_line}`,
+      h.intent_id,
+      h.session_id,
+      h.model_id ?? '-',
+      h.timestamp.slice(0, 19),
+      h.mutation_class,
+      statusText(h),
+    ]),
   ];
   process.stdout.write(`${c.bold(p.rel)}${current === null ? c.red(' (file no longer exists)') : ''}\n${table(rows)}\n`);
   return 0;

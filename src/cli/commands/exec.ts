@@ -25,7 +25,13 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
   const startedAt = new Date();
   let run: RunService;
   try {
-    run = await RunService.start({ command, args, cwd: process.cwd(), env: processEnv(), ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}) });
+    run = await RunService.start({
+      command,
+      args,
+      cwd: process.cwd(),
+      env: processEnv(),
+      ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
+    });
   } catch (err) {
     if (!(err instanceof RunError)) throw err;
     process.stderr.write(`roz exec: ${err.message}\n`);
@@ -51,7 +57,11 @@ function reviewOutcome(sessionId: string | null, seen: string[], startedAt: Date
   const { store } = cliContext();
   const now = new Date();
   let ids = sessionId ? [sessionId] : seen;
-  if (ids.length === 0) ids = store.list().filter((s) => Date.parse(s.updated_at) >= startedAt.getTime()).map((s) => s.session_id);
+  if (ids.length === 0)
+    ids = store
+      .list()
+      .filter((s) => Date.parse(s.updated_at) >= startedAt.getTime())
+      .map((s) => s.session_id);
   return runOutcome(ids.map((id) => sessionOutcome(store.read(id), now)));
 }
 

@@ -36,22 +36,37 @@ export function debugCommand(id: string | undefined, opts: { json?: boolean; las
     `base      ${r.base ? `HEAD ${r.base.head?.slice(0, 12) ?? '-'}, tree ${r.base.tree.slice(0, 12)} at ${r.base.at}` : '-'}`,
     ...(r.rearmed ? [`rearmed   ${r.rearmed.at}: ${r.rearmed.files.join(', ')} ${r.rearmed.why}`] : []),
     `decision  ${r.decision ? `${r.decision.kind.toUpperCase()} ${r.decision.valid ? '' : '(INVALID) '}— ${r.decision.summary}` : '-'}`,
-    `events    ${Object.entries(state.counters).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
-    `denials   ${Object.entries(state.denials).map(([k, v]) => `${k}=${v}`).join(' ') || '-'}`,
+    `events    ${
+      Object.entries(state.counters)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || '-'
+    }`,
+    `denials   ${
+      Object.entries(state.denials)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(' ') || '-'
+    }`,
     '',
     c.bold('decision history'),
     ...(r.decision_history.length
       ? r.decision_history.flatMap((d) => [
           `  ${d.decided_at} ${d.kind.toUpperCase()} ${d.valid ? c.green('valid') : c.red(`invalid: ${d.invalid_reason}`)} — ${d.summary}`,
           `      by ${d.agent_id ?? '-'}; tree ${d.tree ? d.tree.slice(0, 12) : '-'}${d.covers ? `; covers ${d.covers.length} file(s)` : ''}; ` +
-            (d.opinions?.length ? `second opinions: ${d.opinions.join(', ')}` : d.no_opinion ? `no second opinion: ${d.no_opinion}` : 'no second opinion recorded') +
+            (d.opinions?.length
+              ? `second opinions: ${d.opinions.join(', ')}`
+              : d.no_opinion
+                ? `no second opinion: ${d.no_opinion}`
+                : 'no second opinion recorded') +
             (d.opinion_policy ? ` (policy ${d.opinion_policy})` : ''),
         ])
       : ['  -']),
     '',
     c.bold('review attempts'),
     ...(r.attempts.length
-      ? r.attempts.map((a) => `  #${a.id} ${a.blocked_at} template=${a.template_id} reason=${a.reason} outcome=${a.outcome}${a.spawned_at ? ` spawned=${a.spawned_at}` : ''}`)
+      ? r.attempts.map(
+          (a) =>
+            `  #${a.id} ${a.blocked_at} template=${a.template_id} reason=${a.reason} outcome=${a.outcome}${a.spawned_at ? ` spawned=${a.spawned_at}` : ''}`,
+        )
       : ['  -']),
     '',
     c.bold('reviewer runs'),
@@ -94,7 +109,10 @@ function changeView(state: SessionState): ChangeView {
   const now = seen ? { head: null, tree: seen.seen_tree!, at: seen.seen_at! } : snapshotWorktree(cwd, new Date());
   const log = base?.head ? commitsSince(cwd, base.head) : '';
   const commits = (log ?? '').split('\n').filter(Boolean);
-  const commitsNote = log === null ? `could not list the commits since ${base!.head!.slice(0, 12)} (${lastGitError()}); run git log ${base!.head!.slice(0, 12)}..HEAD` : undefined;
+  const commitsNote =
+    log === null
+      ? `could not list the commits since ${base!.head!.slice(0, 12)} (${lastGitError()}); run git log ${base!.head!.slice(0, 12)}..HEAD`
+      : undefined;
   const view = (from: string, to: string | null, note?: string): ChangeView => {
     const full = treeDiff(cwd, from, to) ?? '';
     return {
@@ -110,13 +128,30 @@ function changeView(state: SessionState): ChangeView {
   if (!now) {
     // No snapshot (not a git worktree, or this process may not write git objects
     // or a temporary index, e.g. inside a sandbox): diff the files on disk.
-    if (base) return view(base.tree, null, 'could not snapshot the worktree here: the diff covers tracked files; untracked files are listed by name, read them in full');
-    return { base, now: null, commits, files: [], diff: '', truncated: false, note: `no review base and no git snapshot at ${cwd}: read the files yourself (git status, git diff HEAD)` };
+    if (base)
+      return view(
+        base.tree,
+        null,
+        'could not snapshot the worktree here: the diff covers tracked files; untracked files are listed by name, read them in full',
+      );
+    return {
+      base,
+      now: null,
+      commits,
+      files: [],
+      diff: '',
+      truncated: false,
+      note: `no review base and no git snapshot at ${cwd}: read the files yourself (git status, git diff HEAD)`,
+    };
   }
   // Without a recorded base (an older session), HEAD is the best base there is.
   const from = base?.tree ?? now.head;
   if (!from) return { base, now, commits, files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
-  return view(from, now.tree, base ? undefined : 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it');
+  return view(
+    from,
+    now.tree,
+    base ? undefined : 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it',
+  );
 }
 
 function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
@@ -129,7 +164,10 @@ function secondOpinionLines(config: RozConfig, available: SessionState['second_o
   ];
   const ask = '"Review this change against the request: <the request>, <the diff or the files>"';
   let n = 1;
-  if (m.codex) lines.push(`  ${n++}. codex (${available?.codex ? 'on PATH' : 'not found at session start'}): ${m.codex} exec -s read-only -m ${m.codex_model} -c reasoning=high ${ask}`);
+  if (m.codex)
+    lines.push(
+      `  ${n++}. codex (${available?.codex ? 'on PATH' : 'not found at session start'}): ${m.codex} exec -s read-only -m ${m.codex_model} -c reasoning=high ${ask}`,
+    );
   if (m.gemini) lines.push(`  ${n++}. gemini (${available?.gemini ? 'on PATH' : 'not found at session start'}): ${m.gemini} -s -m ${m.gemini_model} -p ${ask}`);
   if (m.claude) {
     lines.push(
@@ -232,7 +270,10 @@ export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
   let line = `${c.dim(time)} ${c.bold(r.event.padEnd(18))} ${who}${what}${verdict}`;
   if (verbose) {
     const { ts: _t, event: _e, session_id: _s, ...payload } = r;
-    line += `\n${JSON.stringify(payload, null, 2).split('\n').map((l) => `    ${l}`).join('\n')}`;
+    line += `\n${JSON.stringify(payload, null, 2)
+      .split('\n')
+      .map((l) => `    ${l}`)
+      .join('\n')}`;
   }
   return line;
 }
@@ -242,8 +283,7 @@ export async function traceCommand(id: string | undefined, opts: { verbose?: boo
   const ctx = cliContext();
   const file = tracePath(ctx.config.storage.path, sid);
   if (!existsSync(file) && !ctx.store.read(sid)) throw new UsageError(`unknown session ${sid} (no trace in ${ctx.config.storage.path})`, 3);
-  const emit = (r: TraceRecord) =>
-    process.stdout.write((opts.json ? JSON.stringify(r) : formatTraceLine(r, opts.verbose === true)) + '\n');
+  const emit = (r: TraceRecord) => process.stdout.write((opts.json ? JSON.stringify(r) : formatTraceLine(r, opts.verbose === true)) + '\n');
   if (!opts.follow) {
     const records = ctx.store.readTrace(sid);
     if (opts.json) printJson(records);

@@ -133,7 +133,9 @@ export function intentStatusCommand(opts: IntentOptions, env: NodeJS.ProcessEnv 
   if (root) {
     lines.push(`intents     ${status.intents} (IN_PROGRESS: ${status.in_progress.join(', ') || 'none'})`);
     lines.push(`session     ${sid ?? '-'}${sid ? `, selected intent: ${selected ?? c.yellow('none')}` : ''}`);
-    lines.push(`ledger      ${status.ledger_records} records${status.ledger_bad_lines.length ? c.red(`, unreadable lines: ${status.ledger_bad_lines.join(', ')}`) : ''}`);
+    lines.push(
+      `ledger      ${status.ledger_records} records${status.ledger_bad_lines.length ? c.red(`, unreadable lines: ${status.ledger_bad_lines.join(', ')}`) : ''}`,
+    );
     if (status.lessons.length) lines.push('lessons', ...status.lessons.map((l) => `  ${l}`));
   }
   process.stdout.write(`${lines.join('\n')}\n`);

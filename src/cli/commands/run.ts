@@ -47,7 +47,14 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
   const { runScreen } = await import('../../tui/run-screen.js');
   let result;
   try {
-    result = await runScreen({ command, args, cwd: process.cwd(), env, approvalTimeoutMs: timeoutMs, ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}) });
+    result = await runScreen({
+      command,
+      args,
+      cwd: process.cwd(),
+      env,
+      approvalTimeoutMs: timeoutMs,
+      ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
+    });
   } catch (err) {
     if (!(err instanceof RunError)) throw err;
     process.stderr.write(`roz run: ${err.message}\n`);

@@ -33,7 +33,8 @@ const when = (iso: string): string => iso.slice(0, 16).replace('T', ' ');
 
 export function sessionsCommand(opts: { json?: boolean; limit?: string; all?: boolean }): number {
   const limit = opts.all ? Infinity : opts.limit === undefined ? 20 : Number(opts.limit);
-  if (!(limit > 0) || (limit !== Infinity && !Number.isInteger(limit))) throw new UsageError(`--limit must be a positive whole number, got ${JSON.stringify(opts.limit)}`);
+  if (!(limit > 0) || (limit !== Infinity && !Number.isInteger(limit)))
+    throw new UsageError(`--limit must be a positive whole number, got ${JSON.stringify(opts.limit)}`);
   const ctx = cliContext();
   const summaries = ctx.store.list();
   const rows: SessionRow[] = [];

@@ -53,7 +53,8 @@ export function decideMode(i: ModeInputs): Enforcement {
   let runConfines = false;
   if (i.run) {
     if (!i.run.doc) reasons.push(`the run's settings file ${i.run.file} cannot be read${i.run.error ? ` (${i.run.error})` : ''}`);
-    else if (!confines(i.run.doc, i.store)) reasons.push(`the run's settings file ${i.run.file} does not confine Bash (sandbox off, unsandboxed commands allowed, or the store writable)`);
+    else if (!confines(i.run.doc, i.store))
+      reasons.push(`the run's settings file ${i.run.file} does not confine Bash (sandbox off, unsandboxed commands allowed, or the store writable)`);
     else if (i.run.launchedWith === false) reasons.push(`the client was not started with --settings ${i.run.file}`);
     else runConfines = true;
   }
@@ -62,7 +63,8 @@ export function decideMode(i: ModeInputs): Enforcement {
   }
 
   const m = sandboxOf(i.managed?.doc);
-  if (i.managed && (m.enabled === false || m.allowUnsandboxedCommands === true)) reasons.push(`managed settings ${i.managed.file} turn the sandbox off or allow unsandboxed commands`);
+  if (i.managed && (m.enabled === false || m.allowUnsandboxedCommands === true))
+    reasons.push(`managed settings ${i.managed.file} turn the sandbox off or allow unsandboxed commands`);
 
   const strong = [...(i.managed ? [i.managed] : []), ...(i.run?.doc ? [{ file: i.run.file, doc: i.run.doc }] : [])];
   // An explicit `allowAllUnixSockets: false` in the strong source wins over
@@ -72,10 +74,13 @@ export function decideMode(i: ModeInputs): Enforcement {
   for (const { file, doc } of [...strong, ...i.others]) {
     const s = sandboxOf(doc);
     if (Array.isArray(s.excludedCommands) && s.excludedCommands.length > 0) {
-      reasons.push(`sandbox.excludedCommands in ${file} may run those commands unsandboxed (client 2.1.197 does, even with allowUnsandboxedCommands: false; 2.1.330 does not)`);
+      reasons.push(
+        `sandbox.excludedCommands in ${file} may run those commands unsandboxed (client 2.1.197 does, even with allowUnsandboxedCommands: false; 2.1.330 does not)`,
+      );
     }
     const weaker = !strong.some((x) => x.file === file);
-    if (s.network?.allowAllUnixSockets === true && !(weaker && socketsPinned)) reasons.push(`sandbox.network.allowAllUnixSockets in ${file} lets Bash reach Unix sockets (the supervisor's)`);
+    if (s.network?.allowAllUnixSockets === true && !(weaker && socketsPinned))
+      reasons.push(`sandbox.network.allowAllUnixSockets in ${file} lets Bash reach Unix sockets (the supervisor's)`);
   }
   return { mode: reasons.length === 0 ? 'enforced' : 'advisory', reasons };
 }

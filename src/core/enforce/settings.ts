@@ -57,7 +57,7 @@ function mergeInto(target: ClaudeSettings, src: ClaudeSettings): void {
     if (isPlainObject(cur) && isPlainObject(v)) mergeInto(cur, v);
     else if (Array.isArray(cur) && Array.isArray(v)) {
       const seen = new Set(cur.map((x) => JSON.stringify(x)));
-      for (const x of v) if (!seen.has(JSON.stringify(x))) (seen.add(JSON.stringify(x)), cur.push(structuredClone(x)));
+      for (const x of v) if (!seen.has(JSON.stringify(x))) seen.add(JSON.stringify(x)), cur.push(structuredClone(x));
     } else target[k] = structuredClone(v);
   }
 }

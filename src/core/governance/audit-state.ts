@@ -35,4 +35,3 @@ export function auditOf(raw: unknown): AuditState | null {
     flagged: typeof a.flagged === 'string' ? a.flagged : null,
   };
 }
-

@@ -19,11 +19,17 @@ export function unattributed(changed: readonly string[], intent: Intent, audit: 
 export function auditVerdict(files: readonly string[], intent: Intent, audit: AuditState): PolicyResult {
   if (files.length === 0) return result();
   const fingerprint = files.join('\n');
-  const list = files.slice(0, 20).map((f) => `  - ${f}`).join('\n') + (files.length > 20 ? `\n  … and ${files.length - 20} more` : '');
+  const list =
+    files
+      .slice(0, 20)
+      .map((f) => `  - ${f}`)
+      .join('\n') + (files.length > 20 ? `\n  … and ${files.length - 20} more` : '');
   if (audit.flagged === fingerprint) {
-    return result(undefined, [{ type: 'ScopeAuditRepeated', files }], [
-      `roz: files changed outside the scope of intent ${intent.id} remain (stop no longer blocked for them; the human should look):\n${list}`,
-    ]);
+    return result(
+      undefined,
+      [{ type: 'ScopeAuditRepeated', files }],
+      [`roz: files changed outside the scope of intent ${intent.id} remain (stop no longer blocked for them; the human should look):\n${list}`],
+    );
   }
   audit.flagged = fingerprint;
   return result(

@@ -40,7 +40,11 @@ export const activeIntentsSchema = z
       doc.active_intents.forEach((intent, i) => {
         const first = seen.get(intent.id);
         if (first !== undefined) {
-          ctx.addIssue({ code: 'custom', path: ['active_intents', i, 'id'], message: `duplicate id ${JSON.stringify(intent.id)} (first used by entry ${first + 1})` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['active_intents', i, 'id'],
+            message: `duplicate id ${JSON.stringify(intent.id)} (first used by entry ${first + 1})`,
+          });
         } else seen.set(intent.id, i);
       });
     }),

@@ -33,20 +33,28 @@ export function isIntentsParse(x: unknown): x is IntentsParse {
   if (typeof x !== 'object' || x === null) return false;
   const r = x as Record<string, unknown>;
   if (r.ok === false) {
-    return Array.isArray(r.problems) && r.problems.every((p) => {
-      const q = p as Record<string, unknown> | null;
-      return typeof q === 'object' && q !== null && typeof q.line === 'number' && typeof q.column === 'number' && typeof q.reason === 'string';
-    });
+    return (
+      Array.isArray(r.problems) &&
+      r.problems.every((p) => {
+        const q = p as Record<string, unknown> | null;
+        return typeof q === 'object' && q !== null && typeof q.line === 'number' && typeof q.column === 'number' && typeof q.reason === 'string';
+      })
+    );
   }
   if (r.ok !== true || !Array.isArray(r.intents)) return false;
   return r.intents.every((i) => {
     const o = i as Record<string, unknown> | null;
     return (
-      typeof o === 'object' && o !== null &&
-      typeof o.id === 'string' && typeof o.name === 'string' &&
+      typeof o === 'object' &&
+      o !== null &&
+      typeof o.id === 'string' &&
+      typeof o.name === 'string' &&
       (intentStatuses as readonly unknown[]).includes(o.status) &&
-      isStringList(o.owned_scope) && isStringList(o.constraints) && isStringList(o.acceptance_criteria) &&
-      optionalString(o.created_at) && optionalString(o.updated_at)
+      isStringList(o.owned_scope) &&
+      isStringList(o.constraints) &&
+      isStringList(o.acceptance_criteria) &&
+      optionalString(o.created_at) &&
+      optionalString(o.updated_at)
     );
   });
 }

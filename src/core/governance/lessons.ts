@@ -28,7 +28,11 @@ export function isTestArgv(argv: readonly string[]): boolean {
 
 /** The line of an error output worth keeping: the first that looks like a failure, else the first non-empty one. */
 export function errorGist(error: string): string {
-  const lines = error.split('\n').map((l) => l.trim()).filter(Boolean).filter((l) => !/^Exit code \d+$/.test(l));
+  const lines = error
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .filter((l) => !/^Exit code \d+$/.test(l));
   const hit = lines.find((l) => /\b(FAIL|Error|error|failed|Failed|AssertionError|panicked|expected)\b/.test(l)) ?? lines[0] ?? '';
   return hit.length > 200 ? `${hit.slice(0, 200)}…` : hit;
 }
@@ -59,5 +63,8 @@ export function latestLessons(text: string, n = 5): string[] {
   const body = at >= 0 ? text.slice(at + LESSONS_HEADING.length) : text;
   const end = body.search(/\n#{1,2} /);
   const section = end >= 0 ? body.slice(0, end) : body;
-  return section.split('\n').filter((l) => l.startsWith('- ')).slice(-n);
+  return section
+    .split('\n')
+    .filter((l) => l.startsWith('- '))
+    .slice(-n);
 }

@@ -39,8 +39,11 @@ export interface GovernanceContext {
   tempDirs?: readonly string[];
 }
 
-const deny = (code: 'INTENT_REQUIRED' | 'SCOPE_VIOLATION' | 'STALE_FILE' | 'HOOK_ERROR' | 'STORE_PROTECTED', reason: string, notes: TraceNote[] = []): PolicyResult =>
-  result({ kind: 'deny', code, reason: `roz: ${reason}` }, notes);
+const deny = (
+  code: 'INTENT_REQUIRED' | 'SCOPE_VIOLATION' | 'STALE_FILE' | 'HOOK_ERROR' | 'STORE_PROTECTED',
+  reason: string,
+  notes: TraceNote[] = [],
+): PolicyResult => result({ kind: 'deny', code, reason: `roz: ${reason}` }, notes);
 
 function describeCall(m: Mutation): string {
   return m.command !== null ? `\`${clip(m.command, 200)}\`` : `${m.tool} ${m.targets[0]?.path ?? ''}`.trim();
@@ -102,9 +105,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
 
   const intent = gov.intent_id ? intents.find((i) => i.id === gov.intent_id) : undefined;
   if (!gov.intent_id) {
-    return deny('INTENT_REQUIRED', `${what} changes files, and no intent is selected for this session. ${selectHint(intents)}`, [
-      { type: 'IntentRequired' },
-    ]);
+    return deny('INTENT_REQUIRED', `${what} changes files, and no intent is selected for this session. ${selectHint(intents)}`, [{ type: 'IntentRequired' }]);
   }
   if (!intent || intent.status !== 'IN_PROGRESS') {
     const why = intent ? `is now ${intent.status}` : `is no longer in ${project.intentsFile}`;
@@ -115,9 +116,11 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
 
   // Exceptions a human can settle: writes roz cannot name, and writes outside the scope. Each is an ask.
   if (mutation.unknown.length > 0 && FILE_TOOLS.has(mutation.tool)) {
-    return deny('SCOPE_VIOLATION', `${what}: the call names no file, so roz cannot check it against the scope of ${intentLine(intent)}. Name the file in file_path.`, [
-      { type: 'ScopeViolation', unknown: mutation.tool },
-    ]);
+    return deny(
+      'SCOPE_VIOLATION',
+      `${what}: the call names no file, so roz cannot check it against the scope of ${intentLine(intent)}. Name the file in file_path.`,
+      [{ type: 'ScopeViolation', unknown: mutation.tool }],
+    );
   }
   if (mutation.unknown.length > 0) {
     const u = mutation.unknown[0]!;
@@ -144,10 +147,23 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   }
   if (outside.length > 0) {
     const { target, path } = outside[0]!;
-    const where = path.rel === null ? `${path.real}, outside the project (${project.root})` : path.rel === '.' && target.tree ? 'files anywhere in the work tree' : path.rel;
+    const where =
+      path.rel === null
+        ? `${path.real}, outside the project (${project.root})`
+        : path.rel === '.' && target.tree
+          ? 'files anywhere in the work tree'
+          : path.rel;
     const via = path.real !== pathOfGiven(target.path, ctx.paths) ? ` (resolved through symlinks or \`..\` from ${target.path})` : '';
-    const more = outside.length > 1 ? ` (and ${outside.length - 1} more: ${outside.slice(1, 4).map((o) => o.path.rel ?? o.path.real).join(', ')})` : '';
-    const globs = outside.every((o) => o.path.rel !== null && o.path.rel !== '.') ? [...new Set(outside.map((o) => (o.target.tree ? `${o.path.rel}/**` : o.path.rel!)))] : [];
+    const more =
+      outside.length > 1
+        ? ` (and ${outside.length - 1} more: ${outside
+            .slice(1, 4)
+            .map((o) => o.path.rel ?? o.path.real)
+            .join(', ')})`
+        : '';
+    const globs = outside.every((o) => o.path.rel !== null && o.path.rel !== '.')
+      ? [...new Set(outside.map((o) => (o.target.tree ? `${o.path.rel}/**` : o.path.rel!)))]
+      : [];
     const verdict: Verdict = {
       kind: 'ask',
       code: 'SCOPE_VIOLATION',
@@ -182,7 +198,5 @@ function pathOfGiven(given: string, ctx: PathContext): string {
   // The unresolved absolute form, to tell the agent when a symlink or `..` moved the target.
   return resolvePath(given, { ...ctx, realish: normalize }).real;
 }
-
-
 
 export type { Intent };

@@ -2,8 +2,7 @@
 // and the hint on how to select an intent.
 import type { Intent } from './intents.js';
 
-export const SELECT_HOW =
-  'select one with the MCP tool select_active_intent (argument intent_id), or run `roz intent select ID` with Bash';
+export const SELECT_HOW = 'select one with the MCP tool select_active_intent (argument intent_id), or run `roz intent select ID` with Bash';
 
 export function selectableIntents(intents: readonly Intent[]): Intent[] {
   return intents.filter((i) => i.status === 'IN_PROGRESS');
@@ -36,7 +35,7 @@ export function intentContext(intent: Intent, lessons: readonly string[]): strin
     list('acceptance_criteria', 'criterion', intent.acceptance_criteria),
     list('lessons', 'lesson', lessons),
     '  <rules>Only files matching owned_scope may be changed. Re-read a file before editing it if it may have changed. ' +
-      'Destructive commands need the human\'s approval.</rules>',
+      "Destructive commands need the human's approval.</rules>",
     '</intent_context>',
   ].join('\n');
 }

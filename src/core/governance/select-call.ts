@@ -6,10 +6,7 @@
 // terminal; from the agent they are refused, never honoured.
 import { rozSubcommand } from '../review/policy.js';
 
-export type SelectCall =
-  | { kind: 'none' }
-  | { kind: 'select'; intentId: string }
-  | { kind: 'refuse'; why: string };
+export type SelectCall = { kind: 'none' } | { kind: 'select'; intentId: string } | { kind: 'refuse'; why: string };
 
 /** What a Bash command's simple commands (effective argv of each) ask of `roz intent select`. */
 export function intentSelectCall(argvs: string[][], sessionId: string): SelectCall {

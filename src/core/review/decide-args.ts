@@ -66,7 +66,10 @@ export function parseDecideArgs(words: readonly string[]): ParsedDecide {
   if (!summary || !summary.trim()) return { ok: false, error: 'missing summary: say what you verified, in quotes' };
   if (extra.length > 0) return { ok: false, error: `unexpected arguments: ${extra.join(' ')} (quote the summary)` };
   if (kind === 'issues' && !opts.message?.trim()) return { ok: false, error: 'ISSUES needs --message "what the agent must fix"' };
-  const opinions = opts.opinions?.split(',').map((s) => s.trim()).filter(Boolean);
+  const opinions = opts.opinions
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   return {
     ok: true,
     args: {

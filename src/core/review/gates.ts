@@ -26,7 +26,10 @@ const matcherCache = new Map<string, (s: string) => boolean>();
 export function commandGlob(glob: string): (s: string) => boolean {
   let m = matcherCache.get(glob);
   if (!m) {
-    const body = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+    const body = glob
+      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+      .replace(/\*/g, '.*')
+      .replace(/\?/g, '.');
     const re = new RegExp(`^${body}$`, 's');
     m = (s: string) => re.test(s);
     matcherCache.set(glob, m);
@@ -44,11 +47,7 @@ export interface GateMatch {
  * simple command of a Bash call (see core/shell), each matched on its own,
  * joined and with global flags removed (gate-match.ts).
  */
-export function matchGate(
-  gates: string[],
-  toolName: string,
-  argvs: () => string[][],
-): GateMatch | null {
+export function matchGate(gates: string[], toolName: string, argvs: () => string[][]): GateMatch | null {
   for (const source of gates) {
     const gate = parseGate(source);
     if (!commandGlob(gate.tool)(toolName)) continue;

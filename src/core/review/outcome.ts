@@ -24,8 +24,7 @@ function opinions(d: { opinions?: string[]; no_opinion?: string }): string {
 export function approvedMessage(state: SessionState): string {
   const d = state.review.decision!;
   return (
-    `roz: review APPROVED (COMPLETE by reviewer ${d.agent_id ?? '?'}): ${d.summary}. ` +
-    `Covers ${covers(d.covers)}, tree ${short(d.tree)}; ${opinions(d)}.`
+    `roz: review APPROVED (COMPLETE by reviewer ${d.agent_id ?? '?'}): ${d.summary}. ` + `Covers ${covers(d.covers)}, tree ${short(d.tree)}; ${opinions(d)}.`
   );
 }
 
@@ -107,7 +106,12 @@ export function reviewVerdict(state: SessionState, now: Date): ReviewVerdict {
   if (r.status === 'issues' && r.decision) return { label: 'issues', text: `ISSUES: ${r.decision.summary}` };
   const running = Object.values(r.reviewers).some((x) => x.stopped_at === null);
   if (running) return { label: 'reviewing', text: 'reviewer running' };
-  return { label: 'pending', text: r.rearmed ? `review needed: ${r.rearmed.files.length} file(s) changed after approval` : `review needed (${r.block_count} block${r.block_count === 1 ? '' : 's'})` };
+  return {
+    label: 'pending',
+    text: r.rearmed
+      ? `review needed: ${r.rearmed.files.length} file(s) changed after approval`
+      : `review needed (${r.block_count} block${r.block_count === 1 ? '' : 's'})`,
+  };
 }
 
 /** The outcome of a run that touched several sessions: the worst of them (none: unreviewed). */

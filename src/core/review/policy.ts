@@ -11,14 +11,7 @@ import { recordDecision } from './decide.js';
 import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
 import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
 import { approvedMessage, pendingSummary } from './outcome.js';
-import {
-  currentAttempt,
-  isReviewer,
-  REVIEWER_AGENT_TYPE,
-  type ReviewTrigger,
-  type SessionState,
-  type TreeSnapshot,
-} from './state.js';
+import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type SessionState, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {
@@ -162,9 +155,7 @@ export function onUserPrompt(state: SessionState, input: HookInput<'UserPromptSu
     const ended = onTaskNotification(state, text, ctx.now);
     return result(undefined, [{ type: 'ClientNotification' }, ...ended.map((e) => ({ type: 'ReviewerEnded', ...e }))]);
   }
-  review.user_prompts.push(
-    text.length > PROMPT_LIMIT ? { text: text.slice(0, PROMPT_LIMIT), at, truncated: true } : { text, at },
-  );
+  review.user_prompts.push(text.length > PROMPT_LIMIT ? { text: text.slice(0, PROMPT_LIMIT), at, truncated: true } : { text, at });
   state.cwd = input.cwd;
   const mode = ctx.config.review.mode;
   const explicit = isRozPrompt(text);
@@ -275,9 +266,11 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
 
   const policy = ctx.config.review;
   if (breakerOpen(state, ctx.now)) {
-    return result(undefined, [{ type: 'GateAllowed', pattern: gate.pattern, why: 'circuit breaker open' }], [
-      `roz: gate "${gate.pattern}" let through unreviewed: the circuit breaker is open.`,
-    ]);
+    return result(
+      undefined,
+      [{ type: 'GateAllowed', pattern: gate.pattern, why: 'circuit breaker open' }],
+      [`roz: gate "${gate.pattern}" let through unreviewed: the circuit breaker is open.`],
+    );
   }
   const notes: TraceNote[] = [];
   if (isGateApproved(state, policy, ctx.now)) {

@@ -38,13 +38,7 @@ export interface TreeSnapshot {
   at: string;
 }
 
-export type AttemptOutcome =
-  | 'pending'
-  | 'success'
-  | 'not_spawned'
-  | 'no_decision'
-  | 'bad_session_id'
-  | 'breaker_tripped';
+export type AttemptOutcome = 'pending' | 'success' | 'not_spawned' | 'no_decision' | 'bad_session_id' | 'breaker_tripped';
 
 export interface ReviewAttempt {
   id: number;

@@ -42,11 +42,7 @@ export interface RenderedBlock {
  * Render the block message for a session. `load` returns the template text or
  * null when it does not exist; the default then stands in and says so.
  */
-export function renderBlockMessage(
-  templateId: string,
-  sessionId: string,
-  load: (id: string) => string | null,
-): RenderedBlock {
+export function renderBlockMessage(templateId: string, sessionId: string, load: (id: string) => string | null): RenderedBlock {
   const vars = { session_id: sessionId };
   const text = templateId === DEFAULT_TEMPLATE_ID ? DEFAULT_BLOCK_TEMPLATE : load(templateId);
   if (text === null || text.trim() === '') {

@@ -1,26 +1,7 @@
 // Parses a command line once and flattens it into every simple command that could run, wrappers peeled.
 import { forEachChild, parse } from 'unbash';
-import type {
-  AndOr,
-  Command,
-  CommandNode,
-  CompoundList,
-  ParsedScript,
-  PipelineNode,
-  Redirection,
-  Statement,
-  SyntaxNode,
-} from 'unbash';
-import type {
-  NestingFrame,
-  NestingKind,
-  ShellAnalysis,
-  ShellAssignment,
-  ShellParseError,
-  ShellRedirect,
-  ShellWord,
-  SimpleCommand,
-} from './types.js';
+import type { AndOr, Command, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, SyntaxNode } from 'unbash';
+import type { NestingFrame, NestingKind, ShellAnalysis, ShellAssignment, ShellParseError, ShellRedirect, ShellWord, SimpleCommand } from './types.js';
 import { basename, cookWord, literalWord, partsDynamic } from './words.js';
 import { DASH_C_RUNNERS, SUBCOMMAND_RUNNERS, WATCH, WRAPPERS, looksLikeWrapper, peelWrapper } from './wrappers.js';
 
@@ -34,9 +15,42 @@ const SHELLS = new Set(['bash', 'sh', 'zsh', 'dash', 'ksh', 'ash', 'mksh']);
 
 /** find predicates whose next word is their value, not an action. */
 const FIND_VALUE_PREDICATES = new Set([
-  '-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-type', '-xtype', '-user', '-group', '-perm',
-  '-size', '-newer', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-maxdepth', '-mindepth', '-lname', '-ilname', '-samefile',
-  '-inum', '-links', '-uid', '-gid', '-fstype', '-printf', '-fprintf', '-fprint', '-fls', '-context',
+  '-name',
+  '-iname',
+  '-path',
+  '-ipath',
+  '-wholename',
+  '-iwholename',
+  '-regex',
+  '-iregex',
+  '-type',
+  '-xtype',
+  '-user',
+  '-group',
+  '-perm',
+  '-size',
+  '-newer',
+  '-mtime',
+  '-mmin',
+  '-atime',
+  '-amin',
+  '-ctime',
+  '-cmin',
+  '-maxdepth',
+  '-mindepth',
+  '-lname',
+  '-ilname',
+  '-samefile',
+  '-inum',
+  '-links',
+  '-uid',
+  '-gid',
+  '-fstype',
+  '-printf',
+  '-fprintf',
+  '-fprint',
+  '-fls',
+  '-context',
 ]);
 
 /** find actions that run a command up to `;` or `{} +`. */
@@ -360,7 +374,8 @@ class Walker {
       if (name === 'runuser') {
         // `runuser -u USER [--] CMD...`
         let i = 1;
-        while (i < argv.length && argv[i]!.value.startsWith('-') && argv[i]!.value !== '--') i += /^-[ugG]$|^--(?:user|group|supp-group)$/.test(argv[i]!.value) ? 2 : 1;
+        while (i < argv.length && argv[i]!.value.startsWith('-') && argv[i]!.value !== '--')
+          i += /^-[ugG]$|^--(?:user|group|supp-group)$/.test(argv[i]!.value) ? 2 : 1;
         if (argv[i]?.value === '--') i++;
         if (i < argv.length) {
           this.effective(argv, i, b, frames, depth, { sudo: true, argsFromStdin, wrappers: [...wrappers, 'runuser'] });
@@ -531,7 +546,10 @@ function runnerStart(name: string, words: readonly ShellWord[], at: number): num
     return undefined;
   }
   // Skip options, NAME=value, and option values that cannot be a command (`--times 3`, `-t 10s`).
-  while (i < words.length && (words[i]!.value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value) || /^\d+(?:\.\d+)?[smhd%]?$/.test(words[i]!.value))) {
+  while (
+    i < words.length &&
+    (words[i]!.value.startsWith('-') || /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!.value) || /^\d+(?:\.\d+)?[smhd%]?$/.test(words[i]!.value))
+  ) {
     if (words[i]!.value === '--') {
       i++;
       break;

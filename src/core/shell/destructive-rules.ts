@@ -64,9 +64,34 @@ const argMatches =
 
 /** Paths whose wholesale deletion or permission change wrecks a machine, a home or a project. */
 const BROAD_PATHS = new Set([
-  '/', '~', '$HOME', '${HOME}', '.', '..', '*', '.*',
-  '/etc', '/usr', '/bin', '/sbin', '/lib', '/lib64', '/var', '/boot', '/home', '/opt', '/root',
-  '/sys', '/dev', '/proc', '/srv', '/System', '/Library', '/Users', '/Applications', '/private',
+  '/',
+  '~',
+  '$HOME',
+  '${HOME}',
+  '.',
+  '..',
+  '*',
+  '.*',
+  '/etc',
+  '/usr',
+  '/bin',
+  '/sbin',
+  '/lib',
+  '/lib64',
+  '/var',
+  '/boot',
+  '/home',
+  '/opt',
+  '/root',
+  '/sys',
+  '/dev',
+  '/proc',
+  '/srv',
+  '/System',
+  '/Library',
+  '/Users',
+  '/Applications',
+  '/private',
 ]);
 
 /** `/`, `~/`, `./*`, `/usr/` ...: a path that names a whole tree rather than something in it. */
@@ -113,19 +138,72 @@ export function isDestructiveSql(text: string): boolean {
 
 const SQL_SHAPE: OptionShape = {
   shortWithValue: 'ceqQdhpUfuPDxiS',
-  longWithValue: ['--command', '--execute', '--query', '--eval', '--dbname', '--host', '--port', '--username', '--user', '--file', '--sql', '--init', '--source', '--database'],
+  longWithValue: [
+    '--command',
+    '--execute',
+    '--query',
+    '--eval',
+    '--dbname',
+    '--host',
+    '--port',
+    '--username',
+    '--user',
+    '--file',
+    '--sql',
+    '--init',
+    '--source',
+    '--database',
+  ],
 };
 
 const SQL_CLIENTS = [
-  'psql', 'mysql', 'mariadb', 'sqlite3', 'sqlite', 'sqlcmd', 'clickhouse-client', 'clickhouse', 'cockroach', 'mongo', 'mongosh',
-  'duckdb', 'pgcli', 'mycli', 'litecli', 'usql', 'sqlplus', 'snowsql', 'bq', 'cqlsh', 'trino', 'presto', 'vsql', 'isql', 'db2', 'turso', 'd1',
+  'psql',
+  'mysql',
+  'mariadb',
+  'sqlite3',
+  'sqlite',
+  'sqlcmd',
+  'clickhouse-client',
+  'clickhouse',
+  'cockroach',
+  'mongo',
+  'mongosh',
+  'duckdb',
+  'pgcli',
+  'mycli',
+  'litecli',
+  'usql',
+  'sqlplus',
+  'snowsql',
+  'bq',
+  'cqlsh',
+  'trino',
+  'presto',
+  'vsql',
+  'isql',
+  'db2',
+  'turso',
+  'd1',
 ];
 
-/** Commands that print their arguments, feeding a pipeline. */
-const PRINTERS = new Set(['echo', 'printf', 'cat']);
-
 /** Commands that turn encoded or compressed bytes back into text: what they print nobody has read. */
-const DECODERS = new Set(['base64', 'base32', 'basenc', 'xxd', 'openssl', 'uudecode', 'gunzip', 'zcat', 'gzip', 'bzcat', 'xzcat', 'zstdcat', 'unzstd', 'rev', 'tr']);
+const DECODERS = new Set([
+  'base64',
+  'base32',
+  'basenc',
+  'xxd',
+  'openssl',
+  'uudecode',
+  'gunzip',
+  'zcat',
+  'gzip',
+  'bzcat',
+  'xzcat',
+  'zstdcat',
+  'unzstd',
+  'rev',
+  'tr',
+]);
 
 const DOWNLOADERS = new Set(['curl', 'wget', 'fetch', 'aria2c', 'http', 'https', 'xh', 'curlie', 'lwp-request', 'GET']);
 const SHELL_NAMES = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'ash', 'mksh', 'fish', 'csh', 'tcsh', 'busybox']);
@@ -135,8 +213,26 @@ export function isInterpreter(name: string): boolean {
   return SHELL_NAMES.has(name) || /^(?:python|pypy|perl|ruby|node|nodejs|php|lua|luajit|tclsh|Rscript|deno|bun|osascript|pwsh|powershell)[\d.]*$/.test(name);
 }
 const INTERPRETER_NAMES = [
-  ...SHELL_NAMES, 'python', 'python2', 'python3', 'pypy', 'pypy3', 'perl', 'ruby', 'node', 'nodejs', 'php', 'lua', 'luajit', 'tclsh', 'Rscript',
-  'deno', 'bun', 'osascript', 'pwsh', 'powershell',
+  ...SHELL_NAMES,
+  'python',
+  'python2',
+  'python3',
+  'pypy',
+  'pypy3',
+  'perl',
+  'ruby',
+  'node',
+  'nodejs',
+  'php',
+  'lua',
+  'luajit',
+  'tclsh',
+  'Rscript',
+  'deno',
+  'bun',
+  'osascript',
+  'pwsh',
+  'powershell',
 ];
 
 /** The pipeline element frame a command sits in directly (innermost), if any. */
@@ -175,7 +271,7 @@ const sqlFromFile: Condition = ({ cmd, args, all }) => {
 };
 
 /** An interpreter reading its program from stdin (`sh`, `sh -s`, `python3 -`, `bash -- -`). */
-function readsProgramFromStdin(cmd: SimpleCommand, args: ParsedArgs): boolean {
+function readsProgramFromStdin(args: ParsedArgs): boolean {
   if (args.short.has('c') || args.short.has('e') || args.long.has('--eval')) return false;
   return args.short.has('s') || args.operands.length === 0 || args.operands[0] === '-';
 }
@@ -207,13 +303,13 @@ const runsDownloadedScript: Condition = ({ cmd, args, all }) => {
   if (cmd.argv.some((w, i) => i > 0 && cmd.dynamic[i] === true && unseen.test(w))) return true;
   // `bash <<< "$(curl ...)"`: the analyser marks the shell opaque and keeps the here-string.
   if (cmd.opaque !== undefined && cmd.stdin !== undefined && unseen.test(cmd.stdin)) return true;
-  if (!isInterpreter(name) || !readsProgramFromStdin(cmd, args)) return false;
+  if (!isInterpreter(name) || !readsProgramFromStdin(args)) return false;
   return upstream(cmd, all).some((up) => DOWNLOADERS.has(up.name) || (DECODERS.has(up.name) && decodes(up)) || (up.argv.length > 0 && up.dynamic[0] === true));
 };
 
 /** `echo 'rm -rf x' | sh`: the printed text is a script; judge it like one. */
 const runsPrintedDestructiveScript: Condition = ({ cmd, args, all }) => {
-  if (!SHELL_NAMES.has(cmd.name) || !readsProgramFromStdin(cmd, args)) return false;
+  if (!SHELL_NAMES.has(cmd.name) || !readsProgramFromStdin(args)) return false;
   return upstream(cmd, all).some((up) => (up.name === 'echo' || up.name === 'printf') && printedIsDestructive(up));
 };
 
@@ -273,7 +369,8 @@ const runsFetchedFile: Condition = ({ cmd, all }) => {
 const inlineShellIsDestructive: Condition = ({ cmd }) => {
   if (!isInterpreter(cmd.name) || SHELL_NAMES.has(cmd.name)) return false;
   const code = cmd.argv.slice(1).join(' ');
-  const re = /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|getoutput|getstatusoutput|call|run|Popen|shell_exec|passthru|qx)\s*\(\s*(['"`])(.+?)\1/g;
+  const re =
+    /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|getoutput|getstatusoutput|call|run|Popen|shell_exec|passthru|qx)\s*\(\s*(['"`])(.+?)\1/g;
   for (let m = re.exec(code); m !== null; m = re.exec(code)) if (nested.destructive(m[2]!)) return true;
   // Backticks in perl/ruby/php run a shell.
   if (/^(?:perl|ruby|php)/.test(cmd.name)) for (const m of code.matchAll(/`([^`]+)`/g)) if (nested.destructive(m[1]!)) return true;
@@ -284,7 +381,9 @@ const inlineShellIsDestructive: Condition = ({ cmd }) => {
 const inlineRecursiveDelete: Condition = ({ cmd }) => {
   if (!isInterpreter(cmd.name) || SHELL_NAMES.has(cmd.name)) return false;
   const code = cmd.argv.slice(1).join(' ');
-  return /\bshutil\.rmtree\b|\brmtree\s*\(|\b(?:rmSync|rm|rmdirSync|rmdir)\s*\([^)]*recursive\s*:\s*true|\bFileUtils\.rm_r[f]?\b|\bFileUtils\.remove_dir\b|\bremove_tree\b|\bfs\.remove(?:Sync)?\s*\(|\brimraf\b/.test(code);
+  return /\bshutil\.rmtree\b|\brmtree\s*\(|\b(?:rmSync|rm|rmdirSync|rmdir)\s*\([^)]*recursive\s*:\s*true|\bFileUtils\.rm_r[f]?\b|\bFileUtils\.remove_dir\b|\bremove_tree\b|\bfs\.remove(?:Sync)?\s*\(|\brimraf\b/.test(
+    code,
+  );
 };
 
 /** Fork bomb: a function calling itself in a pipeline or in the background. */
@@ -318,23 +417,82 @@ const sizeZero: Condition = ({ args }) => [...(args.values.get('s') ?? []), ...(
 
 const KUBECTL_SHAPE: OptionShape = {
   shortWithValue: 'nlfocks',
-  longWithValue: ['--namespace', '--selector', '--filename', '--context', '--output', '--kubeconfig', '--cluster', '--server', '--user', '--grace-period', '--timeout'],
+  longWithValue: [
+    '--namespace',
+    '--selector',
+    '--filename',
+    '--context',
+    '--output',
+    '--kubeconfig',
+    '--cluster',
+    '--server',
+    '--user',
+    '--grace-period',
+    '--timeout',
+  ],
 };
 
 /** Cloud and platform CLIs whose resources live elsewhere: their delete verbs are not undoable here. */
 const CLOUD_CLIS = [
-  'aws', 'gcloud', 'gsutil', 'az', 'doctl', 'linode-cli', 'hcloud', 'oci', 'ibmcloud', 'scw', 'exo', 'vultr-cli', 'heroku', 'fly', 'flyctl',
-  'vercel', 'netlify', 'firebase', 'wrangler', 'supabase', 'railway', 'render', 'eksctl', 'gh', 'glab', 'doppler', 'vault', 'consul', 'nomad',
-  'aliyun', 'tccli', 'openstack', 'swift', 'rclone', 'mc', 's3cmd', 'b2', 'az', 'kind', 'minikube', 'k3d', 'terraform', 'tofu', 'terragrunt', 'cdk', 'sam', 'serverless', 'sls',
+  'aws',
+  'gcloud',
+  'gsutil',
+  'az',
+  'doctl',
+  'linode-cli',
+  'hcloud',
+  'oci',
+  'ibmcloud',
+  'scw',
+  'exo',
+  'vultr-cli',
+  'heroku',
+  'fly',
+  'flyctl',
+  'vercel',
+  'netlify',
+  'firebase',
+  'wrangler',
+  'supabase',
+  'railway',
+  'render',
+  'eksctl',
+  'gh',
+  'glab',
+  'doppler',
+  'vault',
+  'consul',
+  'nomad',
+  'aliyun',
+  'tccli',
+  'openstack',
+  'swift',
+  'rclone',
+  'mc',
+  's3cmd',
+  'b2',
+  'az',
+  'kind',
+  'minikube',
+  'k3d',
+  'terraform',
+  'tofu',
+  'terragrunt',
+  'cdk',
+  'sam',
+  'serverless',
+  'sls',
 ];
 
 /** `delete`, `delete-stack`, `terminate-instances`, `apps:destroy`, `rb`, `rm -r`... among the operands. */
-const DELETE_VERB = /^(?:delete|destroy|terminate|remove|purge|deregister|wipe|nuke|uninstall)(?:[-_].*)?$|^[\w-]+:(?:destroy|delete|remove|reset|wipe|purge)$|^(?:rb|rm|del|purge|teardown|down|reset)$/;
+const DELETE_VERB =
+  /^(?:delete|destroy|terminate|remove|purge|deregister|wipe|nuke|uninstall)(?:[-_].*)?$|^[\w-]+:(?:destroy|delete|remove|reset|wipe|purge)$|^(?:rb|rm|del|purge|teardown|down|reset)$/;
 
 const cloudDeleteVerb: Condition = ({ cmd, args }) => {
   if (args.long.has('--help') || args.operands.includes('help')) return false;
   // `gh repo delete` has its own rule; `terraform destroy` too; `gh api -X DELETE` as well.
-  if (cmd.name === 'gh' || cmd.name === 'terraform' || cmd.name === 'tofu' || cmd.name === 'terragrunt') return args.operands[0] === 'state' && args.operands[1] === 'rm' || args.operands[0] === 'workspace' && args.operands[1] === 'delete';
+  if (cmd.name === 'gh' || cmd.name === 'terraform' || cmd.name === 'tofu' || cmd.name === 'terragrunt')
+    return (args.operands[0] === 'state' && args.operands[1] === 'rm') || (args.operands[0] === 'workspace' && args.operands[1] === 'delete');
   // `rclone`, `mc`, `s3cmd` mirror trees: only their deleting verbs.
   const ops = args.operands.slice(0, 4);
   if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
@@ -379,14 +537,20 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'force-pushing rewrites shared history',
     names: ['git'],
     sub: [['push']],
-    when: either(flag('f', '--force', '--force-with-lease', '--mirror'), restHas((o) => o.startsWith('+'))),
+    when: either(
+      flag('f', '--force', '--force-with-lease', '--mirror'),
+      restHas((o) => o.startsWith('+')),
+    ),
   },
   {
     id: 'git-push-delete',
     description: 'pushing a deletion removes a remote branch or tag',
     names: ['git'],
     sub: [['push']],
-    when: either(flag('d', '--delete', '--prune'), restHas((o) => o.startsWith(':') && o.length > 1)),
+    when: either(
+      flag('d', '--delete', '--prune'),
+      restHas((o) => o.startsWith(':') && o.length > 1),
+    ),
   },
   {
     id: 'git-reset-hard',
@@ -424,29 +588,53 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     shape: { shortWithValue: 'sbBc', longWithValue: ['--source', '--conflict', '--pathspec-from-file'] },
     when: ({ cmd, args }) => {
       const sub = args.operands[0];
-      if (sub === 'restore') return !((args.short.has('S') || args.long.has('--staged')) && !(args.short.has('W') || args.long.has('--worktree'))) && (args.operands.length > 1 || args.long.has('--pathspec-from-file'));
+      if (sub === 'restore')
+        return (
+          !((args.short.has('S') || args.long.has('--staged')) && !(args.short.has('W') || args.long.has('--worktree'))) &&
+          (args.operands.length > 1 || args.long.has('--pathspec-from-file'))
+        );
       if (sub === 'switch') return args.short.has('f') || args.long.has('--discard-changes') || args.long.has('--force');
       // checkout: `git checkout [tree-ish] -- paths`, or --pathspec-from-file.
-      return cmd.argv.includes('--') && cmd.argv.indexOf('--') < cmd.argv.length - 1 || args.long.has('--pathspec-from-file') || args.short.has('f') || args.long.has('--force');
+      return (
+        (cmd.argv.includes('--') && cmd.argv.indexOf('--') < cmd.argv.length - 1) ||
+        args.long.has('--pathspec-from-file') ||
+        args.short.has('f') ||
+        args.long.has('--force')
+      );
     },
   },
   {
     id: 'git-worktree-remove-force',
     description: 'git worktree remove --force deletes a work tree with uncommitted changes',
     names: ['git'],
-    sub: [['worktree', 'remove'], ['worktree', 'rm']],
+    sub: [
+      ['worktree', 'remove'],
+      ['worktree', 'rm'],
+    ],
     when: flag('f', '--force'),
   },
-  { id: 'git-update-ref-delete', description: 'git update-ref -d deletes a ref (branch or tag) without checks', names: ['git'], sub: [['update-ref']], when: flag('d', '--delete') },
+  {
+    id: 'git-update-ref-delete',
+    description: 'git update-ref -d deletes a ref (branch or tag) without checks',
+    names: ['git'],
+    sub: [['update-ref']],
+    when: flag('d', '--delete'),
+  },
   {
     id: 'git-reflog-expire',
     description: 'expiring or deleting reflog entries removes the record needed to recover lost commits',
     names: ['git'],
     sub: [['reflog', 'expire'], ['reflog', 'delete'], ['prune'], ['gc']],
-    when: ({ args }) => args.operands[0] !== 'gc' || [...(args.values.get('--prune') ?? [])].some((v) => v === 'now' || v === 'all') || args.long.has('--prune=now'),
+    when: ({ args }) =>
+      args.operands[0] !== 'gc' || [...(args.values.get('--prune') ?? [])].some((v) => v === 'now' || v === 'all') || args.long.has('--prune=now'),
     shape: { shortWithValue: '', longWithValue: [] },
   },
-  { id: 'git-filter-history', description: 'rewriting all history (filter-branch/filter-repo) replaces every commit', names: ['git'], sub: [['filter-branch'], ['filter-repo']] },
+  {
+    id: 'git-filter-history',
+    description: 'rewriting all history (filter-branch/filter-repo) replaces every commit',
+    names: ['git'],
+    sub: [['filter-branch'], ['filter-repo']],
+  },
   {
     id: 'git-branch-force-delete',
     description: 'git branch -D deletes a branch even if unmerged',
@@ -458,7 +646,10 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     id: 'git-stash-drop',
     description: 'dropping stashes loses the work saved in them',
     names: ['git'],
-    sub: [['stash', 'drop'], ['stash', 'clear']],
+    sub: [
+      ['stash', 'drop'],
+      ['stash', 'clear'],
+    ],
   },
   {
     id: 'sql-drop',
@@ -509,7 +700,11 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     names: ['dd'],
     when: argMatches(/^of=\/dev\/(?!null$|zero$|stdout$|stderr$|tty$|fd\/)/),
   },
-  { id: 'mkfs', description: 'mkfs formats a filesystem', names: ['mkfs', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mke2fs', 'mkswap', 'newfs'] },
+  {
+    id: 'mkfs',
+    description: 'mkfs formats a filesystem',
+    names: ['mkfs', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mke2fs', 'mkswap', 'newfs'],
+  },
   { id: 'shred', description: 'shred irrecoverably overwrites files', names: ['shred'] },
   { id: 'wipefs', description: 'wipefs erases filesystem signatures', names: ['wipefs'] },
   {
@@ -564,7 +759,10 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     id: 'docker-prune',
     description: 'pruning all images/volumes deletes data and caches',
     names: ['docker', 'podman'],
-    sub: [['system', 'prune'], ['volume', 'prune']],
+    sub: [
+      ['system', 'prune'],
+      ['volume', 'prune'],
+    ],
     when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all', '--volumes')),
   },
   {
@@ -583,11 +781,21 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     shape: KUBECTL_SHAPE,
     when: either(({ args }) => args.operands[0] === 'drain', flag('', '--force', '--prune')),
   },
-  { id: 'helm-uninstall', description: 'helm uninstall removes a release and its resources', names: ['helm'], sub: [['uninstall'], ['delete'], ['del'], ['un']] },
-  { id: 'pulumi-destroy', description: 'pulumi destroy deletes every resource of a stack', names: ['pulumi'], sub: [['destroy'], ['down'], ['stack', 'rm'], ['state', 'delete']] },
+  {
+    id: 'helm-uninstall',
+    description: 'helm uninstall removes a release and its resources',
+    names: ['helm'],
+    sub: [['uninstall'], ['delete'], ['del'], ['un']],
+  },
+  {
+    id: 'pulumi-destroy',
+    description: 'pulumi destroy deletes every resource of a stack',
+    names: ['pulumi'],
+    sub: [['destroy'], ['down'], ['stack', 'rm'], ['state', 'delete']],
+  },
   {
     id: 'docker-compose-down-volumes',
-    description: 'compose down -v deletes the project\'s named volumes (database data)',
+    description: "compose down -v deletes the project's named volumes (database data)",
     names: ['docker', 'podman', 'docker-compose', 'podman-compose'],
     when: ({ cmd, args }) => {
       const ops = args.operands;
@@ -600,7 +808,12 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     id: 'docker-volume-rm',
     description: 'removing volumes, or pruning all containers or images, deletes their data',
     names: ['docker', 'podman'],
-    sub: [['volume', 'rm'], ['volume', 'remove'], ['container', 'prune'], ['image', 'prune']],
+    sub: [
+      ['volume', 'rm'],
+      ['volume', 'remove'],
+      ['container', 'prune'],
+      ['image', 'prune'],
+    ],
     when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all')),
   },
   {
@@ -628,11 +841,24 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'killall/pkill signal every process matching a name, possibly the client itself',
     names: ['killall', 'pkill'],
     when: ({ cmd, args }) =>
-      cmd.name === 'killall' ? !flag('lV', '--list', '--version', '--help')({ cmd, args, rest: [], all: [] }) : cmd.argv.slice(1).some((w) => /^-(?:9|KILL|SIGKILL)$/.test(w) || w === '-f' || /^-[a-zA-Z]*f/.test(w) && !w.startsWith('--')),
+      cmd.name === 'killall'
+        ? !flag('lV', '--list', '--version', '--help')({ cmd, args, rest: [], all: [] })
+        : cmd.argv.slice(1).some((w) => /^-(?:9|KILL|SIGKILL)$/.test(w) || w === '-f' || (/^-[a-zA-Z]*f/.test(w) && !w.startsWith('--'))),
   },
   { id: 'terraform-destroy', description: 'terraform destroy deletes managed infrastructure', names: ['terraform', 'tofu', 'terragrunt'], sub: [['destroy']] },
-  { id: 'terraform-destroy', description: 'terraform destroy deletes managed infrastructure', names: ['terraform', 'tofu', 'terragrunt'], sub: [['apply'], ['plan']], when: argMatches(/^--?destroy$/) },
-  { id: 'npm-unpublish', description: 'unpublishing removes a package version for everyone', names: ['npm', 'pnpm', 'yarn'], sub: [['unpublish'], ['npm', 'unpublish']] },
+  {
+    id: 'terraform-destroy',
+    description: 'terraform destroy deletes managed infrastructure',
+    names: ['terraform', 'tofu', 'terragrunt'],
+    sub: [['apply'], ['plan']],
+    when: argMatches(/^--?destroy$/),
+  },
+  {
+    id: 'npm-unpublish',
+    description: 'unpublishing removes a package version for everyone',
+    names: ['npm', 'pnpm', 'yarn'],
+    sub: [['unpublish'], ['npm', 'unpublish']],
+  },
   {
     id: 'truncate-broad',
     description: 'truncating to zero on globs or broad paths empties many files',
@@ -649,12 +875,20 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     shape: { shortWithValue: 'u', longWithValue: [] },
     when: both(not(flag('lerTV')), ({ args }) => args.operands.length > 0),
   },
-  { id: 'gh-repo-delete', description: 'deletes a GitHub repository, release, or other GitHub resource', names: ['gh'], when: ({ args }) => args.operands[1] === 'delete' || args.operands[1] === 'delete-asset' },
+  {
+    id: 'gh-repo-delete',
+    description: 'deletes a GitHub repository, release, or other GitHub resource',
+    names: ['gh'],
+    when: ({ args }) => args.operands[1] === 'delete' || args.operands[1] === 'delete-asset',
+  },
   {
     id: 'cloud-storage-delete',
     description: 'recursive bucket deletion',
     names: ['aws'],
-    sub: [['s3', 'rm'], ['s3', 'rb']],
+    sub: [
+      ['s3', 'rm'],
+      ['s3', 'rb'],
+    ],
     when: flag('', '--recursive', '--force'),
   },
 ];

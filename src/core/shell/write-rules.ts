@@ -68,7 +68,11 @@ const sedLike =
   (cmd, sink) => {
     const perl = cmd.name === 'perl';
     if (!perl) sedScriptWrites(cmd, sink);
-    const args = parseArgs(cmd.argv, 1, perl ? { shortWithValue: 'eEIMm' } : { shortWithValue: 'efl', longWithValue: ['--expression', '--file', '--line-length'] });
+    const args = parseArgs(
+      cmd.argv,
+      1,
+      perl ? { shortWithValue: 'eEIMm' } : { shortWithValue: 'efl', longWithValue: ['--expression', '--file', '--line-length'] },
+    );
     // `-i.bak` clusters parse as i,.,b,a,k: the letter is enough.
     if (!args.short.has(flagLetter) && !args.long.has('--in-place')) {
       if (perl) interpreter(cmd, sink);
@@ -121,7 +125,12 @@ const packageManager: WriteExtractor = (cmd, sink) => {
     sink.unknown(`${tool} ${effectiveSub} --global writes into the global package prefix`);
     return;
   }
-  const dir = args.values.get('--prefix')?.[0] ?? args.values.get('C')?.[0] ?? args.values.get('--dir')?.[0] ?? args.values.get('--cwd')?.[0] ?? args.values.get('--directory')?.[0];
+  const dir =
+    args.values.get('--prefix')?.[0] ??
+    args.values.get('C')?.[0] ??
+    args.values.get('--dir')?.[0] ??
+    args.values.get('--cwd')?.[0] ??
+    args.values.get('--directory')?.[0];
   if (dir !== undefined) sink.within(dir, cmd.argv.indexOf(dir));
   for (const file of PACKAGE_FILES[tool] ?? []) {
     if (effectiveSub === 'ci' && file !== 'node_modules') continue; // ci never edits the manifest/lockfile
@@ -131,7 +140,10 @@ const packageManager: WriteExtractor = (cmd, sink) => {
 
 const pip: WriteExtractor = (cmd, sink) => {
   // `uv pip install` reads like `pip install` one word later.
-  const args = parseArgs(cmd.argv, cmd.name === 'uv' ? 2 : 1, { shortWithValue: 'rctei', longWithValue: ['--requirement', '--constraint', '--target', '--editable', '--index-url', '--prefix', '--root'] });
+  const args = parseArgs(cmd.argv, cmd.name === 'uv' ? 2 : 1, {
+    shortWithValue: 'rctei',
+    longWithValue: ['--requirement', '--constraint', '--target', '--editable', '--index-url', '--prefix', '--root'],
+  });
   const sub = args.operands[0];
   if (sub !== 'install' && sub !== 'uninstall') return;
   const target = args.values.get('t')?.[0] ?? args.values.get('--target')?.[0];
@@ -170,15 +182,42 @@ const git: WriteExtractor = (cmd, sink) => {
     return;
   }
   if (sub === 'clone') {
-    const cl = parseArgs(cmd.argv, at + 1, { shortWithValue: 'bcjmou', longWithValue: ['--branch', '--config', '--depth', '--origin', '--reference', '--separate-git-dir', '--template', '--upload-pack', '--jobs', '--filter', '--shallow-since', '--shallow-exclude'] });
+    const cl = parseArgs(cmd.argv, at + 1, {
+      shortWithValue: 'bcjmou',
+      longWithValue: [
+        '--branch',
+        '--config',
+        '--depth',
+        '--origin',
+        '--reference',
+        '--separate-git-dir',
+        '--template',
+        '--upload-pack',
+        '--jobs',
+        '--filter',
+        '--shallow-since',
+        '--shallow-exclude',
+      ],
+    });
     const url = cl.operands[0];
-    const dir = cl.operands[1] ?? (url === undefined ? undefined : url.replace(/\/+$/, '').replace(/\.git$/, '').split(/[/:]/).pop());
+    const dir =
+      cl.operands[1] ??
+      (url === undefined
+        ? undefined
+        : url
+            .replace(/\/+$/, '')
+            .replace(/\.git$/, '')
+            .split(/[/:]/)
+            .pop());
     if (dir !== undefined && dir !== '') sink.path(dir, 'git clone', cl.operands[1] !== undefined ? cl.operandIndex[1] : cl.operandIndex[0]);
     else sink.unknown('git clone without a recognisable destination');
     return;
   }
   if (sub === 'init') {
-    const it = parseArgs(cmd.argv, at + 1, { shortWithValue: 'b', longWithValue: ['--template', '--separate-git-dir', '--initial-branch', '--object-format', '--shared'] });
+    const it = parseArgs(cmd.argv, at + 1, {
+      shortWithValue: 'b',
+      longWithValue: ['--template', '--separate-git-dir', '--initial-branch', '--object-format', '--shared'],
+    });
     sink.path(it.operands[0] ?? '.', 'git init', it.operandIndex[0]);
     return;
   }
@@ -259,7 +298,29 @@ function outputOption(shape: OptionShape, keys: readonly string[], unknownWithou
 
 const CURL_SHAPE: OptionShape = {
   shortWithValue: 'oHdXuAeTrwxzKbcEmDF',
-  longWithValue: ['--output', '--header', '--data', '--request', '--user', '--dump-header', '--cookie-jar', '--cookie', '--trace', '--trace-ascii', '--stderr', '--output-dir', '--form', '--data-raw', '--data-binary', '--etag-save', '--hsts', '--alt-svc', '--max-time', '--connect-timeout', '--retry'],
+  longWithValue: [
+    '--output',
+    '--header',
+    '--data',
+    '--request',
+    '--user',
+    '--dump-header',
+    '--cookie-jar',
+    '--cookie',
+    '--trace',
+    '--trace-ascii',
+    '--stderr',
+    '--output-dir',
+    '--form',
+    '--data-raw',
+    '--data-binary',
+    '--etag-save',
+    '--hsts',
+    '--alt-svc',
+    '--max-time',
+    '--connect-timeout',
+    '--retry',
+  ],
 };
 
 /** `curl -O URL` / `wget URL` save under the URL's last path segment (wget: index.html for a bare host). */
@@ -345,7 +406,19 @@ function scriptOperand(cmd: SimpleCommand): string | undefined {
   const valueOpts = /^(?:-[mcWXQe]|--eval|--require|-r|--import|--loader|--env-file|-I|-M|-x)$/;
   for (let i = 1; i < cmd.argv.length; i++) {
     const w = cmd.argv[i]!;
-    if (w === '-m' || w === '-c' || w === '-e' || w === '-p' || w === '--eval' || w === '--print' || w === '-V' || w === '--version' || w === '-h' || w === '--help') return undefined;
+    if (
+      w === '-m' ||
+      w === '-c' ||
+      w === '-e' ||
+      w === '-p' ||
+      w === '--eval' ||
+      w === '--print' ||
+      w === '-V' ||
+      w === '--version' ||
+      w === '-h' ||
+      w === '--help'
+    )
+      return undefined;
     if (w === '--') return cmd.argv[i + 1];
     if (w.startsWith('-')) {
       if (valueOpts.test(w)) i++;
@@ -358,7 +431,10 @@ function scriptOperand(cmd: SimpleCommand): string | undefined {
 
 /** `awk '... > "file"'`, `awk -i inplace`, gawk's `print > f`/`printf >> f`/`| "cmd"`: files named inside the program. */
 const awk: WriteExtractor = (cmd, sink) => {
-  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'FvfiEl', longWithValue: ['--field-separator', '--assign', '--file', '--include', '--exec', '--load'] });
+  const args = parseArgs(cmd.argv, 1, {
+    shortWithValue: 'FvfiEl',
+    longWithValue: ['--field-separator', '--assign', '--file', '--include', '--exec', '--load'],
+  });
   if ((args.values.get('i') ?? []).some((v) => v === 'inplace') || (args.values.get('--include') ?? []).includes('inplace')) {
     for (let k = 1; k < args.operands.length; k++) sink.path(args.operands[k]!, `${cmd.name} -i inplace`, args.operandIndex[k]);
     return;
@@ -370,7 +446,8 @@ const awk: WriteExtractor = (cmd, sink) => {
   const program = args.operands[0];
   if (program === undefined) return;
   // `print > "x"`, `printf ... >> x`, `| "sh"`, `system(...)`: any output redirection inside the program.
-  if (/(?:print|printf)\b[^;{}]*?(?:>>?|\|)\s*\S|\bsystem\s*\(|\bclose\s*\(/.test(program)) sink.unknown(`${cmd.name} program writes to a file or runs a command (${program.slice(0, 60)})`);
+  if (/(?:print|printf)\b[^;{}]*?(?:>>?|\|)\s*\S|\bsystem\s*\(|\bclose\s*\(/.test(program))
+    sink.unknown(`${cmd.name} program writes to a file or runs a command (${program.slice(0, 60)})`);
 };
 
 /** sed's `w FILE` command and `s///w FILE` flag write files named inside the script. */
@@ -380,7 +457,8 @@ function sedScriptWrites(cmd: SimpleCommand, sink: WriteSink): void {
   if (scripts.length === 0 && args.operands[0] !== undefined) scripts.push(args.operands[0]);
   if (args.values.has('f') || args.values.has('--file')) sink.unknown('sed -f runs a script file that may write files (w command)');
   for (const script of scripts) {
-    if (/(?:^|[;\n}]|\d|\$|\/)\s*[wW]\s+\S|\/[gpiImMe0-9]*w\s+\S|(?:^|[;\n])\s*e\b/.test(script)) sink.unknown(`sed script writes a file or runs a command (${script.slice(0, 60)})`);
+    if (/(?:^|[;\n}]|\d|\$|\/)\s*[wW]\s+\S|\/[gpiImMe0-9]*w\s+\S|(?:^|[;\n])\s*e\b/.test(script))
+      sink.unknown(`sed script writes a file or runs a command (${script.slice(0, 60)})`);
   }
 }
 
@@ -406,7 +484,10 @@ const compiler: WriteExtractor = (cmd, sink) => {
 
 /** `split [opts] [FILE [PREFIX]]`: PREFIXaa, PREFIXab... (default prefix `x`). */
 const split: WriteExtractor = (cmd, sink) => {
-  const args = parseArgs(cmd.argv, 1, { shortWithValue: 'abClnt', longWithValue: ['--bytes', '--lines', '--line-bytes', '--number', '--suffix-length', '--additional-suffix', '--separator', '--filter'] });
+  const args = parseArgs(cmd.argv, 1, {
+    shortWithValue: 'abClnt',
+    longWithValue: ['--bytes', '--lines', '--line-bytes', '--number', '--suffix-length', '--additional-suffix', '--separator', '--filter'],
+  });
   if (args.long.has('--filter')) sink.unknown('split --filter runs a command per chunk');
   const prefix = args.operands[1] ?? 'x';
   sink.path(`${prefix}aa`, 'split (writes PREFIXaa, PREFIXab, …)', args.operands[1] !== undefined ? args.operandIndex[1] : undefined);
@@ -424,13 +505,17 @@ const zip: WriteExtractor = (cmd, sink) => {
   const archive = args.operands[0];
   if (archive === undefined || archive === '-') return;
   sink.path(/\.[^/]+$/.test(archive) ? archive : `${archive}.zip`, 'zip', args.operandIndex[0]);
-  if (args.short.has('m') || args.long.has('--move')) for (let k = 1; k < args.operands.length; k++) sink.path(args.operands[k]!, 'zip -m (deletes the source)', args.operandIndex[k]);
+  if (args.short.has('m') || args.long.has('--move'))
+    for (let k = 1; k < args.operands.length; k++) sink.path(args.operands[k]!, 'zip -m (deletes the source)', args.operandIndex[k]);
 };
 
 /** Editors driven by commands (`vim -es`, `ex`, `nvim --headless -c`, `ed`): `:w other` can write anywhere. */
 const scriptedEditor: WriteExtractor = (cmd, sink) => {
   const a = cmd.argv.slice(1);
-  const scripted = cmd.name === 'ed' || cmd.name === 'ex' || a.some((w) => /^-[a-zA-Z]*[esSc]$/.test(w) || w.startsWith('+') || w === '--headless' || w === '--cmd' || w === '--batch' || w === '-batch');
+  const scripted =
+    cmd.name === 'ed' ||
+    cmd.name === 'ex' ||
+    a.some((w) => /^-[a-zA-Z]*[esSc]$/.test(w) || w.startsWith('+') || w === '--headless' || w === '--cmd' || w === '--batch' || w === '-batch');
   if (scripted) sink.unknown(`${cmd.name} run from a script may write any file`);
 };
 
@@ -447,8 +532,29 @@ const sqlite: WriteExtractor = (cmd, sink) => {
 
 /** Writers whose operands are the written paths: fed by xargs, their targets come from stdin. */
 export const OPERAND_WRITERS: ReadonlySet<string> = new Set([
-  'tee', 'touch', 'mkdir', 'rm', 'rmdir', 'unlink', 'shred', 'truncate', 'mkfifo', 'chmod', 'chown', 'chgrp',
-  'gzip', 'gunzip', 'bzip2', 'xz', 'cp', 'mv', 'ln', 'install', 'rsync', 'sed', 'perl',
+  'tee',
+  'touch',
+  'mkdir',
+  'rm',
+  'rmdir',
+  'unlink',
+  'shred',
+  'truncate',
+  'mkfifo',
+  'chmod',
+  'chown',
+  'chgrp',
+  'gzip',
+  'gunzip',
+  'bzip2',
+  'xz',
+  'cp',
+  'mv',
+  'ln',
+  'install',
+  'rsync',
+  'sed',
+  'perl',
 ]);
 
 /** Which extractor handles each effective command name. */
@@ -482,7 +588,25 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
     for (let k = 0; k < sources; k++) sink.path(args.operands[k]!, 'ln (hard link source: writes through the link change it)', args.operandIndex[k]);
   },
   install: copyLike({ shortWithValue: 'tSmog', longWithValue: ['--target-directory', '--suffix', '--mode', '--owner', '--group'] }),
-  rsync: copyLike({ shortWithValue: 'eTfB', longWithValue: ['--rsh', '--temp-dir', '--filter', '--exclude', '--include', '--exclude-from', '--include-from', '--files-from', '--partial-dir', '--backup-dir', '--rsync-path'] }, { remoteAware: true }),
+  rsync: copyLike(
+    {
+      shortWithValue: 'eTfB',
+      longWithValue: [
+        '--rsh',
+        '--temp-dir',
+        '--filter',
+        '--exclude',
+        '--include',
+        '--exclude-from',
+        '--include-from',
+        '--files-from',
+        '--partial-dir',
+        '--backup-dir',
+        '--rsync-path',
+      ],
+    },
+    { remoteAware: true },
+  ),
   sed: sedLike('i'),
   perl: sedLike('i'),
   dd,
@@ -498,7 +622,20 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
   },
   sort: outputOption({ shortWithValue: 'ok', longWithValue: ['--output', '--key'] }, ['o', '--output']),
   curl: (cmd, sink) => {
-    outputOption(CURL_SHAPE, ['o', '--output', 'D', '--dump-header', 'c', '--cookie-jar', '--trace', '--trace-ascii', '--stderr', '--etag-save', '--hsts', '--alt-svc'])(cmd, sink);
+    outputOption(CURL_SHAPE, [
+      'o',
+      '--output',
+      'D',
+      '--dump-header',
+      'c',
+      '--cookie-jar',
+      '--trace',
+      '--trace-ascii',
+      '--stderr',
+      '--etag-save',
+      '--hsts',
+      '--alt-svc',
+    ])(cmd, sink);
     const args = parseArgs(cmd.argv, 1, CURL_SHAPE);
     if (!(args.short.has('O') || args.long.has('--remote-name') || args.long.has('--remote-name-all'))) return;
     const dir = args.values.get('--output-dir')?.[0];
@@ -506,10 +643,27 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
     urlNames(args, sink, 'curl -O', false);
   },
   wget: (cmd, sink) => {
-    const shape: OptionShape = { shortWithValue: 'OPaoeiUtTwQlAR', longWithValue: ['--output-document', '--directory-prefix', '--output-file', '--append-output', '--input-file', '--user-agent', '--tries', '--timeout', '--wait', '--level', '--accept', '--reject'] };
+    const shape: OptionShape = {
+      shortWithValue: 'OPaoeiUtTwQlAR',
+      longWithValue: [
+        '--output-document',
+        '--directory-prefix',
+        '--output-file',
+        '--append-output',
+        '--input-file',
+        '--user-agent',
+        '--tries',
+        '--timeout',
+        '--wait',
+        '--level',
+        '--accept',
+        '--reject',
+      ],
+    };
     const args = parseArgs(cmd.argv, 1, shape);
     if (args.long.has('--spider')) return;
-    for (const key of ['o', '--output-file', 'a', '--append-output']) for (const v of args.values.get(key) ?? []) sink.path(v, `wget ${key.length === 1 ? '-' + key : key}`, cmd.argv.indexOf(v));
+    for (const key of ['o', '--output-file', 'a', '--append-output'])
+      for (const v of args.values.get(key) ?? []) sink.path(v, `wget ${key.length === 1 ? '-' + key : key}`, cmd.argv.indexOf(v));
     const doc = args.values.get('O')?.[0] ?? args.values.get('--output-document')?.[0];
     if (doc !== undefined) {
       if (doc !== '-') sink.path(doc, 'wget -O', cmd.argv.indexOf(doc));

@@ -26,7 +26,13 @@ describe('review state machine (engine + memory store)', () => {
     expect(h.store.read('s1')!.review.status).toBe('blocked');
     await h.hook('SubagentStart', { agent_id: 'r', agent_type: 'roz:roz' });
     // The hook of the reviewer's own Bash call records the decision.
-    const decided = await h.hook('PreToolUse', { agent_id: 'r', agent_type: 'roz:roz', tool_name: 'Bash', tool_use_id: 't1', tool_input: { command: 'roz decide s1 COMPLETE ok' } });
+    const decided = await h.hook('PreToolUse', {
+      agent_id: 'r',
+      agent_type: 'roz:roz',
+      tool_name: 'Bash',
+      tool_use_id: 't1',
+      tool_input: { command: 'roz decide s1 COMPLETE ok' },
+    });
     expect(decided.verdict.kind).toBe('allow');
     expect(h.store.read('s1')!.review.status).toBe('approved');
     expect(h.store.read('s1')!.review.decision).toMatchObject({ kind: 'complete', summary: 'ok', agent_id: 'r', tool_use_id: 't1', valid: true });
@@ -61,7 +67,17 @@ describe('review state machine (engine + memory store)', () => {
     const gh = { tool_name: 'Bash', tool_input: { command: 'gh pr merge 3' } };
     expect((await h.hook('PreToolUse', gh)).verdict.kind).toBe('ask');
     await h.hook('SubagentStart', { agent_id: 'r', agent_type: 'roz:roz' });
-    expect((await h.hook('PreToolUse', { agent_id: 'r', agent_type: 'roz:roz', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: 'roz decide COMPLETE ok' } })).verdict.kind).toBe('allow');
+    expect(
+      (
+        await h.hook('PreToolUse', {
+          agent_id: 'r',
+          agent_type: 'roz:roz',
+          tool_name: 'Bash',
+          tool_use_id: 't',
+          tool_input: { command: 'roz decide COMPLETE ok' },
+        })
+      ).verdict.kind,
+    ).toBe('allow');
     expect((await h.hook('PreToolUse', gh)).verdict.kind).toBe('none');
     expect((await h.hook('PreToolUse', gh)).verdict.kind).toBe('ask');
   });
@@ -100,7 +116,6 @@ describe('review state machine (engine + memory store)', () => {
     expect(after.stdout).toMatch(/circuit breaker/);
   });
 });
-
 
 describe('the hook-recorded ISSUES in a governed project', () => {
   it('appends the review lesson, as the CLI did before', async () => {

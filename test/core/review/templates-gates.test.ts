@@ -45,7 +45,7 @@ describe('gates', () => {
     'echo y | gh issue close 123',
     'bash -c "gh issue close 123"',
     'true && command gh issue close 1',
-    'sh -c \'exec gh issue close 9\'',
+    "sh -c 'exec gh issue close 9'",
   ])('matches %s', (c) => {
     expect(matchGate(gates, 'Bash', cmds(c))?.pattern).toBe('Bash:gh issue close*');
   });

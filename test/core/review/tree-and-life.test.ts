@@ -190,7 +190,8 @@ describe('reviewer life from the client facts', () => {
   });
 
   it('a <task-notification> with status killed or failed ends it', () => {
-    const note = (status: string) => `<task-notification>\n<task-id>${REV}</task-id>\n<status>${status}</status>\n<summary>Agent "Independent review" was stopped</summary>\n</task-notification>`;
+    const note = (status: string) =>
+      `<task-notification>\n<task-id>${REV}</task-id>\n<status>${status}</status>\n<summary>Agent "Independent review" was stopped</summary>\n</task-notification>`;
     expect(parseTaskNotification(note('killed'))).toEqual({ task_id: REV, status: 'killed' });
     blockedAgainAfter((w) => w.prompt(note('killed')), 'killed');
     blockedAgainAfter((w) => w.prompt(note('failed')), 'failed');
@@ -318,7 +319,10 @@ describe('the exact roz decide call', () => {
     expect(w.reviewerBash(`roz decide ${SID} COMPLETE ok --no-opinion 'none installed'`).verdict).toMatchObject({ kind: 'deny', code: 'DECISION_REFUSED' });
     expect(w.reviewerBash(`roz decide ${SID} COMPLETE ok --opinions claude`).verdict.kind).toBe('allow');
     expect(w.state.review.decision).toMatchObject({ opinions: ['claude'], opinion_policy: 'required' });
-    expect(parseDecideArgs(['COMPLETE', 'ok', '--no-opinion', 'codex missing'])).toMatchObject({ ok: true, args: { no_opinion: 'codex missing', session: null } });
+    expect(parseDecideArgs(['COMPLETE', 'ok', '--no-opinion', 'codex missing'])).toMatchObject({
+      ok: true,
+      args: { no_opinion: 'codex missing', session: null },
+    });
   });
 });
 
@@ -376,7 +380,12 @@ describe('outcomes', () => {
     const r = policy.onSessionStart(w.state, { session_id: SID, cwd: '/p', hook_event_name: 'SessionStart', source: 'compact' } as HookInput<'SessionStart'>);
     expect(r.verdict).toMatchObject({ kind: 'context' });
     expect((r.verdict as { text: string }).text).toMatch(/under independent review \(SESSION_ID=s1\).*roz:roz/);
-    const startup = policy.onSessionStart(w.state, { session_id: SID, cwd: '/p', hook_event_name: 'SessionStart', source: 'startup' } as HookInput<'SessionStart'>);
+    const startup = policy.onSessionStart(w.state, {
+      session_id: SID,
+      cwd: '/p',
+      hook_event_name: 'SessionStart',
+      source: 'startup',
+    } as HookInput<'SessionStart'>);
     expect(startup.verdict.kind).toBe('none');
   });
 });

@@ -48,9 +48,9 @@ const NORMALIZATION: ReadonlyArray<readonly [string, string]> = [
   ['ls; gh issue close 1', 'ls'],
   ['/usr/local/bin/gh issue close 1', 'gh issue close 1'],
   ['/usr/local/bin/gh issue close 1', '/usr/local/bin/gh issue close 1'],
-  ["g\\h issue 'close' \"1\"", 'gh issue close 1'],
+  ['g\\h issue \'close\' "1"', 'gh issue close 1'],
   ['sudo bash -c "env A=1 gh issue close 1"', 'gh issue close 1'],
-  ["bash -c \"sh -c 'gh issue close 1'\"", 'gh issue close 1'],
+  ['bash -c "sh -c \'gh issue close 1\'"', 'gh issue close 1'],
   ['find . -name x -exec gh issue close {} \\;', 'gh issue close {}'],
   ['bash <<EOF\ngh issue close 1\nEOF', 'gh issue close 1'],
   ["bash <<< 'gh issue close 1'", 'gh issue close 1'],
@@ -184,7 +184,10 @@ describe('analyzeCommand', () => {
     for (const source of ['bash -c "$CMD"', 'eval "$x"', 'sh -c "$(curl x)"', 'env -S "rm -rf /"']) {
       const a = analyzeCommand(source);
       expect(a.complete, source).toBe(false);
-      expect(a.commands.some((c) => c.opaque !== undefined), source).toBe(true);
+      expect(
+        a.commands.some((c) => c.opaque !== undefined),
+        source,
+      ).toBe(true);
     }
   });
 

@@ -74,10 +74,10 @@ describe('writeTargets: known targets', () => {
     ['sudo tee /etc/hosts < hosts', ['/etc/hosts']],
     ['echo $(touch marker)', ['marker']],
     ["python -c \"open('x','w').write('1')\"", ['x']],
-    ["python3 -c 'from pathlib import Path; Path(\"p.txt\").write_text(\"x\")'", ['p.txt']],
+    ['python3 -c \'from pathlib import Path; Path("p.txt").write_text("x")\'', ['p.txt']],
     ["node -e \"require('fs').writeFileSync('out.json', '{}')\"", ['out.json']],
-    ["ruby -e 'File.write(\"r.txt\", 1)'", ['r.txt']],
-    ["perl -e 'open(my $f, \">\", \"o.txt\")'", ['o.txt']],
+    ['ruby -e \'File.write("r.txt", 1)\'', ['r.txt']],
+    ['perl -e \'open(my $f, ">", "o.txt")\'', ['o.txt']],
   ];
   it.each(CASES)('%j writes %j', (source, expected) => {
     expect(paths(source)).toEqual(expected);
@@ -179,14 +179,21 @@ describe('writeTargets: writers named by class (issue 15)', () => {
     expect(writeTargets('tar xzf a.tgz').targets).toEqual([expect.objectContaining({ path: '.', tree: true })]);
   });
 
-  it.each(['git stash', 'git stash pop', 'git pull', 'git checkout -', 'git checkout main', 'git switch main', 'git merge x', 'git reset --hard', 'wget -r https://x.io/docs/'])(
-    '%j may rewrite the whole work tree',
-    (source) => {
-      const r = writeTargets(source);
-      expect(r.unknown).toEqual([]);
-      expect(r.targets).toEqual([expect.objectContaining({ path: '.', tree: true })]);
-    },
-  );
+  it.each([
+    'git stash',
+    'git stash pop',
+    'git pull',
+    'git checkout -',
+    'git checkout main',
+    'git switch main',
+    'git merge x',
+    'git reset --hard',
+    'wget -r https://x.io/docs/',
+  ])('%j may rewrite the whole work tree', (source) => {
+    const r = writeTargets(source);
+    expect(r.unknown).toEqual([]);
+    expect(r.targets).toEqual([expect.objectContaining({ path: '.', tree: true })]);
+  });
 });
 
 describe('writeTargets: unknowns', () => {

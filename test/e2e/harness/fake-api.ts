@@ -122,7 +122,10 @@ export function parseMessagesRequest(raw: Record<string, unknown>, index: number
   });
   const incoming = messages.slice(lastAssistant + 1);
   const toolResults = incoming.flatMap((m) => m.toolResults);
-  const lastUserText = incoming.flatMap((m) => [m.text, ...m.toolResults.map((r) => r.text)]).filter(Boolean).join('\n');
+  const lastUserText = incoming
+    .flatMap((m) => [m.text, ...m.toolResults.map((r) => r.text)])
+    .filter(Boolean)
+    .join('\n');
   let fb: RegExpExecArray | null = null;
   for (const m of incoming) if (m.role === 'user') fb = STOP_FEEDBACK_RE.exec(m.text) ?? fb;
   const firstUserText = messages.find((m) => m.role === 'user')?.text ?? '';
@@ -365,12 +368,23 @@ export async function startFakeApi(scenario: Scenario, opts: FakeApiOptions = {}
 
     if (!req.stream) {
       res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${msgId}` });
-      res.end(JSON.stringify({ id: msgId, type: 'message', role: 'assistant', model: req.model, content, stop_reason: stopReason, stop_sequence: null, usage }));
+      res.end(
+        JSON.stringify({ id: msgId, type: 'message', role: 'assistant', model: req.model, content, stop_reason: stopReason, stop_sequence: null, usage }),
+      );
       return;
     }
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive', 'request-id': `req_${msgId}` });
     sse(res, 'message_start', {
-      message: { id: msgId, type: 'message', role: 'assistant', model: req.model, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+      message: {
+        id: msgId,
+        type: 'message',
+        role: 'assistant',
+        model: req.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { ...usage, output_tokens: 1 },
+      },
     });
     content.forEach((block, index) => {
       if (block.type === 'text') {
@@ -452,12 +466,21 @@ export function summarize(requests: readonly ParsedRequest[]): string {
     .map((r) => {
       const lastIn = r.toolResults.length
         ? r.toolResults.map((t) => `${t.toolName ?? '?'}${t.isError ? ' ERROR' : ''}: ${clip(t.text, 200)}`).join(' | ')
-        : clip(r.incoming.filter((m) => m.role === 'user').map((m) => m.text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, '')).join(' '), 200);
+        : clip(
+            r.incoming
+              .filter((m) => m.role === 'user')
+              .map((m) => m.text.replace(/<system-reminder>[\s\S]*?<\/system-reminder>/g, ''))
+              .join(' '),
+            200,
+          );
       const out =
         r.reply && 'error' in r.reply
           ? `ERROR ${r.reply.error}`
           : r.reply
-            ? [r.reply.text ? `text ${JSON.stringify(clip(r.reply.text, 60))}` : '', ...r.reply.tools.map((t) => `${t.name}(${clip(JSON.stringify(t.input), 120)})`)]
+            ? [
+                r.reply.text ? `text ${JSON.stringify(clip(r.reply.text, 60))}` : '',
+                ...r.reply.tools.map((t) => `${t.name}(${clip(JSON.stringify(t.input), 120)})`),
+              ]
                 .filter(Boolean)
                 .join(' + ')
             : '';

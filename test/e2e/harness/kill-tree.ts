@@ -18,7 +18,9 @@ function parentOf(pid: number): number | undefined {
 export function descendantsOf(root: number): number[] {
   let pids: number[];
   try {
-    pids = readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number);
+    pids = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
   } catch {
     return [];
   }

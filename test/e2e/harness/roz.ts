@@ -101,7 +101,10 @@ export function spawnReviewer(req: ParsedRequest, opts: SpawnOptions = {}): Repl
   const asked = opts.background ?? 'as-told';
   const background = asked === 'as-told' ? (/run_in_background/.test(req.lastUserText) ? false : undefined) : asked;
   const prompt = `SESSION_ID=${req.sessionId}\n\n## Summary\n${opts.summary ?? 'Wrote hello.txt as asked.'}\n\n## Files changed\n- hello.txt\n`;
-  return reply(undefined, agent({ subagent_type: 'roz:roz', description: 'Independent review', prompt, ...(background === undefined ? {} : { run_in_background: background }) }));
+  return reply(
+    undefined,
+    agent({ subagent_type: 'roz:roz', description: 'Independent review', prompt, ...(background === undefined ? {} : { run_in_background: background }) }),
+  );
 }
 
 /** How the reviewer invokes roz (on PATH through CLAUDE_ENV_FILE, per the contract). */
@@ -121,7 +124,11 @@ export function decideCommand(sessionId: string, kind: 'COMPLETE' | 'ISSUES', su
  */
 export function reviewerScript(kind: 'COMPLETE' | 'ISSUES', summary: string, message?: string, name = kind.toLowerCase()): Step[] {
   return [
-    { name: `${name}:diff`, when: on.start(), reply: (req) => reply(undefined, bash(`${ROZ_CMD} context ${req.sessionId ?? 'MISSING'}`, 'Read the request and the real changes')) },
+    {
+      name: `${name}:diff`,
+      when: on.start(),
+      reply: (req) => reply(undefined, bash(`${ROZ_CMD} context ${req.sessionId ?? 'MISSING'}`, 'Read the request and the real changes')),
+    },
     {
       name: `${name}:decide`,
       when: on.toolResult('Bash'),
@@ -171,7 +178,15 @@ export async function runRoz(opts: Omit<PrintRunOptions, 'pluginDir'>): Promise<
     why: () =>
       `${describeRun(run)}\n--- roz debug:\n${safe(() => {
         const { review } = rozState(ws, sessionId);
-        return { status: review.status, enabled: review.enabled, block_count: review.block_count, decision: review.decision, history: review.decision_history, breaker: review.breaker, attempts: review.attempts };
+        return {
+          status: review.status,
+          enabled: review.enabled,
+          block_count: review.block_count,
+          decision: review.decision,
+          history: review.decision_history,
+          breaker: review.breaker,
+          attempts: review.attempts,
+        };
       })}\n--- roz trace:\n${safe(() => traceDigest(rozTrace(ws, sessionId)))}`,
   };
 }

@@ -123,7 +123,8 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   if (outcome.spawnError) throw new Error(`could not start the Claude Code client (${bin}): ${outcome.spawnError.message}${dump()}`);
   if (outcome.timedOut) throw new Error(`claude -p did not finish within ${timeoutMs} ms; killed its process group.${dump()}`);
 
-  if (process.env.ROZ_E2E_VERBOSE) process.stderr.write(`[e2e] claude -p ${JSON.stringify(opts.prompt)} exit ${outcome.code} in ${durationMs} ms\n${summarize(api.requests)}\n`);
+  if (process.env.ROZ_E2E_VERBOSE)
+    process.stderr.write(`[e2e] claude -p ${JSON.stringify(opts.prompt)} exit ${outcome.code} in ${durationMs} ms\n${summarize(api.requests)}\n`);
   let result: PrintResult;
   try {
     result = JSON.parse(stdout.trim()) as PrintResult;

@@ -10,7 +10,6 @@ import { ROZ_PLUGIN_DIR, createWorkspace, seedClaudeJson, type ClientVersion, ty
 
 const { Terminal } = xtermHeadless;
 
-
 export const KEYS = {
   enter: '\r',
   escape: '\x1b',

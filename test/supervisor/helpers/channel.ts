@@ -25,11 +25,24 @@ export async function startSupervisor(opts: { approvalTimeoutMs?: number; ringCa
 export const SID = 'sess-1';
 
 export function preToolUse(command: string, extra: Record<string, unknown> = {}): string {
-  return JSON.stringify({ session_id: SID, cwd: '/tmp', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, tool_use_id: 'toolu_x', ...extra });
+  return JSON.stringify({
+    session_id: SID,
+    cwd: '/tmp',
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command },
+    tool_use_id: 'toolu_x',
+    ...extra,
+  });
 }
 
 /** Relay a verdict as the hook process does, and render what it would print (engine/output.ts). */
-export async function relay(env: Record<string, string | undefined>, verdict: Verdict, raw = preToolUse('rm -rf build'), deadlineMs = 20_000): Promise<Relayed & { stdout: string }> {
+export async function relay(
+  env: Record<string, string | undefined>,
+  verdict: Verdict,
+  raw = preToolUse('rm -rf build'),
+  deadlineMs = 20_000,
+): Promise<Relayed & { stdout: string }> {
   const r = await relayToSupervisor({ event: 'PreToolUse', raw, stderr: '', verdict, env, deadline: Date.now() + deadlineMs });
   return { ...r, stdout: renderOutput('PreToolUse', r.verdict, []) };
 }
@@ -54,7 +67,11 @@ export function sendRaw(path: string, data: string | Buffer, opts: { untilClose?
 
 export function traceRecords(store: string, sid = SID): Array<Record<string, unknown>> {
   try {
-    return readFileSync(join(store, 'sessions', sid, 'trace.jsonl'), 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    return readFileSync(join(store, 'sessions', sid, 'trace.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
   } catch {
     return [];
   }
