@@ -2,6 +2,7 @@
 // and in a governed one (an intent owning `**`): at least 99 % of the must-ask
 // commands reach a human, at most 1 % of the safe ones are flagged.
 import { mkdirSync, realpathSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -66,8 +67,17 @@ describe('guard corpus', () => {
   });
 
   it('governed project, intent owning **: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
-    // A project where projects live (not under /tmp, which would make /tmp the project's neighbourhood, not scratch).
-    const base = join(fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url)), 'roz-guard-corpus');
+    // A project where projects live (not under /tmp, which would make /tmp the project's neighbourhood, not scratch):
+    // beside this checkout, unless the checkout itself is under /tmp (a CI clone), then in the user's cache.
+    const tmp = realpathSync('/tmp');
+    const candidates = [fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url)), join(homedir(), '.cache'), '/var/tmp'];
+    const outsideTmp = candidates.find((d) => {
+      mkdirSync(d, { recursive: true });
+      const real = realpathSync(d);
+      return real !== tmp && !real.startsWith(`${tmp}/`);
+    });
+    if (!outsideTmp) throw new Error(`no directory outside /tmp to put the governed test project in (tried ${candidates.join(', ')})`);
+    const base = join(outsideTmp, 'roz-guard-corpus');
     mkdirSync(base, { recursive: true });
     const saved = process.env.TMPDIR;
     process.env.TMPDIR = base;
