@@ -17,6 +17,8 @@ export interface FileFollower {
  * Calls `onLine` for every complete line of `file`, from its start, then for
  * each line appended later. The file may not exist yet; its directory must.
  */
+const POLL_MS = 200;
+
 export async function followLines(file: string, onLine: (line: string) => void, opts: { poll?: boolean } = {}): Promise<FileFollower> {
   const { watch } = await import('chokidar');
   let offset = 0;
@@ -53,10 +55,14 @@ export async function followLines(file: string, onLine: (line: string) => void, 
   };
 
   let trailing: NodeJS.Timeout | undefined;
+  // Polling mode also reads on a timer of its own: chokidar's polling watches
+  // the directory's stat, and a file created in the same instant as a check can
+  // go unnoticed until the next change (seen on Node 26).
+  let ticker: NodeJS.Timeout | undefined;
   type Watching = { mode: 'events' | 'polling'; watcher: FSWatcher };
   const start = async (usePolling: boolean): Promise<Watching> => {
     // The directory, not the file: a file that does not exist yet gives no events of its own.
-    const watcher = watch(dirname(file), { ignoreInitial: true, depth: 0, usePolling, interval: 200, persistent: true });
+    const watcher = watch(dirname(file), { ignoreInitial: true, depth: 0, usePolling, interval: POLL_MS, persistent: true });
     const onFile = (p: string): void => {
       if (p !== file) return;
       readNew();
@@ -67,6 +73,7 @@ export async function followLines(file: string, onLine: (line: string) => void, 
     };
     watcher.on('add', onFile).on('change', onFile);
     await new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+    if (usePolling && !ticker) ticker = setInterval(readNew, POLL_MS);
     // Events can fail after the start (no inotify watches left): poll from then on.
     watcher.on('error', () => {
       if (current.mode === 'polling') return;
@@ -86,6 +93,7 @@ export async function followLines(file: string, onLine: (line: string) => void, 
     },
     close: () => {
       clearTimeout(trailing);
+      clearInterval(ticker);
       return current.watcher.close();
     },
   };
