@@ -2,39 +2,29 @@
 // the run's settings file and whether the client was started with it, managed,
 // user, project and local settings, and whether the sandbox's tools exist.
 // SessionStart only: a few small file reads, no heavy imports.
-import { accessSync, constants, fstatSync, openSync, readFileSync, readSync, closeSync } from 'node:fs';
+import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { decideMode, type Enforcement } from '../core/enforce/mode.js';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
+import { readRegularText, UnreadableFileError } from '../store/regular-file.js';
 
 const MAX_SETTINGS_BYTES = 1024 * 1024;
 
 /** A settings file, read only when it is a regular file (never block on a FIFO). */
 function readSettings(file: string): { doc: ClaudeSettings | null; error?: string } {
-  let fd: number;
+  let text: string;
   try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK);
+    text = readRegularText(file, MAX_SETTINGS_BYTES);
   } catch (err) {
-    return { doc: null, error: (err as NodeJS.ErrnoException).code ?? 'unreadable' };
+    const e = err as NodeJS.ErrnoException;
+    return { doc: null, error: e instanceof UnreadableFileError ? (e.code === 'ENOTREG' ? 'not a regular file' : 'too large') : (e.code ?? 'unreadable') };
   }
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return { doc: null, error: 'not a regular file' };
-    if (st.size > MAX_SETTINGS_BYTES) return { doc: null, error: 'too large' };
-    const buf = Buffer.alloc(st.size);
-    let n = 0;
-    while (n < st.size) {
-      const r = readSync(fd, buf, n, st.size - n, n);
-      if (r === 0) break;
-      n += r;
-    }
-    const doc = JSON.parse(buf.subarray(0, n).toString('utf8')) as unknown;
+    const doc = JSON.parse(text) as unknown;
     return doc && typeof doc === 'object' && !Array.isArray(doc) ? { doc: doc as ClaudeSettings } : { doc: null, error: 'not a JSON object' };
   } catch (err) {
     return { doc: null, error: (err as Error).message.split('\n')[0] };
-  } finally {
-    closeSync(fd);
   }
 }
 
