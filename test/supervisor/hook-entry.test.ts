@@ -2,14 +2,12 @@
 // engine as usual, then tells the supervisor; with no supervisor it behaves
 // exactly as standalone, within a bounded time, and says so.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { bundle, repoRoot } from './helpers/bundle.js';
-import { preToolUse, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
-import { FileSessionStore } from '../../src/store/file-store.js';
+import { governedRepo, preToolUse, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
 import { formatTraceLine } from '../../src/cli/commands/inspect.js';
 import { DEFAULT_APPROVAL_TIMEOUT_S, MAX_APPROVAL_TIMEOUT_S, parseTimeout } from '../../src/cli/commands/run.js';
 
@@ -54,24 +52,7 @@ describe('hook process with ROZ_SOCKET', () => {
   it("the engine's own ask (a destructive command in a governed project) waits for the human's key", async () => {
     const s = await startSupervisor();
     sup = s.sup;
-    const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
-    mkdirSync(join(repo, '.orchestration'));
-    writeFileSync(
-      join(repo, '.orchestration', 'active_intents.yaml'),
-      'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
-    );
-    await new FileSessionStore(s.store).update(SID, new Date(), (st) => {
-      st.governance = {
-        intent_id: 'INT-1',
-        selected_at: new Date().toISOString(),
-        selected_via: 'cli',
-        files: {},
-        mutations: 0,
-        model_id: null,
-        project_root: repo,
-      };
-      return { value: null, trace: [] };
-    });
+    const repo = await governedRepo(s.store);
     const hook = runHookProcess(s.env, preToolUse('rm -rf build', { cwd: repo }));
     await until(() => s.sup.snapshot().pending.length === 1, 'the ask to reach the supervisor', 10_000);
     const [pending] = s.sup.snapshot().pending;
@@ -106,29 +87,6 @@ describe('hook process with ROZ_SOCKET', () => {
     expect(traceRecords(s.store).filter((t) => t.event === 'PreToolUse')).toHaveLength(1);
   });
 });
-
-/** A governed project whose session has intent INT-1 (scope build/**) selected, so `rm -rf build` is an `ask`. */
-async function governedRepo(store: string): Promise<string> {
-  const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
-  mkdirSync(join(repo, '.orchestration'));
-  writeFileSync(
-    join(repo, '.orchestration', 'active_intents.yaml'),
-    'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
-  );
-  await new FileSessionStore(store).update(SID, new Date(), (st) => {
-    st.governance = {
-      intent_id: 'INT-1',
-      selected_at: new Date().toISOString(),
-      selected_via: 'cli',
-      files: {},
-      mutations: 0,
-      model_id: null,
-      project_root: repo,
-    };
-    return { value: null, trace: [] };
-  });
-  return repo;
-}
 
 describe('how long a supervised PreToolUse waits for a human', () => {
   /** The wait the supervisor grants the human (its countdown), for a hook started with `env` on top of the supervisor's. */

@@ -7,14 +7,13 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FileSessionStore } from '../../src/store/file-store.js';
 import { httpHooksFragment, parseClientVersion, supportsHttpHooks } from '../../src/supervisor/http-hooks.js';
 import { hooklessPlugin, pluginHooks } from '../../src/supervisor/http-launch.js';
 import { hookTransport, type RunRequest } from '../../src/supervisor/run-service.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { CLIENTS } from '../e2e/harness/workspace.js';
 import { repoRoot } from './helpers/bundle.js';
-import { preToolUse, sandboxEnv, SID, traceRecords, until } from './helpers/channel.js';
+import { governedRepo, preToolUse, sandboxEnv, SID, traceRecords, until } from './helpers/channel.js';
 
 let sup: Supervisor | null = null;
 afterEach(async () => {
@@ -66,24 +65,7 @@ describe('http hooks: the supervisor endpoint', () => {
 
   it("an engine ask waits for the human's key, then answers", async () => {
     const { sup: s, store, post } = await start();
-    const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
-    mkdirSync(join(repo, '.orchestration'));
-    writeFileSync(
-      join(repo, '.orchestration', 'active_intents.yaml'),
-      'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
-    );
-    await new FileSessionStore(store).update(SID, new Date(), (st) => {
-      st.governance = {
-        intent_id: 'INT-1',
-        selected_at: new Date().toISOString(),
-        selected_via: 'cli',
-        files: {},
-        mutations: 0,
-        model_id: null,
-        project_root: repo,
-      };
-      return { value: null, trace: [] };
-    });
+    const repo = await governedRepo(store);
     const answer = post('PreToolUse', preToolUse('rm -rf build', { cwd: repo }));
     await until(() => s.snapshot().pending.length === 1, 'the ask to reach the human', 10_000);
     s.answer(s.snapshot().pending[0]!.id, { action: 'allow', scope: 'once' } as never);

@@ -2,15 +2,12 @@
 // supervisor (which has them) tells its hooks to spool (ROZ_TELEMETRY=on) and
 // sends the spool itself; a human decision arrives with its wait time.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { FileSessionStore } from '../../src/store/file-store.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { startReceiver, type Receiver } from '../helpers/otlp-receiver.js';
 import { bundle, repoRoot } from './helpers/bundle.js';
-import { preToolUse, sandboxEnv, SID, until } from './helpers/channel.js';
+import { governedRepo, preToolUse, sandboxEnv, SID, until } from './helpers/channel.js';
 
 let hookEntry: string;
 beforeAll(async () => {
@@ -43,24 +40,7 @@ describe('telemetry under a supervisor', () => {
     sup = await Supervisor.start({ env: { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: rx.url }, approvalTimeoutMs: 10_000, log: () => {} });
     const childEnv = sup.childEnv();
     expect(childEnv.ROZ_TELEMETRY).toBe('on');
-    const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
-    mkdirSync(join(repo, '.orchestration'));
-    writeFileSync(
-      join(repo, '.orchestration', 'active_intents.yaml'),
-      'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
-    );
-    await new FileSessionStore(store).update(SID, new Date(), (st) => {
-      st.governance = {
-        intent_id: 'INT-1',
-        selected_at: new Date().toISOString(),
-        selected_via: 'cli',
-        files: {},
-        mutations: 0,
-        model_id: null,
-        project_root: repo,
-      };
-      return { value: null, trace: [] };
-    });
+    const repo = await governedRepo(store);
     // What a hook under the client sees: the supervisor's variables, no OTEL_*.
     const out = hook({ ...env, ...childEnv }, preToolUse('rm -rf build', { cwd: repo }));
     const s = sup;

@@ -1,6 +1,6 @@
 // Helpers for channel tests: a supervisor in a throwaway store, raw frames
 // over the socket, and a hook relay with a chosen verdict.
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +8,7 @@ import { renderOutput } from '../../../src/engine/output.js';
 import type { Verdict } from '../../../src/core/verdict.js';
 import { relayToSupervisor, type Relayed } from '../../../src/supervisor/channel-client.js';
 import { Supervisor } from '../../../src/supervisor/supervisor.js';
+import { FileSessionStore } from '../../../src/store/file-store.js';
 
 export function sandboxEnv(): { env: Record<string, string>; store: string } {
   const home = mkdtempSync(join(tmpdir(), 'roz-sup-'));
@@ -84,4 +85,27 @@ export async function until(cond: () => boolean, what: string, timeoutMs = 5_000
     if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }
+}
+
+/** A governed project whose session has intent INT-1 (scope build/**) selected, so `rm -rf build` is an `ask`. */
+export async function governedRepo(store: string): Promise<string> {
+  const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
+  mkdirSync(join(repo, '.orchestration'));
+  writeFileSync(
+    join(repo, '.orchestration', 'active_intents.yaml'),
+    'active_intents:\n  - id: INT-1\n    name: cleanup\n    status: IN_PROGRESS\n    owned_scope: ["build/**"]\n',
+  );
+  await new FileSessionStore(store).update(SID, new Date(), (st) => {
+    st.governance = {
+      intent_id: 'INT-1',
+      selected_at: new Date().toISOString(),
+      selected_via: 'cli',
+      files: {},
+      mutations: 0,
+      model_id: null,
+      project_root: repo,
+    };
+    return { value: null, trace: [] };
+  });
+  return repo;
 }
