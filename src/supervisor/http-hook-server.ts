@@ -7,20 +7,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { HookEventName } from '../core/hook-input.js';
+import { hookCliNames, type HookEventName } from '../core/hook-input.js';
 
-/** The events roz handles (plugin/hooks/hooks.json). */
-const EVENTS: ReadonlySet<string> = new Set([
-  'SessionStart',
-  'UserPromptSubmit',
-  'PreToolUse',
-  'PostToolUse',
-  'PostToolUseFailure',
-  'Stop',
-  'SubagentStart',
-  'SubagentStop',
-  'SessionEnd',
-]);
+/** The events roz handles: the ones its hooks.json names (core/hook-input.ts). */
+const EVENTS: ReadonlySet<string> = new Set(Object.values(hookCliNames));
 const MAX_BODY = 64 * 1024 * 1024;
 
 export interface HttpHookServerOptions {
