@@ -10,6 +10,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { enforcedSettings } from '../../src/core/enforce/settings.js';
 import { bash, on, reply, say, startFakeApi, type Step } from '../../test/e2e/harness/fake-api.js';
+import { clientEnv } from '../../test/e2e/harness/run-print.js';
 import { CLIENTS, createWorkspace, type ClientVersion } from '../../test/e2e/harness/workspace.js';
 import { nowMs, round } from './common.js';
 
@@ -32,15 +33,7 @@ async function once(client: ClientVersion, calls: number, sandboxed: boolean): P
       writeFileSync(file, JSON.stringify(enforcedSettings(paths, { network: 'user', secretEnv: [] })));
       args.push('--settings', file);
     }
-    const env = {
-      ...ws.env,
-      ANTHROPIC_BASE_URL: api.url,
-      ANTHROPIC_API_KEY: 'sk-ant-test',
-      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-      DISABLE_AUTOUPDATER: '1',
-      DISABLE_TELEMETRY: '1',
-      IS_SANDBOX: '1',
-    };
+    const env = clientEnv(ws, api);
     const t0 = nowMs();
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(CLIENTS[client], args, { cwd: ws.repo, env, stdio: ['ignore', 'ignore', 'ignore'] });
