@@ -18,14 +18,14 @@ import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
-import { codeCacheDir, markCodePath } from './code-paths.js';
-import { loadOnDemand, NotLoaded, onDemand } from '../core/on-demand.js';
+import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
+import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
-import { shellView } from './shell-view.js';
+import { destructiveVerdict, shellView } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
@@ -70,7 +70,7 @@ const loadGovernance = (): Promise<Governance> => {
 class GovernanceNeeded extends Error {}
 
 /** The shell parser is loaded for every Bash call before policies run (see runHook). */
-const classifyDestructive = (command: string) => onDemand('shell').classifyDestructive(command);
+const classifyDestructive = destructiveVerdict;
 
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
@@ -91,6 +91,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const parsed = parseHookInput(event, raw);
     if (!parsed.ok) return failOpen(parsed.error);
     const input = parsed.input;
+    markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
     const resolved = loadConfig(deps.env, { cwd: input.cwd });

@@ -22,6 +22,7 @@ import { isInside, resolvePath, type PathContext } from '../core/governance/scop
 import { clearIntent, governanceOf, rememberFile, selectIntent, type GovernanceState } from '../core/governance/state.js';
 import { symbolsTouched } from '../core/governance/symbols.js';
 import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
+import { analysis, destructiveVerdict, writeReport } from './shell-view.js';
 import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
 import { gitTopLevel } from '../store/project-root.js';
@@ -59,7 +60,7 @@ export interface GovernanceDeps {
 const LESSONS_FED_BACK = 5;
 
 // core/shell, loaded on demand (the engine loads it up front for Bash calls).
-const writeTargets: WriteAnalyzer = (command) => onDemand('shell').writeTargets(command);
+const writeTargets: WriteAnalyzer = writeReport;
 
 /**
  * Git moves (`git stash`, `git switch REF`) become the exact files git says
@@ -77,7 +78,7 @@ function withGitMoves(analyze: WriteAnalyzer, cwd: string): WriteAnalyzer {
     return { ...report, targets };
   };
 }
-const classifyDestructive: GovernanceContext['destructive'] = (command) => onDemand('shell').classifyDestructive(command);
+const classifyDestructive: GovernanceContext['destructive'] = destructiveVerdict;
 
 function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): string | null {
   const root = findProjectRoot(cwd, { remembered: gov.project_root, projectDir: deps.env.CLAUDE_PROJECT_DIR });
@@ -321,9 +322,7 @@ function selectFromBash(
   deps: GovernanceDeps,
 ): PolicyResult | null {
   if (input.tool_name !== 'Bash' || typeof input.tool_input.command !== 'string' || !input.tool_input.command.includes('select')) return null;
-  const argvs = onDemand('shell')
-    .analyzeCommand(input.tool_input.command)
-    .commands.map((c) => c.argv);
+  const argvs = analysis(input.tool_input.command).commands.map((c) => c.argv);
   const call = intentSelectCall(argvs, sessionId);
   if (call.kind === 'none') return null;
   const refuse = (why: string): PolicyResult =>
@@ -398,9 +397,7 @@ function bindFromMcpCall(gov: GovernanceState, input: HookInput<'PostToolUse'>, 
 function onFailure(gov: GovernanceState, state: SessionState, input: HookInput<'PostToolUseFailure'>, root: string, deps: GovernanceDeps): PolicyResult {
   if (input.tool_name !== 'Bash' || input.is_interrupt) return result();
   const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';
-  const isTest = onDemand('shell')
-    .analyzeCommand(command)
-    .commands.some((c) => isTestArgv(c.argv));
+  const isTest = analysis(command).commands.some((c) => isTestArgv(c.argv));
   if (!isTest) return result();
   appendLesson(root, testFailureLesson(deps.now, gov.intent_id, command, input.error ?? '', state.session_id));
   return result(undefined, [{ type: 'LessonRecorded', why: 'test failure' }]);

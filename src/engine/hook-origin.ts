@@ -20,6 +20,16 @@ export type HookOrigin = { trusted: true } | { trusted: false; why: string };
 
 const SHELLS = new Set(['sh', 'bash', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'busybox']);
 
+/**
+ * How every hooks.json command starts: node without NODE_EXTRA_CA_CERTS (it
+ * costs each node process the parse of the whole CA bundle, 38 ms here, and a
+ * hook opens no TLS connection), the user's value handed over for the
+ * processes the hook starts (plugin/bin/roz puts it back).
+ */
+// The user's value first: dash and bash apply prefix assignments in order (the
+// second sees the first), so the other order handed over an empty value.
+export const HOOK_COMMAND_PREFIX = 'ROZ_NODE_EXTRA_CA_CERTS="$NODE_EXTRA_CA_CERTS" NODE_EXTRA_CA_CERTS= ';
+
 /** Fields after the command name in /proc/<pid>/stat: [state, ppid, pgrp, session, ...]. */
 function statFields(pid: number | 'self'): string[] {
   const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -51,7 +61,7 @@ export function hookOrigin(cliName: string): HookOrigin {
   const script = argv[argv.indexOf('-c') + 1] ?? '';
   if (script.includes('/shell-snapshots/snapshot-')) return { trusted: false, why: "it was run from the agent's Bash tool" };
   // The shell must run exactly one `… hook <event>` command, as hooks.json has it, in a session of its own.
-  const plain = script.replaceAll('${CLAUDE_PLUGIN_ROOT}', '');
+  const plain = (script.startsWith(HOOK_COMMAND_PREFIX) ? script.slice(HOOK_COMMAND_PREFIX.length) : script).replaceAll('${CLAUDE_PLUGIN_ROOT}', '');
   const single = !/[;&|<>`$()\n]/.test(plain) && new RegExp(`\\bhook\\s+${cliName}\\s*$`).test(plain);
   if (!argv.includes('-c') || !single) return { trusted: false, why: "it was run through a shell command other than the client's hook command" };
   // The client starts that shell in a session of its own; a launcher that

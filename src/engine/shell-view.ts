@@ -1,20 +1,39 @@
 // Adapts core/shell's analysis to the narrow view policies use, parsing each
 // command once per hook process. The shell parser loads on demand: the engine
 // loads it up front for Bash calls (see core/on-demand.ts).
+// The protected-path check, the review gate, the destructive guard and
+// governance all read the same command: each of them asking the parser again
+// cost a Bash hook three parses and two write analyses (npm run bench).
 import { onDemand } from '../core/on-demand.js';
-import type { ShellAnalysis } from '../core/shell/types.js';
+import type { DestructiveVerdict, ShellAnalysis, WriteReport } from '../core/shell/index.js';
 import type { ShellView } from '../core/review/policy.js';
 
-const cache = new Map<string, ShellAnalysis>();
-
-export function analysis(command: string): ShellAnalysis {
-  let a = cache.get(command);
-  if (!a) {
-    a = onDemand('shell').analyzeCommand(command);
-    cache.set(command, a);
-  }
-  return a;
+/**
+ * One memo per question, keyed by the command text; results are never mutated
+ * by their readers. Bounded: the supervisor runs the engine in-process for
+ * every http hook of a run, and must not keep every command it ever saw.
+ */
+const MEMO_ENTRIES = 64;
+function memo<T>(compute: (command: string) => T): (command: string) => T {
+  const cache = new Map<string, T>();
+  return (command) => {
+    let v = cache.get(command);
+    if (v === undefined) {
+      v = compute(command);
+      if (cache.size >= MEMO_ENTRIES) cache.delete(cache.keys().next().value as string);
+      cache.set(command, v);
+    }
+    return v;
+  };
 }
+
+export const analysis: (command: string) => ShellAnalysis = memo((command) => onDemand('shell').analyzeCommand(command));
+
+/** What the command writes, as core/shell/writes.ts reads it (the caller resolves paths). */
+export const writeReport: (command: string) => WriteReport = memo((command) => onDemand('shell').writeTargetsOf(analysis(command)));
+
+/** The destructive-command guard's verdict (core/shell/destructive.ts). */
+export const destructiveVerdict: (command: string) => DestructiveVerdict = memo((command) => onDemand('shell').classifyAnalysis(analysis(command)));
 
 /**
  * The argv of a command line that is exactly one plain simple command: no
@@ -43,7 +62,7 @@ export function shellView(command: string): ShellView {
         .map((c) => c.argv.join(' ')),
     alone: () => alone(command),
     writes: () => {
-      const r = onDemand('shell').writeTargetsOf(analysis(command));
+      const r = writeReport(command);
       return { targets: r.targets.map((t) => t.path), unknown: r.unknown.length > 0 };
     },
   };

@@ -5,11 +5,11 @@
 import { isAbsolute, join, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
 import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
-import { NotLoaded, onDemand } from '../core/on-demand.js';
+import { NotLoaded } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
 import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { joinUnfolded, resolveReal } from '../store/realpath.js';
-import { analysis } from './shell-view.js';
+import { writeReport } from './shell-view.js';
 
 export function expandTilde(p: string, home: string): string {
   return p === '~' ? home : p.startsWith('~/') ? join(home, p.slice(2)) : p;
@@ -32,7 +32,7 @@ export function writesStore(input: ToolHookInput, storeRoot: string, home: strin
   }
   if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
     const cmd = input.tool_input.command;
-    const w = onDemand('shell').writeTargets(cmd);
+    const w = writeReport(cmd);
     if (w.targets.some((t) => hit(t.path))) return true;
     // A write we cannot resolve statically that names the store is refused too.
     const named =
@@ -72,7 +72,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     // Enforced mode: the sandbox already refuses these; advisory: the parser's
     // first line, skipped (like the review gate) when the parser cannot load.
     try {
-      for (const t of onDemand('shell').writeTargetsOf(analysis(input.tool_input.command)).targets) targets.push(t.path);
+      for (const t of writeReport(input.tool_input.command).targets) targets.push(t.path);
     } catch (err) {
       if (err instanceof NotLoaded) throw err;
     }

@@ -24,7 +24,8 @@ describe('roz hook from the agent (advisory detection)', () => {
       'bash tool, piped': ['bash', ['-c', `source ${SNAPSHOT} 2>/dev/null || true && eval 'cat ${event} | ${hook}'`]],
       'redirected from a file': ['bash', ['-c', `${hook} < ${event}`]],
       'sh -c wrapper inside a shell': ['bash', ['-c', `cat ${event} | sh -c '${hook.replace(/'/g, `'\\''`)}'; true`]],
-      'exec with a file': ['bash', ['-c', `exec ${hook} < ${event}`]],
+      // The hook command starts with variable assignments: they go before exec.
+      'exec with a file': ['bash', ['-c', `${hook.replace(' node ', ' exec node ')} < ${event}`]],
     } as const;
     for (const [name, [cmd, args]] of Object.entries(attempts)) {
       const r = await runProcess(cmd, [...args], '', env);

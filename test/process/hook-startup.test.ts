@@ -110,27 +110,42 @@ describe('hook code cache', () => {
 });
 
 describe('code cache coverage', () => {
-  it('grows to cover governance once a governed project uses it, then stays put', async () => {
+  it('grows to cover each kind of hook and governance as they first run, then stays put', async () => {
     const proj = makeProject({ git: true });
     const { env, home } = sandbox();
     const dir = join(home, '.cache', 'roz');
+    const covered = (file: string): string[] => readFileSync(`${file}.paths`, 'utf8').split('\n').filter(Boolean).sort();
     const plain = payloads('cover-1', proj.outside);
-    await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
+    // A session starts: its first hook writes the cache, covering what it ran.
+    await runHook('SessionStart', plain.sessionStart(), env);
     const [name] = cacheFiles(dir);
     const file = join(dir, name!);
-    expect(readFileSync(`${file}.paths`, 'utf8')).toBe('');
-    const small = statSync(file);
+    expect(covered(file)).toEqual(['hook:SessionStart']);
+    const started = statSync(file);
+
+    // The first Bash call ran functions the cache lacked (V8 had compiled them
+    // from source): the cache is rewritten with them, a union of both runs.
+    await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
+    const bash = statSync(file);
+    expect(bash.ino).not.toBe(started.ino);
+    expect(bash.size).toBeGreaterThan(started.size);
+    expect(covered(file)).toEqual(['hook:PreToolUse:Bash', 'hook:SessionStart']);
+    await runHook('PreToolUse', plain.pre('Bash', { command: 'git status' }), env);
+    expect(statSync(file).ino).toBe(bash.ino);
 
     const governed = payloads('cover-2', proj.root);
     await runHook('PreToolUse', governed.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }), env);
     const grown = statSync(file);
-    expect(grown.ino).not.toBe(small.ino);
-    expect(grown.size).toBeGreaterThan(small.size);
-    expect(readFileSync(`${file}.paths`, 'utf8')).toBe('governance');
+    expect(grown.ino).not.toBe(bash.ino);
+    expect(grown.size).toBeGreaterThan(bash.size);
+    expect(covered(file)).toEqual(['governance', 'hook:PreToolUse:Bash', 'hook:PreToolUse:file', 'hook:SessionStart']);
 
+    // Every kind seen once, nothing more is written.
     await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
-    await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
-    expect(statSync(file).ino).toBe(grown.ino);
+    const all = statSync(file);
+    for (const run of [governed.pre('Read', { file_path: join(proj.root, 'a.md') }), plain.pre('Bash', { command: 'ls' })]) await runHook('PreToolUse', run, env);
+    await runHook('PreToolUse', governed.pre('Write', { file_path: join(proj.root, 'src/auth/b.ts'), content: 'x' }), env);
+    expect(statSync(file).ino).toBe(all.ino);
     expect(cacheFiles(dir)).toEqual([name]);
     // Each file loaded on demand has a cache of its own: the shell parser (Bash), the intents parser (first governed hook).
     expect(cacheFiles(dir, 'hook-shell')).toHaveLength(1);
