@@ -240,7 +240,10 @@ log('hook processes');
 // measured rounds (page cache too). Then interleave so drift hits all alike.
 for (const sid of ['bench-1', 'bench-gov']) {
   const cwd = sid === 'bench-gov' ? governed : root;
-  measure(hookCmd('SessionStart'), JSON.stringify({ session_id: sid, cwd, transcript_path: '/dev/null', permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' }));
+  measure(
+    hookCmd('SessionStart'),
+    JSON.stringify({ session_id: sid, cwd, transcript_path: '/dev/null', permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' }),
+  );
 }
 for (let i = 0; i < 2; i++) for (const [name, c] of Object.entries(cases)) runCase(name, c);
 supervisedFallbacks = 0;

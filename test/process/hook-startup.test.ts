@@ -143,7 +143,8 @@ describe('code cache coverage', () => {
     // Every kind seen once, nothing more is written.
     await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
     const all = statSync(file);
-    for (const run of [governed.pre('Read', { file_path: join(proj.root, 'a.md') }), plain.pre('Bash', { command: 'ls' })]) await runHook('PreToolUse', run, env);
+    for (const run of [governed.pre('Read', { file_path: join(proj.root, 'a.md') }), plain.pre('Bash', { command: 'ls' })])
+      await runHook('PreToolUse', run, env);
     await runHook('PreToolUse', governed.pre('Write', { file_path: join(proj.root, 'src/auth/b.ts'), content: 'x' }), env);
     expect(statSync(file).ino).toBe(all.ino);
     expect(cacheFiles(dir)).toEqual([name]);
