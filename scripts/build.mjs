@@ -20,10 +20,13 @@ const common = { bundle: true, platform: 'node', target: 'node20', external: ext
 const hookCjs = {
   ...common,
   format: 'cjs',
-  // Less source to read per process, names kept for stack traces;
-  // ROZ_READABLE=1 keeps it as written (with module markers) for profiling.
+  // Less source to read, scan and deserialize per process: with short names
+  // a Bash hook runs 1.3M fewer instructions (callgrind, of ~40M roz adds to
+  // node). Stack traces name mangled functions but keep file:line:column;
+  // ROZ_READABLE=1 builds it as written (names, module markers) to debug or profile.
   minifyWhitespace: !process.env.ROZ_READABLE,
   minifySyntax: !process.env.ROZ_READABLE,
+  minifyIdentifiers: !process.env.ROZ_READABLE,
 };
 
 /** What src/core/on-demand.ts imports, by its literal specifier: the hook requires hook-<name>.cjs instead. */

@@ -35,29 +35,37 @@ function deadlineFor(event: string, env: NodeJS.ProcessEnv): number {
  * the stream.
  */
 async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
+  // One buffer, grown by doubling: a hook's event is a few KB, so this is one
+  // read and one decode (chunks and Buffer.concat cost a hook ~0.3M instructions).
+  let buf = Buffer.allocUnsafe(64 * 1024);
   let size = 0;
-  const add = (chunk: Buffer): void => {
-    size += chunk.length;
-    if (size > MAX_STDIN) throw new Error(`hook input exceeds ${MAX_STDIN} bytes`);
-    chunks.push(chunk);
-  };
   for (;;) {
-    const buf = Buffer.allocUnsafe(256 * 1024);
+    if (size === buf.length) {
+      // One byte past the limit, to tell an input of exactly MAX_STDIN from a bigger one.
+      const bigger = Buffer.allocUnsafe(Math.min(size * 2, MAX_STDIN + 1));
+      buf.copy(bigger, 0, 0, size);
+      buf = bigger;
+    }
     let n: number;
     try {
-      n = readSync(0, buf, 0, buf.length, null);
+      n = readSync(0, buf, size, buf.length - size, null);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw err;
-      for await (const chunk of process.stdin) add(chunk as Buffer);
-      break;
+      const chunks: Buffer[] = [buf.subarray(0, size)];
+      for await (const chunk of process.stdin) {
+        size += (chunk as Buffer).length;
+        if (size > MAX_STDIN) throw new Error(`hook input exceeds ${MAX_STDIN} bytes`);
+        chunks.push(chunk as Buffer);
+      }
+      return Buffer.concat(chunks).toString('utf8');
     }
     if (n === 0) break;
-    add(buf.subarray(0, n));
+    size += n;
+    if (size > MAX_STDIN) throw new Error(`hook input exceeds ${MAX_STDIN} bytes`);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return buf.toString('utf8', 0, size);
 }
 
 /** Write all of `text` to fd with writeSync; false when the fd is non-blocking and full (EAGAIN). */
@@ -117,14 +125,34 @@ async function main(): Promise<void> {
     return;
   }
   const deadlineMs = deadlineFor(event, process.env);
-  const timer = setTimeout(() => {
-    finish(renderOutput(event, none, [`roz: ${event} hook timed out after ${deadlineMs / 1000}s; failed open`]), `roz: ${event} hook timed out; failed open\n`);
-  }, deadlineMs);
-  timer.unref();
+  // Armed on the event loop's first turn. Most hooks do all their work in
+  // synchronous I/O and microtasks and exit before the loop ever starts, so they
+  // never load node's timers (the session lock takes no timer either,
+  // store/file-store.ts); a hook that waits (a busy lock, the supervisor)
+  // reaches the loop, and its deadline still counts from the start.
+  setImmediate(() => {
+    const timer = setTimeout(
+      () => {
+        finish(
+          renderOutput(event, none, [`roz: ${event} hook timed out after ${deadlineMs / 1000}s; failed open`]),
+          `roz: ${event} hook timed out; failed open\n`,
+        );
+      },
+      Math.max(0, deadlineMs - (Date.now() - started)),
+    );
+    timer.unref();
+  }).unref();
   let raw: string;
   try {
     raw = await readStdin();
   } catch (err) {
+    if (event === 'PreToolUse') {
+      // Unread, the call's tool and project are unknown: it might be a write
+      // into a governed project, and governance fails closed.
+      const reason = `roz cannot read this tool call (${(err as Error).message}), so it is refused: intent governance cannot judge it. Make the change in smaller steps.`;
+      finish(renderOutput(event, { kind: 'deny', code: 'HOOK_ERROR', reason }, []), `roz: ${reason}\n`);
+      return;
+    }
     const msg = `roz: ${event} hook failed open: ${(err as Error).message}`;
     finish(renderOutput(event, none, [msg]), `${msg}\n`);
     return;

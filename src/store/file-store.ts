@@ -21,7 +21,9 @@ const STATE_MAX = 16 * MiB;
 const LOCK_OPTIONS: LockOptions = {
   // A hook killed while holding the lock must not wedge the session for long.
   staleMs: 5_000,
-  refreshMs: 1_000,
+  // update() holds the lock only across synchronous work (its callback cannot
+  // return a promise), so there is nothing to refresh while it is held.
+  refreshMs: null,
   // Many hooks of one session may queue; each holds the lock for milliseconds.
   // Past this a hook gives up (and fails open).
   waitMs: 15_000,

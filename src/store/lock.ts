@@ -10,8 +10,12 @@ import { mkdirSync, renameSync, rmdirSync, rmSync, statSync, utimesSync } from '
 export interface LockOptions {
   /** A lock untouched for this long is taken over. */
   staleMs: number;
-  /** How often the holder refreshes its lock's mtime. */
-  refreshMs: number;
+  /**
+   * How often the holder refreshes its lock's mtime; null for a holder that
+   * never yields to the event loop while it holds the lock (a timer could not
+   * fire then anyway), which spares each hook node's timer machinery.
+   */
+  refreshMs: number | null;
   /** How long to wait for a busy lock before failing with code ELOCKED. */
   waitMs: number;
 }
@@ -74,20 +78,24 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<() =
     await sleep(delay * (0.5 + Math.random()));
     delay = Math.min(delay * 1.5, 40);
   }
-  const timer = setInterval(() => {
-    const now = new Date();
-    try {
-      utimesSync(dir, now, now);
-    } catch {
-      /* released or taken over; nothing to refresh */
-    }
-  }, opts.refreshMs);
-  timer.unref();
+  const refreshMs = opts.refreshMs;
+  const timer =
+    refreshMs === null
+      ? null
+      : setInterval(() => {
+          const now = new Date();
+          try {
+            utimesSync(dir, now, now);
+          } catch {
+            /* released or taken over; nothing to refresh */
+          }
+        }, refreshMs);
+  timer?.unref();
   let released = false;
   return () => {
     if (released) return;
     released = true;
-    clearInterval(timer);
+    if (timer) clearInterval(timer);
     removeLockDir(dir);
   };
 }

@@ -280,6 +280,20 @@ describe('hook stdin and stdout', () => {
     expect(json.hookSpecificOutput?.additionalContext).toMatch(/roz/);
   });
 
+  it('a tool call past 64 MiB is refused with a reason (governance fails closed), other events past it fail open', async () => {
+    const { env } = sandbox();
+    const p = payloads('huge-1');
+    const huge = 'y'.repeat(64 * 1024 * 1024);
+    const pre = await runHook('PreToolUse', p.pre('Write', { file_path: '/tmp/x', content: huge }), env);
+    expect(pre.code).toBe(0);
+    expect(pre.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(pre.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(
+      /\[HOOK_ERROR\] roz cannot read this tool call \(hook input exceeds 67108864 bytes\)/,
+    );
+    const post = await runHook('PostToolUse', p.post('Write', { file_path: '/tmp/x', content: huge }), env);
+    expect(post.json?.systemMessage).toMatch(/PostToolUse hook failed open: hook input exceeds 67108864 bytes/);
+  });
+
   it('answers a large payload whole through a pipe (the answer is written synchronously before exit)', async () => {
     const { env } = sandbox();
     const p = payloads('big-1');

@@ -19,13 +19,22 @@ export interface DestructiveVerdict {
   complete: boolean;
 }
 
-/** Rules indexed by command name once, so each command only meets the rules that can apply. */
-const BY_NAME = new Map<string, DestructiveRule[]>();
-const ANY: DestructiveRule[] = [];
-for (const rule of DESTRUCTIVE_RULES) {
-  if (rule.names === 'any') ANY.push(rule);
-  else for (const name of rule.names) BY_NAME.set(name, [...(BY_NAME.get(name) ?? []), rule]);
+/**
+ * The rules for one command name, found the first time a command of that name
+ * is judged: each command meets only the rules that can apply, and a hook
+ * indexes the few names it sees instead of every name the table knows (the
+ * whole index, built in every hook process, cost more than judging a command).
+ */
+const byName = new Map<string, readonly DestructiveRule[]>();
+function rulesFor(name: string): readonly DestructiveRule[] {
+  let rules = byName.get(name);
+  if (rules === undefined) {
+    rules = DESTRUCTIVE_RULES.filter((rule) => rule.names !== 'any' && rule.names.includes(name));
+    byName.set(name, rules);
+  }
+  return rules;
 }
+const ANY: readonly DestructiveRule[] = DESTRUCTIVE_RULES.filter((rule) => rule.names === 'any');
 
 // Rules that judge a script found inside another command (`echo '...' | sh`, `os.system('...')`).
 let nestedDepth = 0;
@@ -48,8 +57,7 @@ export function classifyDestructive(source: string): DestructiveVerdict {
 export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
   const findings: DestructiveFinding[] = [];
   for (const cmd of analysis.commands) {
-    const rules = BY_NAME.get(ruleName(cmd));
-    if (rules !== undefined) for (const rule of rules) check(rule, cmd, analysis, findings);
+    for (const rule of rulesFor(ruleName(cmd))) check(rule, cmd, analysis, findings);
     for (const rule of ANY) check(rule, cmd, analysis, findings);
   }
   return { destructive: findings.length > 0, findings, complete: analysis.complete };
@@ -57,7 +65,7 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
 
 /** `mkfs.ext4` and friends share one name family; everything else matches by basename. */
 function ruleName(cmd: SimpleCommand): string {
-  if (BY_NAME.has(cmd.name)) return cmd.name;
+  if (rulesFor(cmd.name).length > 0) return cmd.name;
   if (cmd.name.startsWith('mkfs.')) return 'mkfs';
   // `python3.11`, `node20`, `perl5.36`: the family's rules apply.
   if (isInterpreter(cmd.name)) return cmd.name.replace(/[\d.]+$/, '') || cmd.name;
