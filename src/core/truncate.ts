@@ -2,17 +2,13 @@
 // traces keep a bounded copy plus a hash and the original size, so a trace
 // line stays small and the original can still be verified.
 
+import { sha256 } from './sha256.js';
+
 export interface Truncated {
   value: unknown;
   truncated: boolean;
   original_size?: number;
   original_hash?: string;
-}
-
-export function sha256(text: string): string {
-  // Loaded on first use: node:crypto costs a hook process ~4 ms to load, and
-  // only inputs too big to trace whole are ever hashed here.
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 }
 
 /** Keep `value` as-is when its JSON fits in `limit` bytes, else a preview. */

@@ -15,7 +15,8 @@ import { formatProblems, type Intent } from '../core/governance/intents.js';
 import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../core/governance/lessons.js';
 import { FILE_TOOLS, isSelectIntentTool, mutationOf, type WriteAnalyzer } from '../core/governance/mutations.js';
 import { governPreToolUse, type GovernanceContext, type ProjectView } from '../core/governance/policy.js';
-import { changedRanges, rangeHash, sha256, splitLines } from '../core/governance/ranges.js';
+import { changedRanges, rangeHash, splitLines } from '../core/governance/ranges.js';
+import { sha256 } from '../core/sha256.js';
 import { intentContext, SELECT_HOW, sessionSummary } from '../core/governance/render.js';
 import { intentSelectCall } from '../core/governance/select-call.js';
 import { isInside, resolvePath, type PathContext } from '../core/governance/scope.js';
@@ -25,6 +26,7 @@ import { onDemand, rethrowNotLoaded } from '../core/on-demand.js';
 import { analysis, destructiveVerdict, writeReport } from './shell-view.js';
 import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../core/governance/trace-record.js';
 import { gitHead } from '../store/git-head.js';
+import { randomUuid } from '../store/random-uuid.js';
 import { gitTopLevel } from '../store/project-root.js';
 import { filesOfGitMove } from '../store/git-moves.js';
 import { changedFiles, snapshotWorktree } from '../store/worktree.js';
@@ -242,7 +244,7 @@ function appendUnattributed(state: SessionState, gov: GovernanceState, root: str
   const revision = gitHead(root);
   const record: TraceRecord = {
     version: AGENT_TRACE_VERSION,
-    id: process.getBuiltinModule('node:crypto').randomUUID(),
+    id: randomUuid(),
     timestamp: deps.now.toISOString(),
     ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
     tool: { name: 'roz', version: rozVersion },
@@ -491,7 +493,7 @@ function recordMutation(
   const revision = gitHead(root);
   const record: TraceRecord = {
     version: AGENT_TRACE_VERSION,
-    id: process.getBuiltinModule('node:crypto').randomUUID(), // loaded on use: ~6 ms a hook need not pay
+    id: randomUuid(),
     timestamp: deps.now.toISOString(),
     ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
     tool: { name: 'roz', version: rozVersion },

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governPreToolUse, type GovernanceContext } from '../../src/core/governance/policy.js';
-import { sha256 } from '../../src/core/governance/ranges.js';
+import { sha256 } from '../../src/core/sha256.js';
 import { emptyGovernance, rememberFile, type GovernanceState } from '../../src/core/governance/state.js';
 import { classifyDestructive } from '../../src/core/shell/destructive.js';
 import { writeTargets } from '../../src/core/shell/writes.js';

@@ -1,5 +1,7 @@
 // Which lines a change produced, and the content hash of a line range, so a
 // ledger record can later tell whether those lines are still what the agent wrote.
+import { sha256 } from '../sha256.js';
+
 export interface LineRange {
   start_line: number;
   end_line: number;
@@ -10,11 +12,6 @@ export function splitLines(text: string): string[] {
   const lines = text.split('\n');
   if (text.endsWith('\n')) lines.pop();
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
-}
-
-/** node:crypto is loaded on first use: it costs a hook ~6 ms, and most hooks hash nothing. */
-export function sha256(text: string | Buffer): string {
-  return process.getBuiltinModule('node:crypto').createHash('sha256').update(text).digest('hex');
 }
 
 /** `sha256:<hex>` of lines start..end (1-based, inclusive), joined by `\n`. */
