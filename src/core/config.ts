@@ -280,11 +280,12 @@ export function resolveConfig(opts: {
   for (const [name, spec] of Object.entries(envOverrides)) {
     const raw = opts.env[name];
     if (raw === undefined || raw === '') continue;
-    const trial = structuredClone(merged);
-    setAt(trial, spec.key, spec.parse(raw));
-    const issues = configProblems(trial);
+    // Everything else in `merged` is valid already: only the section the variable changes is checked again.
+    const [section, leaf] = spec.key.split('.') as [string, string];
+    const value = spec.parse(raw);
+    const issues = configProblems({ [section]: { ...(merged[section] as object), [leaf]: value } });
     if (issues.length === 0) {
-      setAt(merged, spec.key, getAt(trial, spec.key));
+      setAt(merged, spec.key, value);
       sources[spec.key] = `env:${name}`;
     } else {
       const why = issues.join('; ');
