@@ -2,7 +2,9 @@
 // the same run on the same machine (ratios, not absolute promises).
 // `--quick` uses tiny counts so CI can run it and it cannot rot; `--hooks`
 // runs only the hook-process section (a minute), for work on the hook path;
-// `--sandbox` only the Bash sandbox's cost with the real clients (two minutes).
+// `--sandbox` only the Bash sandbox's cost with the real clients (two minutes);
+// `--instructions` counts the instructions each hook process runs (valgrind's
+// callgrind, deterministic: the figure to compare builds by on a noisy machine).
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -18,6 +20,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const quick = process.argv.includes('--quick');
 const hooksOnly = process.argv.includes('--hooks');
 const sandboxOnly = process.argv.includes('--sandbox');
+const instructionsOnly = process.argv.includes('--instructions');
 const RUNS = quick ? 5 : 30;
 const N = quick
   ? {
@@ -74,6 +77,17 @@ const userCaBundle = process.env.NODE_EXTRA_CA_CERTS || (existsSync('/etc/ssl/ce
 delete env.NODE_EXTRA_CA_CERTS;
 delete env.NODE_OPTIONS;
 const log = (s) => process.stderr.write(`bench: ${s}\n`);
+const line = (cells, w = 42) =>
+  cells
+    .map((c, i) => String(c).padEnd(i === 0 ? w : 13))
+    .join('')
+    .trimEnd();
+const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version };
+const save = (name, result, lines) => {
+  mkdirSync(join(root, 'bench-results'), { recursive: true });
+  writeFileSync(join(root, 'bench-results', `${name}.json`), JSON.stringify(result, null, 2) + '\n');
+  writeFileSync(join(root, 'bench-results', `${name}.txt`), lines.join('\n') + '\n');
+};
 
 // ---- the in-process sections, bundled once (inside the checkout so packages resolve)
 const outdir = join(root, 'node_modules', '.cache', 'roz-bench');
@@ -233,6 +247,82 @@ const runCase = (name, c) => {
   if (name === SUPERVISED && /roz: supervisor/.test(m.stderr)) supervisedFallbacks += 1;
   return m;
 };
+// ---- instructions per hook process (callgrind): deterministic, unlike wall
+// time on a shared VM. V8 seeds its hashes and random numbers per process,
+// which moves counts by a few percent; fixed seeds make a run repeatable to
+// within thousands of instructions. Kernel time (syscalls, page faults) is
+// not counted: this is the CPU work roz adds, the wall table above the rest.
+if (instructionsOnly) {
+  if (spawnSync('valgrind', ['--version']).status !== 0) {
+    console.log('bench --instructions: valgrind is not installed (apt-get install valgrind); nothing measured');
+    process.exit(0);
+  }
+  supProc.kill();
+  const seeded = ['--random-seed=1', '--hash-seed=1'];
+  const flags =
+    hooks.PreToolUse[0].hooks[0].command
+      .match(/\bnode ((?:--[\w-]+ )*)"/)?.[1]
+      .trim()
+      .split(' ') ?? [];
+  const hookArgv = (event) => [process.execPath, ...seeded, ...flags, join(root, 'plugin', 'bin', 'roz'), 'hook', event];
+  const instructions = (argv, input) => {
+    // Through /bin/sh in a session of its own, as the client starts hooks (engine/hook-origin.ts).
+    const script = ['valgrind', '--tool=callgrind', '--callgrind-out-file=/dev/null', ...argv]
+      .map((a) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a}'`))
+      .join(' ');
+    const r = spawnSync('/bin/sh', ['-c', script], { input, env, encoding: 'utf8', maxBuffer: 64 << 20, detached: true });
+    const n = [...r.stderr.matchAll(/Collected : (\d+)/g)].at(-1)?.[1];
+    if (r.status !== 0 || !n || /refused|failed open/.test(r.stdout)) throw new Error(`callgrind run failed: ${r.stdout}\n${r.stderr.slice(-2000)}`);
+    return Number(n);
+  };
+  const run = (argv, input) => spawnSync(argv[0], argv.slice(1), { input, env, encoding: 'utf8', detached: true });
+  const readInput = JSON.stringify({
+    ...base,
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Read',
+    tool_use_id: 't',
+    tool_input: { file_path: join(root, 'README.md') },
+  });
+  const stopInput = JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false });
+  const rows = [
+    ['node -e ""', [process.execPath, ...seeded, '-e', ''], ''],
+    ['roz hook pre-tool-use (Bash)', hookArgv('pre-tool-use'), preToolUse],
+    ['roz hook pre-tool-use (Read)', hookArgv('pre-tool-use'), readInput],
+    ['roz hook stop', hookArgv('stop'), stopInput],
+    ['roz hook pre-tool-use (Write, governed)', hookArgv('pre-tool-use'), governedWrite],
+    [POST_GOVERNED, hookArgv('post-tool-use'), governedPost],
+  ];
+  log('instructions (callgrind), after a session-start warm-up');
+  // As a session runs: SessionStart writes the code cache, each kind of hook then adds what it runs.
+  for (const sid of ['bench-1', 'bench-gov'])
+    run(
+      hookArgv('session-start'),
+      JSON.stringify({
+        session_id: sid,
+        cwd: sid === 'bench-gov' ? governed : root,
+        transcript_path: '/dev/null',
+        permission_mode: 'default',
+        hook_event_name: 'SessionStart',
+        source: 'startup',
+      }),
+    );
+  for (let i = 0; i < 2; i++) for (const [, argv, input] of rows.slice(1)) run(argv, input);
+  const counted = rows.map(([name, argv, input]) => ({ name, instructions: Math.min(instructions(argv, input), instructions(argv, input)) }));
+  const bare = counted[0].instructions;
+  const table = counted.map((r) => ({ ...r, ratio: +(r.instructions / bare).toFixed(3), added: r.instructions - bare }));
+  const lines = [
+    `roz bench --instructions — node ${process.version}, callgrind, V8 seeds fixed`,
+    '',
+    line(['process', 'instructions', 'x node', 'added'], 46),
+    ...table.map((r) => line([r.name, `${(r.instructions / 1e6).toFixed(2)}M`, r.ratio, r.added ? `+${(r.added / 1e6).toFixed(2)}M` : ''], 46)),
+    '  x node: against node -e "" started the same way (no NODE_EXTRA_CA_CERTS or NODE_OPTIONS)',
+  ];
+  console.log(lines.join('\n'));
+  save('instructions', { when: new Date().toISOString(), machine, node: process.version, rows: table }, lines);
+  rmSync(store, { recursive: true, force: true });
+  process.exit(0);
+}
+
 log('hook processes');
 // Warm-up as a session starts: the first hook of a session is SessionStart,
 // and it writes the V8 code cache; each other kind of hook then adds what it
@@ -282,12 +372,6 @@ const supervisedProcess = {
   fallbacks: supervisedFallbacks,
 };
 
-const line = (cells, w = 42) =>
-  cells
-    .map((c, i) => String(c).padEnd(i === 0 ? w : 13))
-    .join('')
-    .trimEnd();
-const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version };
 const processTable = () => [
   `roz bench ${quick ? '(quick) ' : ''}— ${machine.cpus} × ${machine.model}, node ${machine.node}, ${RUNS} interleaved runs`,
   '',
@@ -297,11 +381,6 @@ const processTable = () => [
   `  started without NODE_EXTRA_CA_CERTS or NODE_OPTIONS${userCaBundle ? `; "CA bundle set": NODE_EXTRA_CA_CERTS=${userCaBundle}, which hooks.json keeps from the hook` : ''}`,
   `  supervised hook process: +${supervisedProcess.added_ms_vs_unsupervised_hook} ms (${supervisedProcess.ratio_vs_unsupervised_hook}x the unsupervised hook), supervisor saw ${supervisedProcess.events_seen_by_supervisor} events, ${supervisedProcess.fallbacks} fallbacks`,
 ];
-const save = (name, result, lines) => {
-  mkdirSync(join(root, 'bench-results'), { recursive: true });
-  writeFileSync(join(root, 'bench-results', `${name}.json`), JSON.stringify(result, null, 2) + '\n');
-  writeFileSync(join(root, 'bench-results', `${name}.txt`), lines.join('\n') + '\n');
-};
 if (hooksOnly) {
   const lines = processTable();
   console.log(lines.join('\n'));
