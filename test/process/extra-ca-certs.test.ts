@@ -50,9 +50,11 @@ describe('NODE_EXTRA_CA_CERTS and the hook process', () => {
     const r = await runHook('PreToolUse', p.pre('Bash', { command: 'rm -rf /' }), env);
     expect(r.stderr).not.toMatch(/extra certs/i);
     expect(r.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
-    // The control: node itself, started with the same environment, does load it and warns.
+    // The control: node itself, started with the same environment, loads it at
+    // startup and warns. Node 20 does; Node 26 defers it to the first TLS
+    // connection (no cost to save there, and no warning from either).
     const plain = await roz(['--version'], env);
-    expect(plain.stderr).toMatch(/Ignoring extra certs from `\/nonexistent\/roz-test-ca.pem`/);
+    if (Number(process.versions.node.split('.')[0]) < 26) expect(plain.stderr).toMatch(/Ignoring extra certs from `\/nonexistent\/roz-test-ca.pem`/);
   });
 
   it("the flush a Stop starts gets the user's CA back and exports over https", async () => {
