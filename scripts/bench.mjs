@@ -219,13 +219,25 @@ const governedWrite = JSON.stringify({
   tool_use_id: 't',
   tool_input: { file_path: join(governed, 'src', 'b.ts'), content: 'export const b = 1;\n' },
 });
+const stopInput = JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false });
+/** The first hook of each benched session: it writes the V8 code cache, as in a real session. */
+const sessionStarts = ['bench-1', 'bench-gov'].map((sid) =>
+  JSON.stringify({
+    session_id: sid,
+    cwd: sid === 'bench-gov' ? governed : root,
+    transcript_path: '/dev/null',
+    permission_mode: 'default',
+    hook_event_name: 'SessionStart',
+    source: 'startup',
+  }),
+);
 const cases = {
   'node -e ""': { argv: [process.execPath, '-e', ''], input: '' },
   'roz hook pre-tool-use (Bash)': { argv: hookCmd('PreToolUse'), input: preToolUse },
   [SUPERVISED]: { argv: hookCmd('PreToolUse'), input: preToolUse, env: supervisedEnv },
   'roz hook pre-tool-use (Write, governed)': { argv: hookCmd('PreToolUse'), input: governedWrite },
   [POST_GOVERNED]: { argv: hookCmd('PostToolUse'), input: governedPost },
-  'roz hook stop': { argv: hookCmd('Stop'), input: JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false }) },
+  'roz hook stop': { argv: hookCmd('Stop'), input: stopInput },
   'sh -c node -e "" (hooks.json shell)': { argv: ['/bin/sh', '-c', `"${process.execPath}" -e ""`], input: '' },
 };
 const CA_NODE = 'node -e "" (CA bundle set)';
@@ -283,7 +295,6 @@ if (instructionsOnly) {
     tool_use_id: 't',
     tool_input: { file_path: join(root, 'README.md') },
   });
-  const stopInput = JSON.stringify({ ...base, hook_event_name: 'Stop', stop_hook_active: false });
   const rows = [
     ['node -e ""', [process.execPath, ...seeded, '-e', ''], ''],
     ['roz hook pre-tool-use (Bash)', hookArgv('pre-tool-use'), preToolUse],
@@ -294,18 +305,7 @@ if (instructionsOnly) {
   ];
   log('instructions (callgrind), after a session-start warm-up');
   // As a session runs: SessionStart writes the code cache, each kind of hook then adds what it runs.
-  for (const sid of ['bench-1', 'bench-gov'])
-    run(
-      hookArgv('session-start'),
-      JSON.stringify({
-        session_id: sid,
-        cwd: sid === 'bench-gov' ? governed : root,
-        transcript_path: '/dev/null',
-        permission_mode: 'default',
-        hook_event_name: 'SessionStart',
-        source: 'startup',
-      }),
-    );
+  for (const input of sessionStarts) run(hookArgv('session-start'), input);
   for (let i = 0; i < 2; i++) for (const [, argv, input] of rows.slice(1)) run(argv, input);
   const counted = rows.map(([name, argv, input]) => ({ name, instructions: Math.min(instructions(argv, input), instructions(argv, input)) }));
   const bare = counted[0].instructions;
@@ -328,13 +328,7 @@ log('hook processes');
 // and it writes the V8 code cache; each other kind of hook then adds what it
 // runs (plugin/bin/roz). Twice over, so those rewrites are done before the
 // measured rounds (page cache too). Then interleave so drift hits all alike.
-for (const sid of ['bench-1', 'bench-gov']) {
-  const cwd = sid === 'bench-gov' ? governed : root;
-  measure(
-    hookCmd('SessionStart'),
-    JSON.stringify({ session_id: sid, cwd, transcript_path: '/dev/null', permission_mode: 'default', hook_event_name: 'SessionStart', source: 'startup' }),
-  );
-}
+for (const input of sessionStarts) measure(hookCmd('SessionStart'), input);
 for (let i = 0; i < 2; i++) for (const [name, c] of Object.entries(cases)) runCase(name, c);
 supervisedFallbacks = 0;
 for (let i = 0; i < RUNS; i++) {

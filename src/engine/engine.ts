@@ -69,8 +69,6 @@ const loadGovernance = (): Promise<Governance> => {
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
 class GovernanceNeeded extends Error {}
 
-/** The shell parser is loaded for every Bash call before policies run (see runHook). */
-const classifyDestructive = destructiveVerdict;
 
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
@@ -344,7 +342,7 @@ function dispatch(
   if (event === 'PreToolUse')
     return mergeResults(
       r,
-      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, classifyDestructive, gov.guard ?? 'ask')),
+      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask')),
     );
   return r;
 }

@@ -61,8 +61,6 @@ export interface GovernanceDeps {
 
 const LESSONS_FED_BACK = 5;
 
-// core/shell, loaded on demand (the engine loads it up front for Bash calls).
-const writeTargets: WriteAnalyzer = writeReport;
 
 /**
  * Git moves (`git stash`, `git switch REF`) become the exact files git says
@@ -80,7 +78,6 @@ function withGitMoves(analyze: WriteAnalyzer, cwd: string): WriteAnalyzer {
     return { ...report, targets };
   };
 }
-const classifyDestructive: GovernanceContext['destructive'] = destructiveVerdict;
 
 function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): string | null {
   const root = findProjectRoot(cwd, { remembered: gov.project_root, projectDir: deps.env.CLAUDE_PROJECT_DIR });
@@ -239,15 +236,22 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
   }
 }
 
-function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
-  onDemand('trace-schema');
+/** What every Agent Trace record roz writes starts with: version, a new id, the time, the git revision, roz. */
+function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 'version' | 'id' | 'timestamp' | 'vcs' | 'tool'> {
   const revision = gitHead(root);
-  const record: TraceRecord = {
+  return {
     version: AGENT_TRACE_VERSION,
     id: randomUuid(),
     timestamp: deps.now.toISOString(),
     ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
     tool: { name: 'roz', version: rozVersion },
+  };
+}
+
+function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
+  onDemand('trace-schema');
+  const record: TraceRecord = {
+    ...recordHeader(root, deps),
     files: files.map((path) => ({
       path,
       conversations: [
@@ -283,8 +287,8 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       project,
       paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
-      writes: withGitMoves(deps.writeTargets ?? writeTargets, input.cwd),
-      destructive: deps.classifyDestructive ?? classifyDestructive,
+      writes: withGitMoves(deps.writeTargets ?? writeReport, input.cwd),
+      destructive: deps.classifyDestructive ?? destructiveVerdict,
       hashFile,
       guard: deps.guard ?? 'ask',
       tempDirs: deps.allowTempWrites === false ? [] : tempDirs(deps.env),
@@ -435,7 +439,7 @@ function recordMutation(
   root: string,
   deps: GovernanceDeps,
 ): PolicyResult {
-  const mutation = mutationOf(input, deps.writeTargets ?? writeTargets);
+  const mutation = mutationOf(input, deps.writeTargets ?? writeReport);
   if (!mutation) return result();
   onDemand('trace-schema'); // before any work: the ledger append needs it
   const response = (input.tool_response ?? {}) as Record<string, unknown>;
@@ -490,13 +494,8 @@ function recordMutation(
 
   // Nothing governed changed (ignored paths only), or the session has no intent (governance let an ignored write through).
   if (files.length === 0 || !gov.intent_id) return result();
-  const revision = gitHead(root);
   const record: TraceRecord = {
-    version: AGENT_TRACE_VERSION,
-    id: randomUuid(),
-    timestamp: deps.now.toISOString(),
-    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
-    tool: { name: 'roz', version: rozVersion },
+    ...recordHeader(root, deps),
     files,
     metadata: {
       [ROZ_NAMESPACE]: {
