@@ -69,7 +69,6 @@ const loadGovernance = (): Promise<Governance> => {
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */
 class GovernanceNeeded extends Error {}
 
-
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
 

@@ -61,7 +61,6 @@ export interface GovernanceDeps {
 
 const LESSONS_FED_BACK = 5;
 
-
 /**
  * Git moves (`git stash`, `git switch REF`) become the exact files git says
  * they change; where git cannot say, the whole-tree target stays.
