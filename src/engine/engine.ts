@@ -15,7 +15,7 @@ import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { guardPreToolUse } from '../core/guard.js';
 import { newSession } from '../core/review/state.js';
-import type { GovernanceDeps } from './governance.js';
+import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
 import { findProjectRoot } from '../store/project-root.js';
 import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
@@ -52,7 +52,7 @@ export interface EngineDeps {
   store?: (config: RozConfig, warn: (m: string) => void) => SessionStore;
 }
 
-type Governance = typeof import('./governance.js');
+type Governance = typeof import('./governance/dispatch.js');
 
 /** Events intent governance takes part in. */
 const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop']);
@@ -63,7 +63,7 @@ const GOVERNED_EVENTS: ReadonlySet<HookEventName> = new Set(['SessionStart', 'Pr
  */
 const loadGovernance = (): Promise<Governance> => {
   markCodePath('governance');
-  return import('./governance.js');
+  return import('./governance/dispatch.js');
 };
 
 /** Thrown inside a store update when the session remembers a governed project the cwd no longer shows. */

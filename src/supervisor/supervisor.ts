@@ -324,7 +324,10 @@ export class Supervisor {
     const root = state?.governance ? peekGovernance(state).project_root : null;
     if (!sid || !root)
       return { ok: false, message: 'no governed session yet: intents apply once Claude works in a project with .orchestration/active_intents.yaml' };
-    const [{ bindSelection, clearSelection }, { loadAllOnDemand }] = await Promise.all([import('../engine/governance.js'), import('../core/on-demand.js')]);
+    const [{ bindSelection, clearSelection }, { loadAllOnDemand }] = await Promise.all([
+      import('../engine/governance/select.js'),
+      import('../core/on-demand.js'),
+    ]);
     await loadAllOnDemand();
     const now = new Date();
     try {

@@ -9,7 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { HookInput } from '../../src/core/hook-input.js';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
-import { governancePostToolUse, governancePreToolUse, governanceStop } from '../../src/engine/governance.js';
+import { governanceStop } from '../../src/engine/governance/audit.js';
+import { governancePostToolUse } from '../../src/engine/governance/dispatch.js';
+import { governancePreToolUse } from '../../src/engine/governance/gate.js';
 import { makeProject, post, pre, session } from './helpers.js';
 
 beforeAll(loadAllOnDemand);

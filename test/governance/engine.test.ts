@@ -8,7 +8,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
-import { bindSelection, governanceOnReviewIssues, governancePostToolUse, governancePreToolUse, governanceSessionStart } from '../../src/engine/governance.js';
+import { governanceOnReviewIssues, governancePostToolUse, governanceSessionStart } from '../../src/engine/governance/dispatch.js';
+import { governancePreToolUse } from '../../src/engine/governance/gate.js';
+import { bindSelection } from '../../src/engine/governance/select.js';
 import { readLedger } from '../../src/store/ledger.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
 import { failure, makeProject, post, pre, session } from './helpers.js';
@@ -215,7 +217,7 @@ describe('governance engine', () => {
 
 describe('runGovernance + mergeResults', () => {
   it('dispatches by event and keeps the strictest verdict', async () => {
-    const { runGovernance } = await import('../../src/engine/governance.js');
+    const { runGovernance } = await import('../../src/engine/governance/dispatch.js');
     const { mergeResults } = await import('../../src/core/verdict.js');
     const p = makeProject();
     const r = runGovernance('PreToolUse', session(), pre(p.root, 'Write', { file_path: 'src/auth/a.ts' }), deps(p));

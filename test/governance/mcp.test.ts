@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { describe, expect, it } from 'vitest';
 import { governanceOf } from '../../src/core/governance/state.js';
-import { governancePreToolUse } from '../../src/engine/governance.js';
+import { governancePreToolUse } from '../../src/engine/governance/gate.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
 import { makeProject, pre, session } from './helpers.js';

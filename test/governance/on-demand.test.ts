@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { IntentsParse } from '../../src/core/governance/intents.js';
 import { loadOnDemand, NotLoaded, onDemand } from '../../src/core/on-demand.js';
-import { bindSelection } from '../../src/engine/governance.js';
+import { bindSelection } from '../../src/engine/governance/select.js';
 import { runHook } from '../../src/engine/engine.js';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { intentsCacheDir, parseIntentsCached } from '../../src/store/intents-cache.js';

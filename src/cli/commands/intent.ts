@@ -5,7 +5,7 @@ import { formatProblems, type Intent } from '../../core/governance/intents.js';
 import { latestLessons } from '../../core/governance/lessons.js';
 import { intentContext } from '../../core/governance/render.js';
 import { peekGovernance } from '../../core/governance/state.js';
-import { bindSelection, prepareSelection } from '../../engine/governance.js';
+import { bindSelection, prepareSelection } from '../../engine/governance/select.js';
 import { readLedger } from '../../store/ledger.js';
 import { findProjectRoot, loadIntents, orchestrationPaths, readLessonsFile } from '../../store/orchestration.js';
 import { c, cliContext, printJson, resolveSession, table, UsageError } from '../context.js';
@@ -73,7 +73,7 @@ export async function intentSelectCommand(id: string, opts: IntentOptions, env: 
   if (sid !== null && !isSafeSessionId(sid)) throw new UsageError(`not a valid session id: ${JSON.stringify(sid)}`);
   const ctx = cliContext(env);
   // Run by the agent: its PreToolUse hook has already recorded the selection
-  // (engine/governance.ts); say so instead of writing (the store may be read-only to it).
+  // (engine/governance/gate.ts); say so instead of writing (the store may be read-only to it).
   if (sid !== null && env.CLAUDECODE) {
     let current: string | null = null;
     try {

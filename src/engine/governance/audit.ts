@@ -1,0 +1,96 @@
+// The Stop-time scope audit: the worktree is snapshotted when an intent is
+// selected (and before an asked Bash call), and at Stop whatever changed
+// outside the intent's scope that no judged call wrote blocks the stop once.
+// Fails safe: git trouble is a warning.
+import { join as joinPath, relative as relativePath, sep } from 'node:path';
+import type { HookInput } from '../../core/hook-input.js';
+import type { SessionState } from '../../core/review/state.js';
+import { result, type PolicyResult } from '../../core/verdict.js';
+import { remember, type AuditState } from '../../core/governance/audit-state.js';
+import { auditVerdict, unattributed } from '../../core/governance/audit.js';
+import { resolvePath } from '../../core/governance/scope.js';
+import { governanceOf, type GovernanceState } from '../../core/governance/state.js';
+import { onDemand, rethrowNotLoaded } from '../../core/on-demand.js';
+import { gitTopLevel } from '../../store/project-root.js';
+import { changedFiles, snapshotWorktree } from '../../store/worktree.js';
+import { type GovernanceDeps, loadProject, pathContext, projectFor } from './project.js';
+import { appendUnattributed } from './records.js';
+
+/** Record the worktree as the audit's base when an intent is (newly) selected; no-op outside git. */
+export function ensureAuditBase(gov: GovernanceState, root: string, deps: GovernanceDeps): void {
+  if (!gov.intent_id || gov.audit?.intent_id === gov.intent_id) return;
+  gov.audit = { intent_id: gov.intent_id, base: snapshotWorktree(root, deps.now), written: [], pending: null, flagged: null };
+}
+
+/** Paths changed between two trees, relative to the project root (the git top may be above it). */
+function changedInProject(root: string, from: string, to: string): string[] | null {
+  const changed = changedFiles(root, from, to);
+  if (changed === null) return null;
+  const top = gitTopLevel(root) ?? root;
+  const out: string[] = [];
+  for (const p of changed) {
+    const rel = relativePath(root, joinPath(top, p)).split(sep).join('/');
+    if (rel !== '' && !rel.startsWith('../') && rel !== '..') out.push(rel);
+  }
+  return out;
+}
+
+/** A Bash call about to be asked: remember the worktree, so what it changes is attributed to it once it ran. */
+export function holdBeforeAsk(audit: AuditState | null, input: HookInput<'PreToolUse'>, root: string, deps: GovernanceDeps): void {
+  if (!audit?.base || input.tool_name !== 'Bash' || !input.tool_use_id) return;
+  const tree = snapshotWorktree(root, deps.now);
+  audit.pending = tree ? { tool_use_id: input.tool_use_id, tree } : null;
+}
+
+/** After an asked Bash call ran (so a human let it): its changes count as judged. */
+export function attributeAsked(audit: AuditState | null, input: HookInput<'PostToolUse'>, root: string, deps: GovernanceDeps): void {
+  const pending = audit?.pending;
+  if (!audit || !pending || pending.tool_use_id !== input.tool_use_id) return;
+  audit.pending = null;
+  const now = snapshotWorktree(root, deps.now);
+  const changed = now ? changedInProject(root, pending.tree.tree, now.tree) : null;
+  if (changed) remember(audit, changed);
+}
+
+/**
+ * At Stop: files changed since the intent's base, outside its scope, that no
+ * judged call wrote, block the stop once (SCOPE_VIOLATION) and are recorded in
+ * the ledger as unattributed. Fails safe: git trouble is a warning.
+ */
+export function governanceStop(state: SessionState, input: HookInput<'Stop'>, deps: GovernanceDeps): PolicyResult {
+  try {
+    const gov = governanceOf(state);
+    const audit = gov.audit;
+    if (!gov.intent_id || !audit?.base || audit.intent_id !== gov.intent_id) return result();
+    const root = projectFor(gov, input.cwd, deps);
+    if (!root) return result();
+    const project = loadProject(root, deps);
+    const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === gov.intent_id) : undefined;
+    if (!intent) return result();
+    const now = snapshotWorktree(root, deps.now);
+    const changed = now ? changedInProject(root, audit.base.tree, now.tree) : null;
+    if (changed === null)
+      return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
+    const paths = pathContext(project, root, deps, state.session_id);
+    const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
+    // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
+    if (files.length > 0) onDemand('trace-schema');
+    const out = auditVerdict(files, intent, audit);
+    if (out.verdict.kind === 'block') {
+      try {
+        appendUnattributed(state, gov, root, files, deps);
+      } catch (err) {
+        rethrowNotLoaded(err);
+        out.warnings.push(`roz: could not record the unattributed changes in the ledger (${(err as Error).message})`);
+      }
+    }
+    return out;
+  } catch (err) {
+    rethrowNotLoaded(err);
+    return result(
+      undefined,
+      [{ type: 'GovernanceError', error: (err as Error).message }],
+      [`roz: the scope audit failed at this stop: ${(err as Error).message}`],
+    );
+  }
+}

@@ -1,0 +1,177 @@
+// Ledger records (Agent Trace): what a successful mutation changed, with
+// ranges, hashes, symbols and the intent, and the audit's unattributed
+// changes. Appended to .orchestration/agent_trace.jsonl; the map follows.
+import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { HookInput } from '../../core/hook-input.js';
+import type { SessionState } from '../../core/review/state.js';
+import { result, type PolicyResult } from '../../core/verdict.js';
+import { classifyFileChange, classifyRecord } from '../../core/governance/classify.js';
+import { FILE_TOOLS, mutationOf } from '../../core/governance/mutations.js';
+import type { ProjectView } from '../../core/governance/policy.js';
+import { changedRanges, rangeHash, splitLines } from '../../core/governance/ranges.js';
+import { isInside, resolvePath, type PathContext } from '../../core/governance/scope.js';
+import { rememberFile, type GovernanceState } from '../../core/governance/state.js';
+import { symbolsTouched } from '../../core/governance/symbols.js';
+import { remember } from '../../core/governance/audit-state.js';
+import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../../core/governance/trace-record.js';
+import { onDemand } from '../../core/on-demand.js';
+import { sha256 } from '../../core/sha256.js';
+import { gitHead } from '../../store/git-head.js';
+import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
+import { appendLedger } from '../../store/ledger.js';
+import { orchestrationPaths } from '../../store/orchestration.js';
+import { randomUuid } from '../../store/random-uuid.js';
+import { writeReport } from '../shell-view.js';
+import { type GovernanceDeps, hashFile, readText } from './project.js';
+
+declare const ROZ_VERSION: string;
+/** roz's version, as every ledger record (and the MCP server) names it. */
+export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
+
+/** What every Agent Trace record roz writes starts with: version, a new id, the time, the git revision, roz. */
+function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 'version' | 'id' | 'timestamp' | 'vcs' | 'tool'> {
+  const revision = gitHead(root);
+  return {
+    version: AGENT_TRACE_VERSION,
+    id: randomUuid(),
+    timestamp: deps.now.toISOString(),
+    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
+    tool: { name: 'roz', version: rozVersion },
+  };
+}
+
+export function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
+  onDemand('trace-schema');
+  const record: TraceRecord = {
+    ...recordHeader(root, deps),
+    files: files.map((path) => ({
+      path,
+      conversations: [
+        { contributor: { type: 'unknown' as const }, ranges: [], ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}) },
+      ],
+    })),
+    metadata: {
+      [ROZ_NAMESPACE]: {
+        session_id: state.session_id,
+        intent_id: gov.intent_id!,
+        mutation_class: 'INTENT_EVOLUTION',
+        tool_name: 'unknown',
+        unattributed: true,
+      },
+    },
+  };
+  appendLedger(orchestrationPaths(root).ledger, record);
+}
+
+function modelFromTranscript(transcript: string | undefined | null): string | null {
+  if (!transcript) return null;
+  let fd: number | null = null;
+  try {
+    fd = openSync(transcript, constants.O_RDONLY | constants.O_NONBLOCK);
+    const st = fstatSync(fd);
+    if (!st.isFile()) return null;
+    const size = st.size;
+    // The tail holds the latest assistant message; 256 KiB keeps this under a millisecond.
+    const len = Math.min(size, 256 * 1024);
+    const buf = Buffer.alloc(len);
+    readSync(fd, buf, 0, len, size - len);
+    const all = [...buf.toString('utf8').matchAll(/"model"\s*:\s*"([^"]{1,200})"/g)];
+    return all.at(-1)?.[1] ?? null;
+  } catch {
+    return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
+}
+
+export function recordMutation(
+  gov: GovernanceState,
+  state: SessionState,
+  input: HookInput<'PostToolUse'>,
+  project: ProjectView,
+  paths: PathContext,
+  root: string,
+  deps: GovernanceDeps,
+): PolicyResult {
+  const mutation = mutationOf(input, deps.writeTargets ?? writeReport);
+  if (!mutation) return result();
+  onDemand('trace-schema'); // before any work: the ledger append needs it
+  const response = (input.tool_response ?? {}) as Record<string, unknown>;
+  const isFileTool = FILE_TOOLS.has(mutation.tool);
+  const files: TraceRecord['files'] = [];
+  const classes: MutationClass[] = [];
+  const symbols: Record<string, string[]> = {};
+  const fileHashes: Record<string, string> = {};
+  const modelId = normaliseModelId(gov.model_id ?? modelFromTranscript(input.transcript_path ?? state.transcript_path));
+  const conversationBase = {
+    ...(input.transcript_path || state.transcript_path ? { url: pathToFileURL((input.transcript_path ?? state.transcript_path)!).href } : {}),
+    contributor: { type: 'ai' as const, ...(modelId ? { model_id: modelId } : {}) },
+  };
+
+  for (const target of mutation.targets) {
+    // "Anything under here" (`git stash`): the Stop audit records what really changed.
+    if (target.tree) continue;
+    const p = resolvePath(target.path, paths);
+    // Judged at PreToolUse (in scope, or let through by a human): not the audit's business.
+    if (p.rel !== null && gov.audit) remember(gov.audit, [p.rel]);
+    if (p.rel === null || project.ignored(p) || isInside(p.real, project.orchestration)) {
+      // Outside the project, or outside governance: keep the stale-file memory right, record nothing.
+      const h = hashFile(p.real);
+      if (h && gov.files[p.real]) rememberFile(gov, p.real, h, 'write', deps.now);
+      continue;
+    }
+    const after = readText(p.real);
+    const before = isFileTool && typeof response.originalFile === 'string' ? response.originalFile : null;
+    if (after !== null) {
+      const h = sha256(after);
+      // Bash writes refresh only files the agent already holds, so a later Edit is not called stale by its own write.
+      if (isFileTool || gov.files[p.real]) rememberFile(gov, p.real, h, 'write', deps.now);
+      fileHashes[p.rel] = `sha256:${h}`;
+    }
+    const patch = isFileTool ? response.structuredPatch : undefined;
+    const ranges = after === null ? [] : changedRanges(before, after, patch);
+    const lines = after === null ? [] : splitLines(after);
+    files.push({
+      path: p.rel,
+      conversations: [
+        {
+          ...conversationBase,
+          ranges: ranges.map((r) => ({ ...r, content_hash: rangeHash(lines, r.start_line, r.end_line) })),
+          ...(gov.intent_id ? { related: [{ type: 'intent', url: intentUrn(gov.intent_id) }] } : {}),
+        },
+      ],
+    });
+    classes.push(isFileTool ? classifyFileChange(p.rel, before, after) : 'INTENT_EVOLUTION');
+    const touched = after !== null ? symbolsTouched(p.rel, after, ranges) : null;
+    if (touched && touched.length) symbols[p.rel] = touched;
+  }
+
+  // Nothing governed changed (ignored paths only), or the session has no intent (governance let an ignored write through).
+  if (files.length === 0 || !gov.intent_id) return result();
+  const record: TraceRecord = {
+    ...recordHeader(root, deps),
+    files,
+    metadata: {
+      [ROZ_NAMESPACE]: {
+        session_id: state.session_id,
+        intent_id: gov.intent_id,
+        mutation_class: classifyRecord(classes),
+        tool_name: mutation.tool,
+        ...(input.tool_use_id ? { tool_use_id: input.tool_use_id } : {}),
+        ...(input.agent_id ? { agent_id: input.agent_id } : {}),
+        ...(Object.keys(symbols).length ? { symbols } : {}),
+        ...(Object.keys(fileHashes).length ? { file_hashes: fileHashes } : {}),
+      },
+    },
+  };
+  appendLedger(orchestrationPaths(root).ledger, record);
+  gov.mutations += 1;
+  const warnings: string[] = [];
+  try {
+    refreshIntentMap(root, project.intents.ok ? project.intents.intents : [], intentMapCacheDir(deps.storeRoot));
+  } catch (err) {
+    warnings.push(`roz: could not update .orchestration/intent_map.md (${(err as Error).message})`);
+  }
+  return result(undefined, [{ type: 'LedgerAppended', id: record.id, intent_id: gov.intent_id, files: files.map((f) => f.path) }], warnings);
+}
