@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bash, on, reply, say, write, type Matcher } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
-import { reviewerScript, runRoz, spawnReviewer, stopFeedbacks } from './harness/roz.js';
+import { reviewerScript, rozReviewerMarker, runRoz, spawnReviewer, stopFeedbacks } from './harness/roz.js';
 import { PINNED_CLIENTS, type Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 180_000;
@@ -83,6 +83,7 @@ describe.each(PINNED_CLIENTS)('git takes no orders from the agent under roz exec
         exec: true,
         timeoutMs: RUN_TIMEOUT,
         scenario: {
+          reviewerMarker: rozReviewerMarker(),
           main: [
             { name: 'select', when: on.start(), reply: reply('Selecting the intent.', bash('roz intent select INT-001', 'Select INT-001')) },
             { name: 'plant', when: bashRan(/intent select/), reply: reply(undefined, bash(PLANT, 'Make a nested repository')) },

@@ -179,7 +179,7 @@ const hookJson = async (event: string, payload: unknown, f: Fixture) => {
 const cli = (f: Fixture, args: string[], cwd: string) => runProcess(process.execPath, [rozBin, ...args], '', { ...f.env, CLAUDE_CODE_SESSION_ID: SID }, cwd);
 
 /** Every trigger that makes roz touch git, each followed by a check that no plant ran. */
-async function everyTrigger(f: Fixture, cwd: string, gitMove: string, after: { sessionStart?: () => void } = {}) {
+async function everyTrigger(f: Fixture, cwd: string, gitMove: string, after: { sessionStart?: () => void; prompt?: () => void } = {}) {
   const outs: string[] = [];
   const none = (step: string) => expect(marks(f), `a planted program ran at: ${step}`).toEqual([]);
   const start = payloads(SID, f.root);
@@ -194,6 +194,7 @@ async function everyTrigger(f: Fixture, cwd: string, gitMove: string, after: { s
   none('#roz (the review base)');
   // The agent's work, in the cwd it moved to.
   writeFileSync(join(cwd, 'app.py'), 'print("the work")\n');
+  after.prompt?.();
   outs.push((await hookJson('PreToolUse', p.pre('Bash', { command: gitMove }), f)).stdout);
   none(`the git-move judgement of ${gitMove}`);
   outs.push((await hookJson('Stop', p.stop(), f)).stdout);
@@ -249,10 +250,21 @@ describe('git plants: roz runs none of them, plain git runs each', () => {
     const sub = join(f.root, 'src', 'sub');
     plantedRepo(f, sub, { init: true });
     plantGlobal(f);
-    const { change } = await everyTrigger(f, sub, 'git -C src/sub stash');
+    const { change } = await everyTrigger(f, sub, 'git -C src/sub stash', {
+      // The agent changes the nested repository's own files after the base.
+      prompt: () => {
+        gitOk(f, sub, 'config', 'core.sshCommand', `${join(f.bin, 'ssh.sh')} -v`);
+        writeFileSync(join(sub, '.git', 'info', 'attributes'), '*.i filter=i\n*.late filter=x\n');
+      },
+    });
     // The nested repository is content: its files are in the reviewer's list, as text.
     expect(change.files).toContain('src/sub/app.py');
     expect(change.diff).toContain('+print("the work")');
+    // ...and so is its .git but for git's bookkeeping: the reviewer sees the planted config.
+    expect(change.files).toEqual(expect.arrayContaining(['src/sub/.git/config', 'src/sub/.git/info/attributes']));
+    expect(change.files.filter((p) => /\.git\/(objects|index|refs|logs|HEAD)/.test(p))).toEqual([]);
+    expect(change.diff).toMatch(/\+\s*sshCommand = .*ssh\.sh -v/);
+    expect(change.diff).toContain('+*.late filter=x');
     controls(f, sub);
   }, 120_000);
 
@@ -411,7 +423,8 @@ describe('hides: roz reads the files, not what the repository says about them', 
     expect(git(f, tools, ['status']).status, 'control: git fails there').not.toBe(0);
     const stop = await hookJson('Stop', payloads(SID, tools).stop(), f);
     expect(stop.json?.decision).toBe('block');
-    expect(stop.json?.reason).toMatch(/app\.py was changed after the review approved/);
+    // The gitfile is content too (a nested repository's pointer).
+    expect(stop.json?.reason).toMatch(/\.tools\/\.git, app\.py were changed after the review approved/);
   }, 60_000);
 
   it('a corrupt index after approval: never "unchanged", the gate re-arms saying why', async () => {
