@@ -38,6 +38,7 @@ import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { TreeSnapshot } from '../core/review/state.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
+import { readHeadFromFiles } from './git-head.js';
 import { identityChange, repoOf, type GitIdentity } from './git-repo.js';
 import { readRegularText } from './regular-file.js';
 
@@ -167,15 +168,23 @@ class StatCache {
     }
     this.old = old && typeof old === 'object' ? old : {};
   }
+  private hits = 0;
   get(rel: string, key: StatKey): string | null {
     const hit = this.old[rel];
-    return Array.isArray(hit) && hit[0] === key && typeof hit[1] === 'string' ? hit[1] : null;
+    const id = Array.isArray(hit) && hit[0] === key && typeof hit[1] === 'string' ? hit[1] : null;
+    if (id) {
+      this.next[rel] = [key, id];
+      this.hits++;
+    }
+    return id;
   }
   set(rel: string, key: StatKey, id: string, st: import('node:fs').BigIntStats, readAt: bigint): void {
     if (readAt - st.ctimeNs > RACY_NS && readAt - st.mtimeNs > RACY_NS) this.next[rel] = [key, id];
   }
   save(): void {
     if (!this.file) return;
+    // Every entry a hit and none gone: the file on disk already says this.
+    if (this.hits === Object.keys(this.next).length && this.hits === Object.keys(this.old).length) return;
     try {
       const tmp = `${this.file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(this.next));
@@ -288,8 +297,10 @@ const splitZ = (out: string): string[] => out.split('\0').filter(Boolean);
 
 /** Names only: HEAD's tree and the index's entries, read as data (flags ignored). */
 function namesFromGit(repo: GitRepo): { head: string | null; names: string[] } | { error: string } {
-  const headOut = runGit(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const head = headOut.ok ? headOut.stdout.trim() || null : null;
+  // HEAD from its files where they are plain (one git process fewer), else from git.
+  const fast = repo.workTree ? readHeadFromFiles(repo.workTree) : undefined;
+  const headOut = fast === undefined ? runGit(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']) : null;
+  const head = fast !== undefined ? fast : headOut?.ok ? headOut.stdout.trim() || null : null;
   const names: string[] = [];
   if (head) {
     const r = runGit(repo, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]);
@@ -374,7 +385,6 @@ export function takeSnapshot(projectRoot: string, storeDir: string, opts: Snapsh
       const cached = cache.get(rel, key);
       if (cached && (!write || existsSync(join(repo.gitDir, 'objects', cached.slice(0, 2), cached.slice(2))))) {
         files.set(rel, { mode, id: cached });
-        cache.next[rel] = [key, cached];
         return;
       }
       const readAt = BigInt(Date.now()) * 1_000_000n;
