@@ -31,8 +31,7 @@ import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
-import { changedFiles, snapshotWorktree } from '../store/worktree.js';
-import type { TreeSnapshot } from '../core/review/state.js';
+import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -114,18 +113,19 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
+    // Taken at most once per hook, and only when a review rule asks (trigger,
+    // a reviewer's context/decide call, a stop after an approval, a gated call),
+    // of the session's project and the `.git` it started with (snapshots.ts).
+    const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
     const gov: GovernanceDeps = {
       env: deps.env,
+      gitIdentity: snaps.identity,
       now,
       storeRoot: config.storage.path,
       home,
       guard: config.guard.destructive,
       allowTempWrites: config.governance.allow_temp_writes,
     };
-    // Taken at most once per hook, and only when a review rule asks (trigger,
-    // a reviewer's context/decide call, a stop after an approval, a gated call).
-    let snap: { value: TreeSnapshot | null } | null = null;
-    const snapshot = (): TreeSnapshot | null => (snap ??= { value: snapshotWorktree(input.cwd, now) }).value;
     // Independent of the session's state: also used to judge a call when that state is unusable.
     const ctx: review.ReviewContext = {
       now,
@@ -134,8 +134,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       loadTemplate: templateLoader(config.storage.path, deps.env),
       shell: shellView,
       writesStore: () => event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
-      snapshot,
-      changedFiles: (from, to) => changedFiles(input.cwd, from, to),
+      snapshot: snaps.snapshot,
+      snapshotProblem: snaps.problem,
+      changedFiles: snaps.changedFiles,
     };
     const protect = () =>
       onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
@@ -154,6 +155,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         // project still governs it, so load governance and run this update again.
         if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
+        snaps.bind(state);
+        if (event === 'SessionStart') recordSessionGit(state, deps.env.CLAUDE_PROJECT_DIR || input.cwd, now);
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
         const fault = info.fault;
@@ -173,7 +176,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const ts = now.toISOString();
         const trace: TraceRecord[] = [
           eventRecord(event, input, out.verdict, ts),
-          ...out.notes.map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+          ...[...out.notes, ...snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
           ...sessionEdges(event, state, config, deps.env, ts),
         ];
         return { value: out, trace };
@@ -268,7 +271,7 @@ async function untilLoaded<T>(attempt: () => Promise<T>, more: (err: unknown) =>
       return await attempt();
     } catch (err) {
       if (round >= 4) throw err;
-      if (err instanceof NotLoaded) await loadOnDemand(err.module);
+      if (err instanceof NotLoaded) await (err.module === 'tree-snapshot' ? loadSnapshotModule() : loadOnDemand(err.module));
       else if (!(await more(err))) throw err;
     }
   }

@@ -172,6 +172,7 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     review: reviveReview(data.review, fresh.review, problems),
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
+    ...(data.git === undefined ? {} : { git: field(data, 'git', isObj, undefined, problems, '') }),
   } as SessionState;
   return { state, repaired: problems };
 }

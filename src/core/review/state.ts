@@ -1,6 +1,7 @@
 // The persisted shape of one Claude Code session as roz sees it: review state,
 // reviewer run windows, decision history and counters for stats.
 import type { Enforcement } from '../enforce/mode.js';
+import type { SessionGit } from '../git-identity.js';
 
 export type ReviewStatus = 'idle' | 'pending' | 'blocked' | 'approved' | 'issues';
 export type DecisionKind = 'complete' | 'issues';
@@ -131,6 +132,8 @@ export interface SessionState {
   governance?: Record<string, unknown>;
   /** Decided at SessionStart (core/enforce/mode.ts); absent for sessions older than that. */
   enforcement?: Enforcement;
+  /** The project and its `.git` at SessionStart: snapshots refuse another `.git` (store/git-repo.ts). */
+  git?: SessionGit;
 }
 
 export function newSession(session_id: string, now: Date): SessionState {
