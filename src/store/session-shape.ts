@@ -172,6 +172,18 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     review: reviveReview(data.review, fresh.review, problems),
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
+    ...(data.orchestration_at_start === undefined
+      ? {}
+      : {
+          orchestration_at_start: field(
+            data,
+            'orchestration_at_start',
+            (v) => isObj(v) && Object.values(v).every((x) => x === null || typeof x === 'string'),
+            {},
+            problems,
+            '',
+          ),
+        }),
   } as SessionState;
   return { state, repaired: problems };
 }

@@ -131,6 +131,12 @@ export interface SessionState {
   governance?: Record<string, unknown>;
   /** Decided at SessionStart (core/enforce/mode.ts); absent for sessions older than that. */
   enforcement?: Enforcement;
+  /**
+   * `.orchestration/` of each candidate project root (real path) when the
+   * session began: `dev:ino`, `link`, or null (absent). roz writes only into
+   * the one that was there then (engine/governance/orchestration-trust.ts).
+   */
+  orchestration_at_start?: Record<string, string | null>;
 }
 
 export function newSession(session_id: string, now: Date): SessionState {
