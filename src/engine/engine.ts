@@ -5,7 +5,7 @@
 import { accessSync, constants } from 'node:fs';
 import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
 import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
@@ -17,7 +17,7 @@ import { guardPreToolUse } from '../core/guard.js';
 import { newSession } from '../core/review/state.js';
 import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
-import { findProjectRoot } from '../store/project-root.js';
+import { findProjectRoot, orchestrationAtStart } from '../store/project-root.js';
 import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -159,6 +159,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         if (event === 'SessionStart') recordSessionGit(state, deps.env.CLAUDE_PROJECT_DIR || input.cwd, now);
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
+        // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
+        state.orchestration_at_start ??= orchestrationAtStart(input.cwd, deps.env.CLAUDE_PROJECT_DIR);
         const fault = info.fault;
         if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
         let out = dispatch(event, state, input, ctx, governance, gov, protect);
@@ -445,7 +447,7 @@ function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: stri
   try {
     // Regular files only, never waiting: the path is the client's, the file may be anyone's.
     const existing = readOptionalText(file, MiB) ?? '';
-    if (!existing.includes(line)) appendRegularFile(file, line);
+    if (!existing.includes(line)) appendRegularFile(dirname(file), file, line);
   } catch (err) {
     warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
   }

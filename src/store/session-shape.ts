@@ -173,6 +173,18 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
     ...(data.git === undefined ? {} : { git: field(data, 'git', isObj, undefined, problems, '') }),
+    ...(data.orchestration_at_start === undefined
+      ? {}
+      : {
+          orchestration_at_start: field(
+            data,
+            'orchestration_at_start',
+            (v) => isObj(v) && Object.values(v).every((x) => x === null || typeof x === 'string'),
+            {},
+            problems,
+            '',
+          ),
+        }),
   } as SessionState;
   return { state, repaired: problems };
 }

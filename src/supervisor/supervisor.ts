@@ -1,7 +1,8 @@
 // The supervisor's brain, without any screen: the channel, the approval
 // broker, the live event ring and the session state the status line shows.
 // The TUI subscribes to it; nothing here knows about terminals.
-import { appendFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
+import { appendRegularFile } from '../store/regular-file.js';
 import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findProjectRoot } from '../store/project-root.js';
@@ -125,7 +126,7 @@ export class Supervisor {
       ((line) => {
         try {
           mkdirSync(root, { recursive: true, mode: 0o700 });
-          appendFileSync(join(root, 'supervisor.log'), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+          appendRegularFile(root, join(root, 'supervisor.log'), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
         } catch {
           /* logging must never take the supervisor down */
         }

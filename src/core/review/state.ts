@@ -134,6 +134,12 @@ export interface SessionState {
   enforcement?: Enforcement;
   /** The project and its `.git` at SessionStart: snapshots refuse another `.git` (store/git-repo.ts). */
   git?: SessionGit;
+  /**
+   * `.orchestration/` of each candidate project root (real path) when the
+   * session began: `dev:ino`, `link`, or null (absent). roz writes only into
+   * the one that was there then (engine/governance/orchestration-trust.ts).
+   */
+  orchestration_at_start?: Record<string, string | null>;
 }
 
 export function newSession(session_id: string, now: Date): SessionState {

@@ -20,6 +20,7 @@ import { sha256 } from '../../core/sha256.js';
 import { gitHead } from '../../store/git-head.js';
 import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
 import { appendLedger } from '../../store/ledger.js';
+import { assertOrchestrationTrusted } from './orchestration-trust.js';
 import { orchestrationPaths } from '../../store/orchestration.js';
 import { randomUuid } from '../../store/random-uuid.js';
 import { writeReport } from '../shell-view.js';
@@ -61,7 +62,8 @@ export function appendUnattributed(state: SessionState, gov: GovernanceState, ro
       },
     },
   };
-  appendLedger(orchestrationPaths(root).ledger, record);
+  assertOrchestrationTrusted(state, root, 'the ledger');
+  appendLedger(root, orchestrationPaths(root).ledger, record);
 }
 
 function modelFromTranscript(transcript: string | undefined | null): string | null {
@@ -165,7 +167,8 @@ export function recordMutation(
       },
     },
   };
-  appendLedger(orchestrationPaths(root).ledger, record);
+  assertOrchestrationTrusted(state, root, 'the ledger');
+  appendLedger(root, orchestrationPaths(root).ledger, record);
   gov.mutations += 1;
   const warnings: string[] = [];
   try {
