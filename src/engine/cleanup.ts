@@ -3,7 +3,7 @@
 // session with a pending review is never removed.
 import { statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import type { SessionStore } from '../store/session-store.js';
 
 const DAY_MS = 86_400_000;

@@ -7,7 +7,7 @@ import { join, resolve } from 'node:path';
 import { findProjectRoot } from '../store/project-root.js';
 import { widenScope } from './widen-scope.js';
 import { loadOnDemand } from '../core/on-demand.js';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import { telemetryOn } from '../core/telemetry.js';
 import { telemetrySettings } from '../core/telemetry-settings.js';
 import { loadConfig } from '../engine/config-loader.js';

@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { classifyFileChange, classifyRecord } from '../../core/governance/classify.js';
 import { FILE_TOOLS, mutationOf } from '../../core/governance/mutations.js';
