@@ -4,7 +4,7 @@
 import { statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { join } from 'node:path';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import type { SessionStore } from '../store/session-store.js';
 
 const DAY_MS = 86_400_000;

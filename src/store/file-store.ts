@@ -6,7 +6,7 @@ import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, st
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
-import { newSession, type SessionState } from '../core/review/state.js';
+import { newSession, type SessionState } from '../core/session-state.js';
 import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviewActiveIn, reviveSession } from './session-shape.js';

@@ -10,7 +10,8 @@
 //   granted (an approval, a reviewer run);
 // - a corrupt one (not JSON, not a roz session, another session's): the
 //   caller quarantines it and starts fresh.
-import { newSession, type ReviewState, type SessionState } from '../core/review/state.js';
+import { newSession, type SessionState } from '../core/session-state.js';
+import { type ReviewState } from '../core/review/state.js';
 
 export type Revived = { state: SessionState; repaired: string[] } | { corrupt: string };
 

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { parseActiveIntents } from '../core/governance/intents-parser.js';
 import { AGENT_TRACE_VERSION, intentUrn, ROZ_NAMESPACE, type TraceRecord } from '../core/governance/trace-record.js';
-import { rozVersion } from '../engine/governance/records.js';
+import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger } from '../store/ledger.js';

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HookInput } from '../../src/core/hook-input.js';
-import { newSession, type SessionState } from '../../src/core/review/state.js';
+import { newSession, type SessionState } from '../../src/core/session-state.js';
 import { orchestrationAtStart } from '../../src/store/project-root.js';
 import { AGENT_TRACE_VERSION, type TraceRecord } from '../../src/core/governance/trace-record.js';
 

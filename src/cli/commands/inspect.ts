@@ -2,7 +2,7 @@
 import { existsSync } from 'node:fs';
 import { tracePath } from '../../store/paths.js';
 import type { TraceRecord } from '../../store/session-store.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { clip } from '../../core/truncate.js';
 import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
 import { changedBetween, commitsSince, diffBetween, takeSnapshot } from '../../store/tree-snapshot.js';

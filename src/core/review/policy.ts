@@ -11,7 +11,8 @@ import { recordDecision } from './decide.js';
 import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
 import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
 import { approvedMessage, pendingSummary } from './outcome.js';
-import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type SessionState, type TreeSnapshot } from './state.js';
+import type { SessionState } from '../session-state.js';
+import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {

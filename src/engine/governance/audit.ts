@@ -5,7 +5,7 @@
 // (store/tree-snapshot.ts), of the `.git` the session started with.
 import { join as joinPath, relative as relativePath, sep } from 'node:path';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { remember, type AuditState } from '../../core/governance/audit-state.js';
 import { auditVerdict, unattributed } from '../../core/governance/audit.js';

@@ -5,7 +5,7 @@
 // chosen through MCP, remembers reads and records mutations (records.ts),
 // SessionStart says the intents and lessons, Stop audits the scope (audit.ts).
 import type { HookEventName, HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { formatProblems } from '../../core/governance/intents.js';
 import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../../core/governance/lessons.js';

@@ -5,7 +5,7 @@
 // to switch governance on) with links inside it; roz's hooks, outside the
 // sandbox, would then write where the agent chose. Such a folder is refused
 // for roz's writes and the human is told; reads (intents as data) go on.
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { orchestrationBirth, orchestrationIdentity, orchestrationPaths } from '../../store/project-root.js';
 import { resolveReal } from '../../store/realpath.js';
 
