@@ -10,9 +10,7 @@ import { intentCommand, type IntentOptions } from './commands/intent.js';
 import { blameCommand } from './commands/blame.js';
 import { sessionsCommand } from './commands/sessions.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
-
-declare const ROZ_VERSION: string;
-const version = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
+import { rozVersion } from '../core/version.js';
 
 type Action = (...args: never[]) => number | Promise<number>;
 /** Every command that takes a session also takes --last. */
@@ -27,7 +25,7 @@ const run =
 export function buildProgram(): Command {
   const program = new Command('roz')
     .description('Keeps AI coding agents honest: a review gate and governance for Claude Code.')
-    .version(version)
+    .version(rozVersion)
     .showHelpAfterError('(run with --help for usage)')
     .enablePositionalOptions()
     .exitOverride()

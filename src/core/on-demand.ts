@@ -27,7 +27,8 @@ const failed: Partial<Record<OnDemandModule, Error>> = {};
 /** Thrown by `onDemand` for a module not loaded yet; the caller loads it and retries. */
 export class NotLoaded extends Error {
   override name = 'NotLoaded';
-  constructor(readonly module: OnDemandModule) {
+  /** 'tree-snapshot': a store module the engine loads itself (engine/snapshots.ts). */
+  constructor(readonly module: OnDemandModule | 'tree-snapshot') {
     super(`roz: the ${module} module is needed but not loaded yet`);
   }
 }

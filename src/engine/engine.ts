@@ -5,19 +5,19 @@
 import { accessSync, constants } from 'node:fs';
 import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
 import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { delimiter, dirname, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
 import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { guardPreToolUse } from '../core/guard.js';
-import { newSession } from '../core/review/state.js';
+import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
-import { findProjectRoot } from '../store/project-root.js';
+import { findProjectRoot, orchestrationAtStart } from '../store/project-root.js';
 import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -31,8 +31,7 @@ import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
-import { changedFiles, snapshotWorktree } from '../store/worktree.js';
-import type { TreeSnapshot } from '../core/review/state.js';
+import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -114,18 +113,19 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const governs = GOVERNED_EVENTS.has(event);
     let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
 
+    // Taken at most once per hook, and only when a review rule asks (trigger,
+    // a reviewer's context/decide call, a stop after an approval, a gated call),
+    // of the session's project and the `.git` it started with (snapshots.ts).
+    const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
     const gov: GovernanceDeps = {
       env: deps.env,
+      gitIdentity: snaps.identity,
       now,
       storeRoot: config.storage.path,
       home,
       guard: config.guard.destructive,
       allowTempWrites: config.governance.allow_temp_writes,
     };
-    // Taken at most once per hook, and only when a review rule asks (trigger,
-    // a reviewer's context/decide call, a stop after an approval, a gated call).
-    let snap: { value: TreeSnapshot | null } | null = null;
-    const snapshot = (): TreeSnapshot | null => (snap ??= { value: snapshotWorktree(input.cwd, now) }).value;
     // Independent of the session's state: also used to judge a call when that state is unusable.
     const ctx: review.ReviewContext = {
       now,
@@ -134,8 +134,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       loadTemplate: templateLoader(config.storage.path, deps.env),
       shell: shellView,
       writesStore: () => event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
-      snapshot,
-      changedFiles: (from, to) => changedFiles(input.cwd, from, to),
+      snapshot: snaps.snapshot,
+      snapshotProblem: snaps.problem,
+      changedFiles: snaps.changedFiles,
     };
     const protect = () =>
       onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
@@ -154,8 +155,12 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         // project still governs it, so load governance and run this update again.
         if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
         state.counters[event] = (state.counters[event] ?? 0) + 1;
+        snaps.bind(state);
+        if (event === 'SessionStart') recordSessionGit(state, deps.env.CLAUDE_PROJECT_DIR || input.cwd, now);
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
+        // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
+        state.orchestration_at_start ??= orchestrationAtStart(input.cwd, deps.env.CLAUDE_PROJECT_DIR);
         const fault = info.fault;
         if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
         let out = dispatch(event, state, input, ctx, governance, gov, protect);
@@ -173,7 +178,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const ts = now.toISOString();
         const trace: TraceRecord[] = [
           eventRecord(event, input, out.verdict, ts),
-          ...out.notes.map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+          ...[...out.notes, ...snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
           ...sessionEdges(event, state, config, deps.env, ts),
         ];
         return { value: out, trace };
@@ -268,7 +273,7 @@ async function untilLoaded<T>(attempt: () => Promise<T>, more: (err: unknown) =>
       return await attempt();
     } catch (err) {
       if (round >= 4) throw err;
-      if (err instanceof NotLoaded) await loadOnDemand(err.module);
+      if (err instanceof NotLoaded) await (err.module === 'tree-snapshot' ? loadSnapshotModule() : loadOnDemand(err.module));
       else if (!(await more(err))) throw err;
     }
   }
@@ -442,7 +447,7 @@ function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: stri
   try {
     // Regular files only, never waiting: the path is the client's, the file may be anyone's.
     const existing = readOptionalText(file, MiB) ?? '';
-    if (!existing.includes(line)) appendRegularFile(file, line);
+    if (!existing.includes(line)) appendRegularFile(dirname(file), file, line);
   } catch (err) {
     warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
   }

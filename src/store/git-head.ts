@@ -5,6 +5,8 @@ import { statSync } from 'node:fs';
 import { readRegularText } from './regular-file.js';
 import { isAbsolute, join, resolve } from 'node:path';
 import { gitTopLevel } from './project-root.js';
+import { gitOut } from './git.js';
+import { identityAt } from './git-repo.js';
 
 function gitDirs(top: string): { gitDir: string; commonDir: string } | null {
   const dotGit = join(top, '.git');
@@ -64,16 +66,11 @@ export function readHeadFromFiles(top: string): string | null | undefined {
 }
 
 export function readHeadWithGit(top: string): string | null {
-  try {
-    // Loaded here, not at the top: node:child_process costs every hook ~4 ms to load.
-    const out = process
-      .getBuiltinModule('node:child_process')
-      .execFileSync('git', ['rev-parse', '--verify', '-q', 'HEAD'], { cwd: top, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 2000 })
-      .trim();
-    return SHA.test(out) ? out : null;
-  } catch {
-    return null;
-  }
+  const found = identityAt(top);
+  if (!found.ok) return null;
+  // The hardened runner (store/git.ts): the repository's config runs nothing.
+  const out = gitOut({ gitDir: found.id.git_dir, workTree: null }, ['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { timeoutMs: 2000 })?.trim() ?? '';
+  return SHA.test(out) ? out : null;
 }
 
 /** HEAD's commit id for the repository containing `dir`; null outside git or before the first commit. */

@@ -45,7 +45,7 @@ export function refreshIntentMap(root: string, intents: readonly Intent[], cache
     try {
       mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
       const cache: Cache = { root, ...mark, tally: tallyToJson(tally) };
-      writeFileAtomicSync(cacheFile, JSON.stringify(cache), { mode: 0o600, durable: false });
+      writeFileAtomicSync(cacheDir, cacheFile, JSON.stringify(cache), { mode: 0o600, durable: false });
     } catch {
       /* a cache that cannot be written only costs a full read next time */
     }

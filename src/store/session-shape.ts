@@ -10,7 +10,8 @@
 //   granted (an approval, a reviewer run);
 // - a corrupt one (not JSON, not a roz session, another session's): the
 //   caller quarantines it and starts fresh.
-import { newSession, type ReviewState, type SessionState } from '../core/review/state.js';
+import { newSession, type SessionState } from '../core/session-state.js';
+import { type ReviewState } from '../core/review/state.js';
 
 export type Revived = { state: SessionState; repaired: string[] } | { corrupt: string };
 
@@ -173,6 +174,19 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     review: reviveReview(data.review, fresh.review, problems),
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
+    ...(data.git === undefined ? {} : { git: field(data, 'git', isObj, undefined, problems, '') }),
+    ...(data.orchestration_at_start === undefined
+      ? {}
+      : {
+          orchestration_at_start: field(
+            data,
+            'orchestration_at_start',
+            (v) => isObj(v) && Object.values(v).every((x) => x === null || typeof x === 'string'),
+            {},
+            problems,
+            '',
+          ),
+        }),
   } as SessionState;
   return { state, repaired: problems };
 }

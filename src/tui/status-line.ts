@@ -2,7 +2,7 @@
 // snapshot in, a line of exactly `cols` characters out. Segments have a rank:
 // when the line is too long the least important go first, so a pending
 // approval (always first) and the hotkey survive on any width.
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import { selectedIntentId, type ProjectIntents } from '../supervisor/project-intents.js';
 import type { SupervisorSnapshot } from '../supervisor/supervisor.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';

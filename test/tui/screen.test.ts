@@ -3,7 +3,7 @@
 // cursor and the status line intact; the hotkey splits input.
 import xtermHeadless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
-import { newSession } from '../../src/core/review/state.js';
+import { newSession } from '../../src/core/session-state.js';
 import { Compositor, modeSequence } from '../../src/tui/screen/compositor.js';
 import { HOTKEY, routeInput } from '../../src/tui/screen/input-router.js';
 import { VirtualScreen } from '../../src/tui/screen/virtual-screen.js';

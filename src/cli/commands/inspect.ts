@@ -2,10 +2,10 @@
 import { existsSync } from 'node:fs';
 import { tracePath } from '../../store/paths.js';
 import type { TraceRecord } from '../../store/session-store.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { clip } from '../../core/truncate.js';
 import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
-import { changedFiles, commitsSince, lastGitError, snapshotWorktree, treeDiff } from '../../store/worktree.js';
+import { changedBetween, commitsSince, diffBetween, takeSnapshot } from '../../store/tree-snapshot.js';
 import type { RozConfig } from '../../core/config.js';
 
 function loadSession(id: string | undefined, opts: { last?: boolean }): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
@@ -97,8 +97,10 @@ const DIFF_LIMIT = 400_000;
 /** How old the reviewer's hook snapshot may be to stand for "now" in `roz context`. */
 const SEEN_FRESH_MS = 60_000;
 
-function changeView(state: SessionState): ChangeView {
-  const cwd = state.cwd ?? process.cwd();
+function changeView(state: SessionState, storeDir: string): ChangeView {
+  // The session's project as SessionStart recorded it (not wherever the agent cd'd since).
+  const project = state.git?.project_dir ?? state.cwd ?? process.cwd();
+  const expect = state.git?.identity ?? null;
   const base = state.review.base ?? null;
   // The hook of this very `roz context` call (a reviewer's) has just snapshotted
   // the worktree, outside the Bash sandbox: show that tree, the one the
@@ -106,52 +108,48 @@ function changeView(state: SessionState): ChangeView {
   const seen = Object.values(state.review.reviewers)
     .filter((r) => r.seen_tree && r.seen_at && Date.now() - Date.parse(r.seen_at) < SEEN_FRESH_MS)
     .sort((a, b) => Date.parse(b.seen_at!) - Date.parse(a.seen_at!))[0];
-  const now = seen ? { head: null, tree: seen.seen_tree!, at: seen.seen_at! } : snapshotWorktree(cwd, new Date());
-  const log = base?.head ? commitsSince(cwd, base.head) : '';
-  const commits = (log ?? '').split('\n').filter(Boolean);
-  const commitsNote =
-    log === null
-      ? `could not list the commits since ${base!.head!.slice(0, 12)} (${lastGitError()}); run git log ${base!.head!.slice(0, 12)}..HEAD`
-      : undefined;
-  const view = (from: string, to: string | null, note?: string): ChangeView => {
-    const full = treeDiff(cwd, from, to) ?? '';
-    return {
-      base,
-      now,
-      commits,
-      files: changedFiles(cwd, from, to) ?? [],
-      diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
-      truncated: full.length > DIFF_LIMIT,
-      ...(note || commitsNote ? { note: [note, commitsNote].filter(Boolean).join('; ') } : {}),
-    };
-  };
-  if (!now) {
-    // No snapshot (not a git worktree, or this process may not write git objects
-    // or a temporary index, e.g. inside a sandbox): diff the files on disk.
-    if (base)
-      return view(
-        base.tree,
-        null,
-        'could not snapshot the worktree here: the diff covers tracked files; untracked files are listed by name, read them in full',
-      );
-    return {
-      base,
-      now: null,
-      commits,
-      files: [],
-      diff: '',
-      truncated: false,
-      note: `no review base and no git snapshot at ${cwd}: read the files yourself (git status, git diff HEAD)`,
-    };
+  let snapError: string | null = null;
+  let now: ChangeView['now'] = null;
+  if (seen) now = { head: null, tree: seen.seen_tree! };
+  else {
+    const r = takeSnapshot(project, storeDir, { expect });
+    if (r.ok) now = r.snapshot;
+    else snapError = r.error;
   }
-  // Without a recorded base (an older session), HEAD is the best base there is.
-  const from = base?.tree ?? now.head;
-  if (!from) return { base, now, commits, files: [], diff: '', truncated: false, note: 'no base revision and no commit yet: every file is new' };
-  return view(
-    from,
-    now.tree,
-    base ? undefined : 'no review base was recorded for this session: the diff is against HEAD, so commits made during the task are not in it',
-  );
+  const log = base?.head ? commitsSince(project, base.head, expect) : { ok: true as const, lines: [] };
+  const commits = log.ok ? log.lines : [];
+  const commitsNote = log.ok
+    ? undefined
+    : `could not list the commits since ${base!.head!.slice(0, 12)} (${log.error}); run git log ${base!.head!.slice(0, 12)}..HEAD`;
+  const empty = (note: string): ChangeView => ({
+    base,
+    now,
+    commits,
+    files: [],
+    diff: '',
+    truncated: false,
+    note: [note, commitsNote].filter(Boolean).join('; '),
+  });
+  if (!now) {
+    return empty(
+      base
+        ? `could not snapshot the work tree (${snapError}): read the changed files yourself (git status, git diff) and say so in your decision`
+        : `no review base and no snapshot of ${project} (${snapError}): read the files yourself (git status, git diff HEAD)`,
+    );
+  }
+  // Without a recorded base (an older session) there is nothing roz hashed to compare with.
+  if (!base) return empty('no review base was recorded for this session: read the changes yourself (git status, git diff HEAD)');
+  const d = diffBetween(storeDir, base.tree, now.tree);
+  const full = d.ok ? d.diff : '';
+  return {
+    base,
+    now,
+    commits,
+    files: changedBetween(storeDir, base.tree, now.tree) ?? [],
+    diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
+    truncated: full.length > DIFF_LIMIT,
+    ...(d.ok && !commitsNote ? {} : { note: [d.ok ? '' : `roz could not diff its snapshots (${d.error})`, commitsNote].filter(Boolean).join('; ') }),
+  };
 }
 
 function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
@@ -182,7 +180,7 @@ function secondOpinionLines(config: RozConfig, available: SessionState['second_o
 export function contextCommand(id: string | undefined, opts: { json?: boolean; last?: boolean }): number {
   const { state, ctx } = loadSession(id, opts);
   const r = state.review;
-  const change = changeView(state);
+  const change = changeView(state, ctx.config.storage.path);
   if (opts.json) {
     printJson({
       session_id: state.session_id,
@@ -197,7 +195,7 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean; l
     });
     return 0;
   }
-  const out: string[] = [`Session: ${state.session_id}`, `Created: ${state.created_at}`, `Project: ${state.cwd ?? 'unknown'}`, ''];
+  const out: string[] = [`Session: ${state.session_id}`, `Created: ${state.created_at}`, `Project: ${state.git?.project_dir ?? state.cwd ?? 'unknown'}`, ''];
   out.push('User prompts:');
   r.user_prompts.forEach((p, i) => {
     out.push(`[${i + 1}] ${p.at}${p.truncated ? ' (truncated)' : ''}`);

@@ -2,6 +2,7 @@
 // the ledger so it never disagrees with it. The ledger only grows, so the
 // tally is kept between hooks and only appended records are folded in
 // (src/store/intent-map-file.ts); rendering is separate.
+import { inertText } from '../inert-text.js';
 import type { Intent } from './intents.js';
 import { rozMeta, type TraceRecord } from './trace-record.js';
 
@@ -64,8 +65,9 @@ export function renderIntentMap(intents: readonly Intent[], tally: MapTally): st
   const order = [...intents.map((i) => i.id), ...[...tally.keys()].filter((id) => !known.has(id)).sort()];
   for (const id of order) {
     const intent = intents.find((i) => i.id === id);
-    out.push(`## ${id}: ${intent?.name ?? '(no longer in active_intents.yaml)'}`, '');
-    if (intent) out.push(`**Status:** ${intent.status}  `, `**Scope:** ${intent.owned_scope.map((g) => `\`${g}\``).join(', ') || '(none)'}`, '');
+    out.push(`## ${inertText(id)}: ${inertText(intent?.name ?? '(no longer in active_intents.yaml)')}`, '');
+    if (intent)
+      out.push(`**Status:** ${inertText(intent.status)}  `, `**Scope:** ${intent.owned_scope.map((g) => `\`${inertText(g)}\``).join(', ') || '(none)'}`, '');
     const files = tally.get(id);
     if (!files || files.size === 0) {
       out.push('_No changes recorded yet._', '');
@@ -82,4 +84,5 @@ export function renderIntentMap(intents: readonly Intent[], tally: MapTally): st
   return out.join('\n');
 }
 
-const cell = (s: string): string => s.replace(/\|/g, '\\|');
+// File paths and symbol names are the agent's: inert (core/inert-text.ts), and no cell-ending `|`.
+const cell = (s: string): string => inertText(s).replace(/\|/g, '\\|');

@@ -1,6 +1,6 @@
 // The typed shape of `SessionState.governance`, and a reader that repairs
 // whatever an older or hand-edited document left there.
-import type { SessionState } from '../review/state.js';
+import type { SessionState } from '../session-state.js';
 import { auditOf, type AuditState } from './audit-state.js';
 
 /** How the session came to work on its intent; `human`: at the `roz run` keyboard (the supervisor, trusted). */

@@ -1,7 +1,7 @@
 // Tool gates: patterns such as `Bash:gh issue close*` that start a review
 // before the tool may run, and the approval scopes that decide how long a
 // reviewer's COMPLETE keeps a gate open.
-import type { SessionState } from './state.js';
+import type { SessionState } from '../session-state.js';
 import { gateForms } from './gate-match.js';
 
 export interface GatePattern {

@@ -11,7 +11,8 @@ import { recordDecision } from './decide.js';
 import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
 import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
 import { approvedMessage, pendingSummary } from './outcome.js';
-import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type SessionState, type TreeSnapshot } from './state.js';
+import type { SessionState } from '../session-state.js';
+import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {
@@ -35,6 +36,8 @@ export interface ReviewContext {
   writesStore: () => boolean;
   /** The session's worktree now (git), or null outside git or on failure. Costs a few git calls: only where a review needs it. */
   snapshot: () => TreeSnapshot | null;
+  /** Why the last snapshot() was null, when it could not be taken (null: no repository to snapshot). */
+  snapshotProblem?: () => string | null;
   /** Paths that differ between two trees, or null when git cannot say. */
   changedFiles: (from: string, to: string) => string[] | null;
 }
@@ -139,16 +142,29 @@ function namedFiles(files: string[]): string {
  */
 const OWN_FILES = /^(\.orchestration|\.claude)\//;
 
-/** The tree an approval covers, compared with the worktree now: changed files, or null when unchanged or unknown. */
-function changedSinceApproval(state: SessionState, ctx: ReviewContext): string[] | null {
+const CHANGED_AFTER = 'changed after the review approved the work';
+
+/**
+ * The tree an approval covers, compared with the worktree now: the changed
+ * files and why, or null when unchanged. A snapshot that cannot be taken is
+ * never "unchanged" (a broken index, a replaced `.git`): it re-arms, saying why.
+ */
+function changedSinceApproval(state: SessionState, ctx: ReviewContext): { files: string[]; why: string } | null {
   const d = state.review.decision;
-  if (!d || d.kind !== 'complete' || !d.tree) return null;
+  if (!d || d.kind !== 'complete') return null;
+  if (!d.tree) {
+    // Bound to no tree: right where the session has no repository (no base either), not where one was snapshotted.
+    return state.review.base
+      ? { files: [], why: 'the approval is bound to no snapshot of the work tree (none could be taken when the reviewer looked)' }
+      : null;
+  }
   const now = ctx.snapshot();
-  if (!now || now.tree === d.tree) return null;
+  if (!now) return { files: [], why: `the work tree could not be snapshotted after the approval (${ctx.snapshotProblem?.() ?? 'no git repository'})` };
+  if (now.tree === d.tree) return null;
   const files = ctx.changedFiles(d.tree, now.tree);
-  if (files === null) return [];
+  if (files === null) return { files: [], why: CHANGED_AFTER };
   const work = files.filter((f) => !OWN_FILES.test(f));
-  return work.length > 0 ? work : null;
+  return work.length > 0 ? { files: work, why: CHANGED_AFTER } : null;
 }
 
 function reviewActive(state: SessionState): boolean {
@@ -320,7 +336,7 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       consumeApproval(state, policy);
       return result(undefined, [{ type: 'GateAllowed', pattern: gate.pattern, why: `approved (${policy.approval_scope} scope)` }]);
     }
-    notes.push(rearm(state, changed, 'changed after the review approved the work', ctx.now));
+    notes.push(rearm(state, changed.files, changed.why, ctx.now));
   }
   if (!reviewActive(state)) {
     startReview(
@@ -508,7 +524,7 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
       }
       return result(undefined, notes);
     }
-    notes.push(rearm(state, changed, 'changed after the review approved the work', ctx.now));
+    notes.push(rearm(state, changed.files, changed.why, ctx.now));
   }
 
   // Current clients run subagents in the background: the agent's turn may end
@@ -545,7 +561,9 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   } else if (review.rearmed) {
     const r = review.rearmed;
     reason =
-      `roz: ${namedFiles(r.files)} ${r.files.length === 1 ? 'was' : 'were'} ${r.why} (SESSION_ID=${state.session_id}). ` +
+      (r.files.length === 0 && r.why !== CHANGED_AFTER
+        ? `roz: the approval no longer holds: ${r.why} (SESSION_ID=${state.session_id}). `
+        : `roz: ${namedFiles(r.files)} ${r.files.length === 1 ? 'was' : 'were'} ${r.why} (SESSION_ID=${state.session_id}). `) +
       `The approval covered the work as the reviewer saw it; these changes need a review too.\n\n${rendered.text}`;
   }
   review.block_count += 1;

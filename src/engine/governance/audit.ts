@@ -1,32 +1,43 @@
 // The Stop-time scope audit: the worktree is snapshotted when an intent is
 // selected (and before an asked Bash call), and at Stop whatever changed
 // outside the intent's scope that no judged call wrote blocks the stop once.
-// Fails safe: git trouble is a warning.
+// Fails safe: git trouble is a warning. Snapshots are roz's own
+// (store/tree-snapshot.ts), of the `.git` the session started with.
 import { join as joinPath, relative as relativePath, sep } from 'node:path';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { remember, type AuditState } from '../../core/governance/audit-state.js';
 import { auditVerdict, unattributed } from '../../core/governance/audit.js';
 import { resolvePath } from '../../core/governance/scope.js';
 import { governanceOf, type GovernanceState } from '../../core/governance/state.js';
 import { onDemand, rethrowNotLoaded } from '../../core/on-demand.js';
-import { gitTopLevel } from '../../store/project-root.js';
-import { changedFiles, snapshotWorktree } from '../../store/worktree.js';
+import type { TreeSnapshot } from '../../core/review/state.js';
+import { changedBetween, takeSnapshot } from '../../store/tree-snapshot.js';
 import { type GovernanceDeps, loadProject, pathContext, projectFor } from './project.js';
 import { appendUnattributed } from './records.js';
+
+interface Snap {
+  tree: TreeSnapshot | null;
+  top: string | null;
+  error: string | null;
+}
+
+function snapshot(root: string, deps: GovernanceDeps): Snap {
+  const r = takeSnapshot(root, deps.storeRoot, { now: deps.now, expect: deps.gitIdentity?.() ?? null });
+  return r.ok ? { tree: r.snapshot, top: r.top, error: null } : { tree: null, top: null, error: r.error };
+}
 
 /** Record the worktree as the audit's base when an intent is (newly) selected; no-op outside git. */
 export function ensureAuditBase(gov: GovernanceState, root: string, deps: GovernanceDeps): void {
   if (!gov.intent_id || gov.audit?.intent_id === gov.intent_id) return;
-  gov.audit = { intent_id: gov.intent_id, base: snapshotWorktree(root, deps.now), written: [], pending: null, flagged: null };
+  gov.audit = { intent_id: gov.intent_id, base: snapshot(root, deps).tree, written: [], pending: null, flagged: null };
 }
 
 /** Paths changed between two trees, relative to the project root (the git top may be above it). */
-function changedInProject(root: string, from: string, to: string): string[] | null {
-  const changed = changedFiles(root, from, to);
+function changedInProject(root: string, top: string, from: string, to: string, deps: GovernanceDeps): string[] | null {
+  const changed = changedBetween(deps.storeRoot, from, to);
   if (changed === null) return null;
-  const top = gitTopLevel(root) ?? root;
   const out: string[] = [];
   for (const p of changed) {
     const rel = relativePath(root, joinPath(top, p)).split(sep).join('/');
@@ -38,7 +49,7 @@ function changedInProject(root: string, from: string, to: string): string[] | nu
 /** A Bash call about to be asked: remember the worktree, so what it changes is attributed to it once it ran. */
 export function holdBeforeAsk(audit: AuditState | null, input: HookInput<'PreToolUse'>, root: string, deps: GovernanceDeps): void {
   if (!audit?.base || input.tool_name !== 'Bash' || !input.tool_use_id) return;
-  const tree = snapshotWorktree(root, deps.now);
+  const tree = snapshot(root, deps).tree;
   audit.pending = tree ? { tool_use_id: input.tool_use_id, tree } : null;
 }
 
@@ -47,8 +58,8 @@ export function attributeAsked(audit: AuditState | null, input: HookInput<'PostT
   const pending = audit?.pending;
   if (!audit || !pending || pending.tool_use_id !== input.tool_use_id) return;
   audit.pending = null;
-  const now = snapshotWorktree(root, deps.now);
-  const changed = now ? changedInProject(root, pending.tree.tree, now.tree) : null;
+  const now = snapshot(root, deps);
+  const changed = now.tree && now.top ? changedInProject(root, now.top, pending.tree.tree, now.tree.tree, deps) : null;
   if (changed) remember(audit, changed);
 }
 
@@ -67,10 +78,16 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
     const project = loadProject(root, deps);
     const intent = project.intents.ok ? project.intents.intents.find((i) => i.id === gov.intent_id) : undefined;
     if (!intent) return result();
-    const now = snapshotWorktree(root, deps.now);
-    const changed = now ? changedInProject(root, audit.base.tree, now.tree) : null;
+    const now = snapshot(root, deps);
+    const changed = now.tree && now.top ? changedInProject(root, now.top, audit.base.tree, now.tree.tree, deps) : null;
     if (changed === null)
-      return result(undefined, [], ['roz: the scope audit could not read the worktree (git failed); changes outside the scope were not checked at this stop']);
+      return result(
+        undefined,
+        [{ type: 'AuditUnreadable', error: now.error ?? 'git could not compare the trees' }],
+        [
+          `roz: the scope audit could not read the worktree (${now.error ?? 'git could not compare the trees'}); changes outside the scope were not checked at this stop`,
+        ],
+      );
     const paths = pathContext(project, root, deps, state.session_id);
     const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
     // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).

@@ -4,7 +4,7 @@
 // files denies it.
 import { resolve as resolveAbs } from 'node:path';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult, type TraceNote } from '../../core/verdict.js';
 import type { Intent } from '../../core/governance/intents.js';
 import { FILE_TOOLS, type WriteAnalyzer } from '../../core/governance/mutations.js';
@@ -21,17 +21,24 @@ import { ensureAuditBase, holdBeforeAsk } from './audit.js';
 import { type GovernanceDeps, hashFile, loadProject, pathContext, projectFor, tempDirs } from './project.js';
 
 /**
- * Git moves (`git stash`, `git switch REF`) become the exact files git says
- * they change; where git cannot say, the whole-tree target stays.
+ * Git moves (`git stash`, `git switch REF`) in the session's repository become
+ * the exact files they change; in another repository (a nested one), anything
+ * under its top; where roz cannot say, the whole-tree target stays.
  */
-function withGitMoves(analyze: WriteAnalyzer, cwd: string): WriteAnalyzer {
+function withGitMoves(analyze: WriteAnalyzer, cwd: string, root: string, deps: GovernanceDeps): WriteAnalyzer {
   return (command) => {
     const report = analyze(command);
     if (!report.targets.some((t) => t.git)) return report;
     const targets = report.targets.flatMap((t) => {
       if (!t.git) return [t];
-      const files = filesOfGitMove(resolveAbs(cwd, t.path), t.git);
-      return files === null ? [t] : files.map((path) => ({ path, via: t.via.replace(/ \(.*\)$/, ' (a file it changes)') }));
+      const moved = filesOfGitMove(resolveAbs(cwd, t.path), t.git, {
+        projectDir: deps.env.CLAUDE_PROJECT_DIR || root,
+        storeDir: deps.storeRoot,
+        expect: deps.gitIdentity?.() ?? null,
+      });
+      if (moved === null) return [t];
+      if ('under' in moved) return [{ ...t, path: moved.under, via: t.via.replace(/ \(.*\)$/, ' (anything in the repository it runs in)') }];
+      return moved.files.map((path) => ({ path, via: t.via.replace(/ \(.*\)$/, ' (a file it changes)') }));
     });
     return { ...report, targets };
   };
@@ -63,7 +70,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       project,
       paths: pathContext(project, input.cwd, deps, state.session_id),
       storeRoot: resolveReal(deps.storeRoot),
-      writes: withGitMoves(deps.writeTargets ?? writeReport, input.cwd),
+      writes: withGitMoves(deps.writeTargets ?? writeReport, input.cwd, root, deps),
       destructive: deps.classifyDestructive ?? destructiveVerdict,
       hashFile,
       guard: deps.guard ?? 'ask',

@@ -3,6 +3,7 @@
 // project a cwd belongs to, its intents, how paths resolve in it, and the
 // file reads every check shares.
 import { homedir, tmpdir } from 'node:os';
+import type { GitIdentity } from '../../core/git-identity.js';
 import type { GuardMode } from '../../core/guard.js';
 import type { WriteAnalyzer } from '../../core/governance/mutations.js';
 import type { GovernanceContext, ProjectView } from '../../core/governance/policy.js';
@@ -27,6 +28,8 @@ export interface GovernanceDeps {
   /** Overrides for tests; default to core/shell. */
   writeTargets?: WriteAnalyzer;
   classifyDestructive?: GovernanceContext['destructive'];
+  /** The `.git` the session started with (engine/snapshots.ts): snapshots and git moves refuse another. */
+  gitIdentity?: () => GitIdentity | null;
 }
 
 export const LESSONS_FED_BACK = 5;

@@ -4,7 +4,7 @@
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { classifyFileChange, classifyRecord } from '../../core/governance/classify.js';
 import { FILE_TOOLS, mutationOf } from '../../core/governance/mutations.js';
@@ -17,17 +17,15 @@ import { remember } from '../../core/governance/audit-state.js';
 import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../../core/governance/trace-record.js';
 import { onDemand } from '../../core/on-demand.js';
 import { sha256 } from '../../core/sha256.js';
+import { rozVersion } from '../../core/version.js';
 import { gitHead } from '../../store/git-head.js';
 import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
 import { appendLedger } from '../../store/ledger.js';
+import { assertOrchestrationTrusted } from './orchestration-trust.js';
 import { orchestrationPaths } from '../../store/orchestration.js';
 import { randomUuid } from '../../store/random-uuid.js';
 import { writeReport } from '../shell-view.js';
 import { type GovernanceDeps, hashFile, readText } from './project.js';
-
-declare const ROZ_VERSION: string;
-/** roz's version, as every ledger record (and the MCP server) names it. */
-export const rozVersion = typeof ROZ_VERSION === 'string' ? ROZ_VERSION : '0.0.0-dev';
 
 /** What every Agent Trace record roz writes starts with: version, a new id, the time, the git revision, roz. */
 function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 'version' | 'id' | 'timestamp' | 'vcs' | 'tool'> {
@@ -61,7 +59,8 @@ export function appendUnattributed(state: SessionState, gov: GovernanceState, ro
       },
     },
   };
-  appendLedger(orchestrationPaths(root).ledger, record);
+  assertOrchestrationTrusted(state, root, 'the ledger');
+  appendLedger(root, orchestrationPaths(root).ledger, record);
 }
 
 function modelFromTranscript(transcript: string | undefined | null): string | null {
@@ -165,7 +164,8 @@ export function recordMutation(
       },
     },
   };
-  appendLedger(orchestrationPaths(root).ledger, record);
+  assertOrchestrationTrusted(state, root, 'the ledger');
+  appendLedger(root, orchestrationPaths(root).ledger, record);
   gov.mutations += 1;
   const warnings: string[] = [];
   try {
