@@ -293,7 +293,7 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
           code: 'REVIEWER_MODEL',
           reason:
             `roz: the reviewer's model is set by roz's reviewer agent, not by the agent under review (this call asks for "${asked}"). ` +
-            `Spawn ${REVIEWER_AGENT_TYPE} again without the model parameter.`,
+            `Spawn ${REVIEWER_AGENT_TYPE} again without the model parameter, with a prompt that starts with SESSION_ID=${sid}.`,
         },
         [{ type: 'ReviewerModelRefused', model: asked }],
       );
