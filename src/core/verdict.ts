@@ -7,6 +7,7 @@ export type DenialCode =
   | 'SELF_APPROVAL'
   | 'DECISION_REFUSED'
   | 'BAD_SESSION_ID'
+  | 'REVIEWER_MODEL'
   | 'STORE_PROTECTED'
   | 'PROTECTED_PATH'
   | 'SANDBOX_BYPASS'

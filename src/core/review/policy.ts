@@ -66,6 +66,28 @@ function rozSubcommandIndex(argv: string[]): number | null {
   return null;
 }
 
+/**
+ * Does this `roz context` argv show session `sid`? Its session argument must
+ * be `sid`; with none, roz context reads $CLAUDE_CODE_SESSION_ID, which the
+ * client sets to this session: trusted only for a plain command (no prefix
+ * assignment or wrapper could change it). `--last` (the most recent session,
+ * whichever that is) or an option roz context does not take: no.
+ */
+export function contextShows(argv: string[], sid: string, plain: boolean): boolean {
+  const at = rozSubcommandIndex(argv);
+  if (at === null || argv[at] !== 'context') return false;
+  const positional: string[] = [];
+  let options = true;
+  for (const arg of argv.slice(at + 1)) {
+    if (options && arg === '--') options = false;
+    else if (options && arg.startsWith('-')) {
+      if (arg !== '--json') return false;
+    } else positional.push(arg);
+  }
+  if (positional.length === 0) return plain;
+  return positional.length === 1 && positional[0] === sid;
+}
+
 /** `roz decide ...`, `/x/bin/roz decide`, `node bin/roz decide`, `npx roz decide` -> 'decide'. */
 export function rozSubcommand(argv: string[]): string | null {
   const i = rozSubcommandIndex(argv);
@@ -239,6 +261,11 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
     }
     if (isReviewer(input.agent_type)) {
       const argvs = view.argvs();
+      // Only a `roz context` of this session counts as having seen it: one of another session (or --last) shows another diff.
+      const plain = view.alone() !== null;
+      const contexts = argvs.filter((argv) => rozSubcommand(argv) === 'context');
+      const reader = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+      if (reader && contexts.some((argv) => !contextShows(argv, sid, plain))) reader.read_other_context = true;
       const allRoz = argvs.every((argv) => {
         const sub = rozSubcommand(argv);
         return sub === 'context' || sub === 'debug' || sub === 'trace';
@@ -246,7 +273,7 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       if (allRoz && argvs.length > 0) {
         // What the reviewer sees is the worktree now: its decision is bound to it.
         const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) {
+        if (run && reviewerRunning && contexts.some((argv) => contextShows(argv, sid, plain))) {
           // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
           run.seen_tree = ctx.snapshot()?.tree ?? null;
           run.seen_at = ctx.now.toISOString();
@@ -257,6 +284,20 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   }
 
   if ((tool === 'Agent' || tool === 'Task') && input.tool_input.subagent_type === REVIEWER_AGENT_TYPE) {
+    // The reviewer is roz's: its agent file picks its model, and the agent under review may not pick a weaker one.
+    if (input.tool_input.model !== undefined) {
+      const asked = typeof input.tool_input.model === 'string' ? input.tool_input.model : JSON.stringify(input.tool_input.model);
+      return result(
+        {
+          kind: 'deny',
+          code: 'REVIEWER_MODEL',
+          reason:
+            `roz: the reviewer's model is set by roz's reviewer agent, not by the agent under review (this call asks for "${asked}"). ` +
+            `Spawn ${REVIEWER_AGENT_TYPE} again without the model parameter, with a prompt that starts with SESSION_ID=${sid}.`,
+        },
+        [{ type: 'ReviewerModelRefused', model: asked }],
+      );
+    }
     const prompt = typeof input.tool_input.prompt === 'string' ? input.tool_input.prompt : '';
     const named = /SESSION_ID=([A-Za-z0-9._-]+)/.exec(prompt)?.[1];
     if (named !== sid) {
@@ -350,6 +391,12 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
     );
   }
   const run = state.review.reviewers[agentId]!;
+  // What it read must be this session's change: a reviewer steered to another session's (harmless) diff cannot approve this one.
+  if (args.kind === 'complete' && run.seen_at === undefined && run.read_other_context) {
+    return refuse(
+      `you read \`roz context\` of another session (or --last), not of SESSION_ID=${sid}. Run \`roz context ${sid}\`, check that change, then decide`,
+    );
+  }
   const tree = run.seen_tree !== undefined ? run.seen_tree : (ctx.snapshot()?.tree ?? null);
   const base = state.review.base?.tree;
   const covers = tree && base ? (ctx.changedFiles(base, tree) ?? undefined) : undefined;

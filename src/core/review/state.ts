@@ -75,6 +75,8 @@ export interface ReviewerRun {
   /** The worktree when the reviewer last ran `roz context` (what it saw), snapshotted by that call's hook. */
   seen_tree?: string | null;
   seen_at?: string;
+  /** It ran `roz context` of something other than this session (another session, `--last`): it read another diff. */
+  read_other_context?: boolean;
 }
 
 export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end';

@@ -390,3 +390,56 @@ describe('outcomes', () => {
     expect(startup.verdict.kind).toBe('none');
   });
 });
+
+describe('the reviewer is roz’s (issue 24)', () => {
+  it('an Agent or Task call for roz:roz that picks a model is refused, whatever the model; without one it spawns', () => {
+    for (const tool of ['Agent', 'Task']) {
+      for (const model of ['haiku', 'opus', 'claude-3-5-haiku-20241022']) {
+        const w = world();
+        w.prompt('#roz task');
+        w.stop();
+        const r = w.pre(tool, { description: 'review', prompt: `SESSION_ID=${SID}\nreview it`, subagent_type: 'roz:roz', model });
+        expect(r.verdict).toMatchObject({ kind: 'deny', code: 'REVIEWER_MODEL' });
+        expect((r.verdict as { reason: string }).reason).toMatch(/without the model parameter/);
+        expect(r.notes).toContainEqual({ type: 'ReviewerModelRefused', model });
+      }
+    }
+    const w = world();
+    expect(w.pre('Agent', { description: 'review', prompt: `SESSION_ID=${SID}`, subagent_type: 'roz:roz' }).verdict.kind).toBe('none');
+    // Other subagents choose their model freely.
+    expect(w.pre('Agent', { description: 'x', prompt: 'y', subagent_type: 'general-purpose', model: 'haiku' }).verdict.kind).toBe('none');
+  });
+
+  it("a reviewer's roz context of another session (or --last) is not having seen this one, and it cannot approve on it", () => {
+    const ready = () => {
+      const w = world();
+      w.prompt('#roz task');
+      w.stop();
+      w.startReviewer();
+      w.setTree('T1', { 'T0..T1': ['backdoor.py'] });
+      return w;
+    };
+    for (const other of ['roz context other-session', 'roz context --last', `roz context other-session | head`, `CLAUDE_CODE_SESSION_ID=other roz context`]) {
+      const w = ready();
+      w.reviewerBash(other);
+      const run = w.state.review.reviewers[REV]!;
+      expect(run.seen_tree, other).toBeUndefined();
+      expect(run.read_other_context, other).toBe(true);
+      const decided = w.reviewerBash(`roz decide ${SID} COMPLETE 'looks harmless'`);
+      expect(decided.verdict, other).toMatchObject({ kind: 'deny', code: 'DECISION_REFUSED' });
+      expect((decided.verdict as { reason: string }).reason).toMatch(new RegExp(`roz context ${SID}`));
+      expect(w.state.review.decision, other).toBeNull();
+      // ISSUES is still recorded (it approves nothing).
+      expect(w.reviewerBash(`roz decide ${SID} ISSUES 'could not check' --message 'show me this session'`).verdict.kind, other).toBe('allow');
+    }
+    // Reading this session's context afterwards makes it a review of this session.
+    for (const mine of [`roz context ${SID}`, 'roz context', `roz context --json ${SID}`]) {
+      const w = ready();
+      w.reviewerBash('roz context other-session');
+      w.reviewerBash(mine);
+      expect(w.state.review.reviewers[REV]!.seen_tree, mine).toBe('T1');
+      expect(w.reviewerBash(`roz decide ${SID} COMPLETE ok`).verdict.kind, mine).toBe('allow');
+      expect(w.state.review.decision).toMatchObject({ kind: 'complete', tree: 'T1' });
+    }
+  });
+});
