@@ -49,6 +49,8 @@ export interface SupervisorOptions {
   httpHooks?: boolean;
   /** Told how long each http hook took roz, request in to answer out (bench and tests). */
   onHttpHook?: (event: string, ms: number) => void;
+  /** The run's config as its launcher loaded it (core/launch-plan.ts); loaded here when absent, reloaded on change. */
+  config?: ReturnType<typeof loadConfig>;
 }
 
 export interface SupervisorSnapshot {
@@ -94,7 +96,7 @@ export class Supervisor {
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    this.config = loadConfig(opts.env, { cwd: opts.cwd });
+    this.config = opts.config ?? loadConfig(opts.env, { cwd: opts.cwd });
     const config = this.config.config;
     const root = config.storage.path;
     // Intents and config are reloaded when they change on disk (file events; polling only without them).
