@@ -38,7 +38,11 @@ export function tallyToJson(tally: MapTally): TallyJson {
   return [...tally].map(([id, files]) => [id, [...files]]);
 }
 
-const isStrings = (x: unknown): x is string[] => Array.isArray(x) && x.every((s) => typeof s === 'string');
+function isStrings(x: unknown): x is string[] {
+  if (!Array.isArray(x)) return false;
+  for (const s of x) if (typeof s !== 'string') return false;
+  return true;
+}
 
 /** A tally read back from its cache, or null when it is not one (then the map is rebuilt from the whole ledger). */
 export function tallyFromJson(x: unknown): MapTally | null {
@@ -72,9 +76,11 @@ export function renderIntentMap(intents: readonly Intent[], tally: MapTally): st
       continue;
     }
     out.push('| File | Symbols touched | Changes | Sessions | Last modified |', '|------|-----------------|---------|----------|---------------|');
-    // Code-unit order: localeCompare builds an ICU collator, ~15 ms of a hook.
-    for (const [path, e] of [...files.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      const syms = e.symbols.slice(0, 12).join(', ') + (e.symbols.length > 12 ? ', …' : '');
+    // Code-unit order: localeCompare builds an ICU collator, ~15 ms of a hook;
+    // the default sort (no JavaScript comparator to call) is that order too.
+    for (const path of [...files.keys()].sort()) {
+      const e = files.get(path)!;
+      const syms = e.symbols.length > 12 ? `${e.symbols.slice(0, 12).join(', ')}, …` : e.symbols.join(', ');
       out.push(`| ${cell(path)} | ${cell(syms || '—')} | ${e.changes} | ${e.sessions.length} | ${e.last.slice(0, 10)} |`);
     }
     out.push('');
@@ -82,4 +88,5 @@ export function renderIntentMap(intents: readonly Intent[], tally: MapTally): st
   return out.join('\n');
 }
 
-const cell = (s: string): string => s.replace(/\|/g, '\\|');
+// A plain search first: a regular expression is compiled and run in every hook that renders.
+const cell = (s: string): string => (s.includes('|') ? s.replaceAll('|', '\\|') : s);

@@ -15,7 +15,6 @@ import { rememberFile, type GovernanceState } from '../../core/governance/state.
 import { symbolsTouched } from '../../core/governance/symbols.js';
 import { remember } from '../../core/governance/audit-state.js';
 import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../../core/governance/trace-record.js';
-import { onDemand } from '../../core/on-demand.js';
 import { sha256 } from '../../core/sha256.js';
 import { gitHead } from '../../store/git-head.js';
 import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
@@ -42,7 +41,6 @@ function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 've
 }
 
 export function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
-  onDemand('trace-schema');
   const record: TraceRecord = {
     ...recordHeader(root, deps),
     files: files.map((path) => ({
@@ -96,7 +94,6 @@ export function recordMutation(
 ): PolicyResult {
   const mutation = mutationOf(input, deps.writeTargets ?? writeReport);
   if (!mutation) return result();
-  onDemand('trace-schema'); // before any work: the ledger append needs it
   const response = (input.tool_response ?? {}) as Record<string, unknown>;
   const isFileTool = FILE_TOOLS.has(mutation.tool);
   const files: TraceRecord['files'] = [];
