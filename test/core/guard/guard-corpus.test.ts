@@ -22,8 +22,8 @@ import { MUST_ASK, SAFE, SOURCES } from './guard-corpus.js';
 beforeAll(loadAllOnDemand);
 
 // Where the rules stand (raised with every fix; the goal is { caught: 0.99, alarms: 0.01 }).
-const UNGOVERNED_FLOOR = { caught: 0.856, alarms: 0.065 };
-const GOVERNED_FLOOR = { caught: 0.925, alarms: 0.094 };
+const UNGOVERNED_FLOOR = { caught: 0.887, alarms: 0.01 };
+const GOVERNED_FLOOR = { caught: 0.956, alarms: 0.052 };
 
 const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
 

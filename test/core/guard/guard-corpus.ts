@@ -456,6 +456,7 @@ export const MUST_ASK: readonly GuardCase[] = [
   ['git branch -Dv feature', 'csn-git'],
   ['git stash drop stash@{0}', 'csn-git'],
   // csn-rm
+  ['rm -rf $TMPDIR', 'csn-rm', "$TMPDIR itself may be /tmp (every session's scratch), not something in it"],
   ['rm -rf /some/path', 'csn-rm'],
   ['rm -Rf /some/path', 'csn-rm'],
   ['rm -R -f /some/path', 'csn-rm'],
@@ -943,7 +944,6 @@ export const SAFE: readonly GuardCase[] = [
   ['rm -rf $TMPDIR/test-dir', 'csn-rm'],
   ['rm -rf ${TMPDIR}/test-dir', 'csn-rm'],
   ['rm -rf "$TMPDIR/test-dir"', 'csn-rm'],
-  ['rm -rf $TMPDIR', 'csn-rm'],
   ['/bin/rm -rf /tmp/test-dir', 'csn-rm'],
   ['busybox rm -rf /tmp/test-dir', 'csn-rm'],
   ['rm -rf /tmp/foo 2>/dev/null', 'csn-rm'],

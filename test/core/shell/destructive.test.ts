@@ -32,9 +32,9 @@ describe('classifyDestructive corpus', () => {
 
 describe('classifyDestructive findings', () => {
   it('names the effective command and explains why', () => {
-    const verdict = classifyDestructive('sudo env X=1 rm -rf /tmp/x');
+    const verdict = classifyDestructive('sudo env X=1 rm -rf /srv/x');
     expect(verdict.destructive).toBe(true);
-    expect(verdict.findings).toEqual([{ rule: 'rm-recursive-force', command: 'rm -rf /tmp/x', why: expect.stringContaining('rm -rf') }]);
+    expect(verdict.findings).toEqual([{ rule: 'rm-recursive-force', command: 'rm -rf /srv/x', why: expect.stringContaining('rm -rf') }]);
   });
 
   it('reports each destructive command of a list', () => {
