@@ -420,6 +420,8 @@ const runsFetchedFile: Condition = ({ cmd, all }) => {
 /** Shell commands inside inline interpreter code: `python -c "os.system('rm -rf x')"`, `node -e "execSync('...')"`. */
 const inlineShellIsDestructive: Condition = ({ cmd }) => {
   if (!isInterpreter(cmd.name) || SHELL_NAMES.has(cmd.name)) return false;
+  // `node -e "rm -rf /"`: code that reads as a destructive shell command is asked about either way.
+  for (let i = 1; i < cmd.argv.length - 1; i++) if (/^-[a-zA-Z]*[ceErp]$|^--eval$/.test(cmd.argv[i]!) && nested.destructive(cmd.argv[i + 1]!)) return true;
   const code = cmd.argv.slice(1).join(' ');
   const re =
     /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|getoutput|getstatusoutput|call|run|Popen|shell_exec|passthru|qx)\s*\(\s*(['"`])(.+?)\1/g;
@@ -550,6 +552,12 @@ const cloudDeleteVerb: Condition = ({ cmd, args }) => {
   if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
   return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
 };
+
+/** Opaque reasons that mean a shell or interpreter runs text nobody has read (not just an unknown write). */
+const SHELL_TEXT =
+  /runs a script whose text|eval of a string|runs a command that is not known|command lines it reads from stdin|command text read from stdin|remote command that is not known|nested too deeply|-S cannot be analysed|--split-string re-splits/;
+const MAX_OPAQUE_DEPTH = 8;
+const isShellText = (why: string): boolean => SHELL_TEXT.test(why);
 
 /** Values some git checkout options take as the next word (`--track direct`, `--unified 3`): not paths. */
 const CHECKOUT_OPTION_VALUE: Readonly<Record<string, RegExp>> = {
@@ -929,6 +937,12 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     names: ['terraform', 'tofu', 'terragrunt'],
     sub: [['apply'], ['plan']],
     when: argMatches(/^--?destroy$/),
+  },
+  {
+    id: 'unseen-script',
+    description: 'a shell runs command text roz cannot read (from stdin, a variable or a substitution)',
+    names: 'any',
+    when: ({ cmd }) => cmd.opaque !== undefined && cmd.depth <= MAX_OPAQUE_DEPTH && isShellText(cmd.opaque),
   },
   {
     id: 'docker-rm-computed',

@@ -22,8 +22,8 @@ import { MUST_ASK, SAFE, SOURCES } from './guard-corpus.js';
 beforeAll(loadAllOnDemand);
 
 // Where the rules stand (raised with every fix; the goal is { caught: 0.99, alarms: 0.01 }).
-const UNGOVERNED_FLOOR = { caught: 0.887, alarms: 0.01 };
-const GOVERNED_FLOOR = { caught: 0.956, alarms: 0.052 };
+const UNGOVERNED_FLOOR = { caught: 0.963, alarms: 0.01 };
+const GOVERNED_FLOOR = { caught: 0.99, alarms: 0.04 };
 
 const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
 

@@ -563,7 +563,6 @@ export const MUST_ASK: readonly GuardCase[] = [
   ['echo starting; git reset --hard', 'dcg-multi-segment'],
   ['rm -rf /home; ls', 'dcg-multi-segment'],
   ['test -d .git && git status || git reset --hard', 'dcg-multi-segment'],
-  ['echo yes | rm -rf && echo done', 'dcg-multi-segment'],
   ['echo `rm -rf /home`', 'dcg-multi-segment'],
   ['(git reset --hard)', 'dcg-multi-segment'],
   ['{ git reset --hard; echo done; }', 'dcg-multi-segment'],
@@ -641,6 +640,7 @@ export const MUST_ASK: readonly GuardCase[] = [
 
 /** These must pass untouched (no ask, no deny) — also in a governed repo, under an intent owning `**`. */
 export const SAFE: readonly GuardCase[] = [
+  ['echo yes | rm -rf && echo done', 'dcg-multi-segment', 'rm -rf without an operand deletes nothing (rm does not read stdin)'],
   // dcg-obf
   ['rm -rf $TMPDIR/build', 'dcg-obf', 'issue 22: $TMPDIR is scratch'],
   // roz

@@ -43,7 +43,9 @@ describe('classifyDestructive findings', () => {
   });
 
   it('says when it could not see everything, so callers can fail closed', () => {
-    expect(classifyDestructive('bash -c "$CMD"')).toMatchObject({ destructive: false, complete: false });
+    expect(classifyDestructive('ls "$DIR"/*')).toMatchObject({ destructive: false, complete: true });
+    // A shell running text nobody can read is asked about (issue 22: when unsure, ask).
+    expect(classifyDestructive('bash -c "$CMD"')).toMatchObject({ destructive: true, complete: false, findings: [{ rule: 'unseen-script' }] });
     expect(classifyDestructive('ls').complete).toBe(true);
   });
 

@@ -235,9 +235,14 @@ describe('writeTargets: unknowns', () => {
   });
 
   it('reports parse errors as unknown without claiming a write', () => {
-    const r = writeTargets('echo "unterminated');
+    const r = writeTargets('rm x; if then fi');
     expect(r.unknown.length).toBeGreaterThan(0);
-    expect(r.writes).toBe(false);
+  });
+
+  it('reads a line the shell refuses as the nearest one it would run (an open quote closed)', () => {
+    expect(writeTargets('echo "unterminated')).toEqual({ targets: [], unknown: [], writes: false });
+    expect(writeTargets("echo 'x > out.txt").targets).toEqual([]);
+    expect(writeTargets('echo x > out.txt; echo "oops').targets.map((t) => t.path)).toEqual(['out.txt']);
   });
 });
 
