@@ -354,6 +354,7 @@ const LITERAL_WRITES: readonly RegExp[] = [
   /\bopen\(\s*(['"])(?<p>[^'"]+)\1\s*,\s*(['"])[^'"]*[wax+][^'"]*\3/g,
   /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|rmSync|unlinkSync|mkdirSync|rm|unlink|mkdir|truncate|truncateSync)\(\s*(['"`])(?<p>[^'"`]+)\1/g,
   /\bFile\.(?:write|open|delete|unlink)\(\s*(['"])(?<p>[^'"]+)\1/g,
+  /\b(?:os\.(?:remove|unlink|rmdir|removedirs|truncate)|shutil\.rmtree)\(\s*(['"])(?<p>[^'"]+)\1/g,
   /\bPath\(\s*(['"])(?<p>[^'"]+)\1\s*\)\.(?:write_text|write_bytes|unlink|mkdir|touch|rmdir)/g,
   // perl two-argument open: open(FH, '>out')
   /\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(['"])\s*(?:>>?|\+<)\s*(?<p>[^'"]+)\1/g,

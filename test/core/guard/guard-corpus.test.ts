@@ -7,7 +7,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guardPreToolUse } from '../../../src/core/guard.js';
+import { guardPreToolUse, outsideWrites, projectBounds } from '../../../src/core/guard.js';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
 import { governPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
 import { emptyGovernance } from '../../../src/core/governance/state.js';
@@ -22,7 +22,7 @@ import { MUST_ASK, SAFE, SOURCES } from './guard-corpus.js';
 beforeAll(loadAllOnDemand);
 
 // Where the rules stand (raised with every fix; the goal is { caught: 0.99, alarms: 0.01 }).
-const UNGOVERNED_FLOOR = { caught: 0.963, alarms: 0.01 };
+const UNGOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
 const GOVERNED_FLOOR = { caught: 0.99, alarms: 0.04 };
 
 const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
@@ -76,9 +76,12 @@ describe('guard corpus', () => {
   });
 
   it('ungoverned project: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
+    // As the engine runs it: the destructive list, then files beyond the project the command would destroy.
+    const bounds = projectBounds('/work/app', {}, '/home/me', '/tmp');
+    const outside = (command: string) => outsideWrites(writeTargets(command).targets, bounds);
     expectRates(
       'repo without intents',
-      measure((command) => guardPreToolUse(pre('/work', 'Bash', { command }), classifyDestructive, 'ask').verdict),
+      measure((command) => guardPreToolUse(pre('/work/app', 'Bash', { command }), classifyDestructive, 'ask', outside).verdict),
       UNGOVERNED_FLOOR,
     );
   });
