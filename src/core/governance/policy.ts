@@ -57,10 +57,17 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   const command = input.tool_name === 'Bash' && typeof input.tool_input.command === 'string' ? input.tool_input.command : null;
   // Destructive commands go to the human even when they write no file we can name (`git push --force`).
   const destructive = command !== null ? ctx.destructive(command) : { destructive: false, findings: [] };
-  const mutation = mutationOf(input, ctx.writes);
+  let mutation = mutationOf(input, ctx.writes);
   if (!mutation) return command !== null ? guardVerdict(destructive, `\`${clip(command, 200)}\``, ctx.guard ?? 'ask') : result();
   const what = describeCall(mutation);
   const { project } = ctx;
+  // `rm -rf $TMPDIR/x`: scratch when temp writes are allowed and no temp dir holds the project; otherwise unknown.
+  const temp = mutation.targets.filter((t) => t.temp);
+  if (temp.length > 0) {
+    const scratchOn = (ctx.tempDirs ?? []).length > 0 && !(ctx.tempDirs ?? []).some((d) => isInside(project.root, d));
+    const unknown = scratchOn ? [] : temp.map((t) => ({ command: t.path, why: `${t.via} writes ${t.path}, a temp path, and temp writes are governed here` }));
+    mutation = { ...mutation, targets: mutation.targets.filter((t) => !t.temp), unknown: [...mutation.unknown, ...unknown] };
+  }
 
   if (!project.intents.ok) {
     return deny(
@@ -101,7 +108,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   const governed = resolved.filter(({ path }) => !project.ignored(path) && !isTemp(path));
   const guard = guardVerdict(destructive, what, ctx.guard ?? 'ask');
   // Everything the call writes is listed in .intentignore or is scratch: outside governance.
-  if (governed.length === 0 && mutation.unknown.length === 0 && resolved.length > 0) return guard;
+  if (governed.length === 0 && mutation.unknown.length === 0 && (resolved.length > 0 || temp.length > 0)) return guard;
 
   const intent = gov.intent_id ? intents.find((i) => i.id === gov.intent_id) : undefined;
   if (!gov.intent_id) {

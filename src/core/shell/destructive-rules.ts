@@ -1,5 +1,6 @@
 // The destructive-command rules, as data: which command, which subcommand, which flags/operands.
 import { parseArgs, type OptionShape, type ParsedArgs } from './args.js';
+import { isScratchPath } from './scratch.js';
 import type { NestingFrame, SimpleCommand } from './types.js';
 
 /** What a rule's condition sees for one effective simple command. */
@@ -104,23 +105,6 @@ export function isBroadPath(path: string): boolean {
 }
 
 const broadOperand: Condition = restHas(isBroadPath);
-
-/** Temp roots whose contents are scratch: what is under them, never the root itself. */
-const TEMP_ROOT =
-  /^(?:\/tmp|\/var\/tmp|\/private\/tmp|\/private\/var\/tmp|\$\{?(?:TMPDIR|CLAUDE_CODE_TMPDIR)\}?|\$\{(?:TMPDIR|CLAUDE_CODE_TMPDIR):-\/tmp\})\/(.+)$/;
-
-/**
- * Something inside a scratch area (`/tmp/x`, `/var/tmp/x`, `$TMPDIR/x`, `${TMPDIR:-/tmp}/x`):
- * the first component names one entry (`/tmp/roz-*`, not `/tmp/*`), and no `..` climbs out.
- */
-export function isScratchPath(path: string): boolean {
-  const m = TEMP_ROOT.exec(path.replace(/\/{2,}/g, '/'));
-  if (m === null) return false;
-  const rest = m[1]!.replace(/\/+$/, '');
-  if (rest === '' || rest.split('/').some((s) => s === '..')) return false;
-  const first = rest.split('/')[0]!;
-  return first !== '.' && /[^*?[\]{}]/.test(first) && !/^[*?]+$/.test(first) && !/[$`]/.test(rest);
-}
 
 /** Caches a tool rebuilds on its next run: deleting one loses nothing. */
 const CACHE_SEGMENT = new Set([

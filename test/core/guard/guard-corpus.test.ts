@@ -23,7 +23,7 @@ beforeAll(loadAllOnDemand);
 
 // Where the rules stand (raised with every fix; the goal is { caught: 0.99, alarms: 0.01 }).
 const UNGOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
-const GOVERNED_FLOOR = { caught: 0.99, alarms: 0.04 };
+const GOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
 
 const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
 
@@ -124,7 +124,7 @@ describe('guard corpus', () => {
       destructive: classifyDestructive,
       hashFile: () => null,
       guard: 'ask',
-      tempDirs: [realpathSync('/tmp')],
+      tempDirs: [realpathSync('/tmp'), realpathSync('/var/tmp')],
     };
     const gov = { ...emptyGovernance(), intent_id: 'INT-ALL', selected_at: '2026-03-01T10:00:00Z', selected_via: 'mcp' as const };
     expectRates(
