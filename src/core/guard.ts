@@ -76,8 +76,10 @@ export function outsideWrites(targets: ReadonlyArray<{ path: string; via: string
     const p = t.path === '~' ? b.home : t.path.startsWith('~/') ? join(b.home, t.path.slice(2)) : isAbsolute(t.path) ? normalize(t.path) : join(b.cwd, t.path);
     if (p.startsWith('/dev/') || inside(p, b.root) || inside(p, b.cwd)) continue;
     // `rm /tmp/roz-*` is reported as its directory: a pattern under scratch is scratch, /tmp itself is not.
+    // The home is the user's even where it lies under a temp dir (CI): only a temp dir inside it is scratch.
     const pattern = t.via.includes('matching a pattern');
-    if (b.scratch.some((d) => (p !== d || pattern) && inside(p, d))) continue;
+    const home = inside(p, b.home);
+    if (b.scratch.some((d) => (p !== d || pattern) && inside(p, d) && (!home || inside(d, b.home)))) continue;
     out.push({
       rule: 'outside-project-write',
       command: t.path,

@@ -104,7 +104,11 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   // Scratch files under /tmp, $TMPDIR or the client's temp are nobody's scope ([governance] allow_temp_writes).
   // A temp dir that holds the project itself (a checkout under /tmp) is not scratch: its other files are someone's.
   const scratch = (ctx.tempDirs ?? []).filter((d) => !isInside(project.root, d));
-  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d));
+  // The home is the user's even where it lies under a temp dir (a CI runner): only a temp dir
+  // inside the home ($TMPDIR=~/tmp) makes part of it scratch.
+  let home: string | undefined;
+  const inHome = (real: string): boolean => isInside(real, (home ??= ctx.paths.realish(ctx.paths.home)));
+  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d) && (!inHome(p.real) || inHome(d)));
   const governed = resolved.filter(({ path }) => !project.ignored(path) && !isTemp(path));
   const guard = guardVerdict(destructive, what, ctx.guard ?? 'ask');
   // Everything the call writes is listed in .intentignore or is scratch: outside governance.

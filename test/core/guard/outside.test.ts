@@ -33,6 +33,12 @@ describe('outsideWrites', () => {
     expect(outside(command)).toEqual([]);
   });
 
+  it("a home under a temp dir (CI) is still the user's: ~/ is never scratch", () => {
+    const ci = projectBounds('/work/app', {}, '/tmp/ci-home', '/tmp');
+    expect(outsideWrites(writeTargets('cp /dev/null ~/.bashrc').targets, ci).map((f) => f.command)).toEqual(['~/.bashrc']);
+    expect(outsideWrites(writeTargets('rm -f /tmp/ci-home/.ssh/config').targets, ci).map((f) => f.command)).toEqual(['/tmp/ci-home/.ssh/config']);
+  });
+
   it('takes the project from CLAUDE_PROJECT_DIR, else the cwd', () => {
     expect(projectBounds('/a/b', {}, '/h', '/tmp').root).toBe('/a/b');
     expect(projectBounds('/a/b', { CLAUDE_PROJECT_DIR: '/a' }, '/h', '/tmp').root).toBe('/a');
