@@ -57,10 +57,17 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   const command = input.tool_name === 'Bash' && typeof input.tool_input.command === 'string' ? input.tool_input.command : null;
   // Destructive commands go to the human even when they write no file we can name (`git push --force`).
   const destructive = command !== null ? ctx.destructive(command) : { destructive: false, findings: [] };
-  const mutation = mutationOf(input, ctx.writes);
+  let mutation = mutationOf(input, ctx.writes);
   if (!mutation) return command !== null ? guardVerdict(destructive, `\`${clip(command, 200)}\``, ctx.guard ?? 'ask') : result();
   const what = describeCall(mutation);
   const { project } = ctx;
+  // `rm -rf $TMPDIR/x`: scratch when temp writes are allowed and no temp dir holds the project; otherwise unknown.
+  const temp = mutation.targets.filter((t) => t.temp);
+  if (temp.length > 0) {
+    const scratchOn = (ctx.tempDirs ?? []).length > 0 && !(ctx.tempDirs ?? []).some((d) => isInside(project.root, d));
+    const unknown = scratchOn ? [] : temp.map((t) => ({ command: t.path, why: `${t.via} writes ${t.path}, a temp path, and temp writes are governed here` }));
+    mutation = { ...mutation, targets: mutation.targets.filter((t) => !t.temp), unknown: [...mutation.unknown, ...unknown] };
+  }
 
   if (!project.intents.ok) {
     return deny(
@@ -97,11 +104,15 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   // Scratch files under /tmp, $TMPDIR or the client's temp are nobody's scope ([governance] allow_temp_writes).
   // A temp dir that holds the project itself (a checkout under /tmp) is not scratch: its other files are someone's.
   const scratch = (ctx.tempDirs ?? []).filter((d) => !isInside(project.root, d));
-  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d));
+  // The home is the user's even where it lies under a temp dir (a CI runner): only a temp dir
+  // inside the home ($TMPDIR=~/tmp) makes part of it scratch.
+  let home: string | undefined;
+  const inHome = (real: string): boolean => isInside(real, (home ??= ctx.paths.realish(ctx.paths.home)));
+  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d) && (!inHome(p.real) || inHome(d)));
   const governed = resolved.filter(({ path }) => !project.ignored(path) && !isTemp(path));
   const guard = guardVerdict(destructive, what, ctx.guard ?? 'ask');
   // Everything the call writes is listed in .intentignore or is scratch: outside governance.
-  if (governed.length === 0 && mutation.unknown.length === 0 && resolved.length > 0) return guard;
+  if (governed.length === 0 && mutation.unknown.length === 0 && (resolved.length > 0 || temp.length > 0)) return guard;
 
   const intent = gov.intent_id ? intents.find((i) => i.id === gov.intent_id) : undefined;
   if (!gov.intent_id) {
