@@ -11,7 +11,8 @@ import { recordDecision } from './decide.js';
 import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
 import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
 import { approvedMessage, pendingSummary } from './outcome.js';
-import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type SessionState, type TreeSnapshot } from './state.js';
+import { noteSeen, noteUnseenWrites, projectFiles, unseenChanges } from './seen-tree.js';
+import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type SessionState, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {
@@ -110,13 +111,6 @@ function namedFiles(files: string[]): string {
   return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
 }
 
-/**
- * Files roz and the client write into a project themselves (the Agent Trace
- * ledger and lessons, the client's local settings): a change there is not the
- * agent's work and does not undo an approval.
- */
-const OWN_FILES = /^(\.orchestration|\.claude)\//;
-
 /** The tree an approval covers, compared with the worktree now: changed files, or null when unchanged or unknown. */
 function changedSinceApproval(state: SessionState, ctx: ReviewContext): string[] | null {
   const d = state.review.decision;
@@ -125,7 +119,8 @@ function changedSinceApproval(state: SessionState, ctx: ReviewContext): string[]
   if (!now || now.tree === d.tree) return null;
   const files = ctx.changedFiles(d.tree, now.tree);
   if (files === null) return [];
-  const work = files.filter((f) => !OWN_FILES.test(f));
+  // roz's and the client's own files (.orchestration/, .claude/) are not the agent's work.
+  const work = projectFiles(files);
   return work.length > 0 ? work : null;
 }
 
@@ -201,6 +196,12 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
     });
   }
 
+  // What a reviewer could have seen starts at its start (seen-tree.ts); a run
+  // whose SubagentStart took no snapshot (a session from before) takes it at
+  // its first tool call.
+  const own = input.agent_id && isReviewer(input.agent_type) ? state.review.reviewers[input.agent_id] : undefined;
+  if (own && own.stopped_at === null && own.seen_tree === undefined) noteSeen(own, ctx.snapshot()?.tree ?? null, ctx.now);
+
   if (command !== null) {
     const view = ctx.shell(command);
     const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
@@ -232,8 +233,7 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
         const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
         if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) {
           // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
-          run.seen_tree = ctx.snapshot()?.tree ?? null;
-          run.seen_at = ctx.now.toISOString();
+          noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
         }
         return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
       }
@@ -334,16 +334,32 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
     );
   }
   const run = state.review.reviewers[agentId]!;
-  const tree = run.seen_tree !== undefined ? run.seen_tree : (ctx.snapshot()?.tree ?? null);
+  // Bound to the tree the reviewer could have seen (its start, or its last
+  // `roz context`), not the tree when it decides: another agent may have
+  // written meanwhile (a background reviewer runs beside the agent).
+  const nowTree = ctx.snapshot()?.tree ?? null;
+  const seenAt = run.seen_at;
+  const unseen = unseenChanges(run, nowTree, ctx.changedFiles);
+  const tree = run.seen_tree ?? nowTree;
   const base = state.review.base?.tree;
-  const covers = tree && base ? (ctx.changedFiles(base, tree) ?? undefined) : undefined;
+  const changed = tree && base ? ctx.changedFiles(base, tree) : null;
+  const covers = changed ? projectFiles(changed) : undefined;
   const d = recordDecision(
     state,
     args,
     { agent_id: agentId, ...(input.tool_use_id ? { tool_use_id: input.tool_use_id } : {}), tree, ...(covers ? { covers } : {}), opinion_policy: opinionPolicy },
     ctx.now,
   );
-  return result({ kind: 'allow', reason: `roz: decision recorded: ${d.kind.toUpperCase()} for SESSION_ID=${sid}` }, [
+  const notes: TraceNote[] = [];
+  let said = `roz: decision recorded: ${d.kind.toUpperCase()} for SESSION_ID=${sid}`;
+  if (d.kind === 'complete' && unseen !== null) {
+    // The approval stands for what the reviewer saw; what it could not see re-arms the gate now, by name.
+    notes.push(rearm(state, unseen, WRITTEN_DURING_REVIEW, ctx.now));
+    said +=
+      `, for the worktree as you saw it${seenAt ? ` at ${seenAt}` : ''}. ` +
+      `Since then ${namedFiles(unseen)} changed (written by another agent while you reviewed): the agent needs another review for ${unseen.length === 1 ? 'it' : 'them'}.`;
+  }
+  return result({ kind: 'allow', reason: said }, [
     {
       type: 'Decision',
       kind: d.kind,
@@ -355,8 +371,11 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
       ...(d.no_opinion ? { no_opinion: d.no_opinion } : {}),
       tree,
     },
+    ...notes,
   ]);
 }
+
+const WRITTEN_DURING_REVIEW = 'written while the review ran, after the reviewer last read the change';
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
@@ -365,24 +384,41 @@ function capitalise(s: string): string {
 /** Tools whose PostToolUse means a file changed (the path is in tool_input). */
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
+/**
+ * The files a finished tool call wrote, as far as the call says: a Write-like
+ * tool's path, or the targets the shell parser names in a Bash command (a
+ * failed command may still have written before it failed). null: no write seen.
+ */
+function writtenBy(input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, ctx: ReviewContext): { files: string[]; how: string } | null {
+  if (input.hook_event_name !== 'PostToolUseFailure' && WRITE_TOOLS.has(input.tool_name)) {
+    const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
+    return { files: typeof file === 'string' ? [file] : [], how: `with ${input.tool_name}` };
+  }
+  if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
+    const files = ctx
+      .shell(input.tool_input.command)
+      .writes()
+      .targets.filter((t) => !/^\/dev\//.test(t));
+    return files.length > 0 ? { files, how: 'by a Bash command' } : null;
+  }
+  return null;
+}
+
 export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, ctx: ReviewContext): PolicyResult {
   const notes: TraceNote[] = [];
   const stopped = stoppedTaskId(input.tool_name, input.tool_input);
   if (stopped && endReviewer(state, stopped, 'task_stop', ctx.now)) notes.push({ type: 'ReviewerEnded', agent_id: stopped, why: 'task_stop' });
+  // Only a write that can matter is looked for: one after an approval, or one while a reviewer is reading.
+  const reviewing = Object.values(state.review.reviewers).some((r) => r.stopped_at === null && !r.decided);
+  const written = state.review.enabled && (reviewing || state.review.status === 'approved') ? writtenBy(input, ctx) : null;
+  if (!written) return result(undefined, notes);
+  // Written while a reviewer runs: not seen by it, whoever wrote it (but itself).
+  noteUnseenWrites(state, written.files, input.agent_id);
   // A file written after an approval is not covered by it. Tool writes and
   // Bash writes the parser can see re-arm at once; whatever it cannot see is
   // caught by the tree re-hash at the next stop or gated call.
-  if (!isReviewer(input.agent_type) && state.review.enabled && state.review.status === 'approved') {
-    if (input.hook_event_name !== 'PostToolUseFailure' && WRITE_TOOLS.has(input.tool_name)) {
-      const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
-      const files = typeof file === 'string' ? [file] : [];
-      notes.push(rearm(state, files, `written with ${input.tool_name} after the review approved the work`, ctx.now));
-    } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
-      // A failed command may still have written before it failed.
-      const w = ctx.shell(input.tool_input.command).writes();
-      const files = w.targets.filter((t) => !/^\/dev\//.test(t));
-      if (files.length > 0) notes.push(rearm(state, files, 'written by a Bash command after the review approved the work', ctx.now));
-    }
+  if (!isReviewer(input.agent_type) && state.review.status === 'approved') {
+    notes.push(rearm(state, written.files, `written ${written.how} after the review approved the work`, ctx.now));
   }
   return result(undefined, notes);
 }
@@ -390,12 +426,10 @@ export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse
 export function onSubagentStart(state: SessionState, input: HookInput<'SubagentStart'>, ctx: ReviewContext): PolicyResult {
   if (!isReviewer(input.agent_type)) return result();
   const at = ctx.now.toISOString();
-  state.review.reviewers[input.agent_id] = {
-    agent_type: input.agent_type,
-    started_at: at,
-    stopped_at: null,
-    decided: false,
-  };
+  const run: ReviewerRun = { agent_type: input.agent_type, started_at: at, stopped_at: null, decided: false };
+  // The earliest the reviewer can read anything: its decision covers at most this tree, unless a `roz context` shows it a later one.
+  noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
+  state.review.reviewers[input.agent_id] = run;
   const attempt = currentAttempt(state);
   if (attempt && !attempt.spawned_at) {
     attempt.spawned_at = at;
