@@ -11,7 +11,7 @@ import { recordDecision } from './decide.js';
 import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
 import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
 import { approvedMessage, pendingSummary } from './outcome.js';
-import { noteSeen, noteUnseenWrites, projectFiles, unseenChanges } from './seen-tree.js';
+import { namedFiles, noteSeen, noteUnseenWrites, projectFiles, unseenChanges, unseenSentence, WRITTEN_DURING_REVIEW } from './seen-tree.js';
 import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type SessionState, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
@@ -103,12 +103,6 @@ function rearm(state: SessionState, files: string[], why: string, now: Date): Tr
   review.block_count = 0;
   review.rearmed = { at: now.toISOString(), files, why };
   return { type: 'ReviewRearmed', files, why };
-}
-
-function namedFiles(files: string[]): string {
-  if (files.length === 0) return 'files';
-  const shown = files.slice(0, 10).join(', ');
-  return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
 }
 
 /** The tree an approval covers, compared with the worktree now: changed files, or null when unchanged or unknown. */
@@ -355,9 +349,7 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
   if (d.kind === 'complete' && unseen !== null) {
     // The approval stands for what the reviewer saw; what it could not see re-arms the gate now, by name.
     notes.push(rearm(state, unseen, WRITTEN_DURING_REVIEW, ctx.now));
-    said +=
-      `, for the worktree as you saw it${seenAt ? ` at ${seenAt}` : ''}. ` +
-      `Since then ${namedFiles(unseen)} changed (written by another agent while you reviewed): the agent needs another review for ${unseen.length === 1 ? 'it' : 'them'}.`;
+    said += `. ${unseenSentence(unseen, seenAt)}`;
   }
   return result({ kind: 'allow', reason: said }, [
     {
@@ -374,8 +366,6 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
     ...notes,
   ]);
 }
-
-const WRITTEN_DURING_REVIEW = 'written while the review ran, after the reviewer last read the change';
 
 function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);

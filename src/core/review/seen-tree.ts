@@ -62,3 +62,22 @@ export function unseenChanges(run: ReviewerRun, nowTree: string | null, changedF
   }
   return run.unseen_writes?.length ? [...run.unseen_writes] : null;
 }
+
+/** The `why` of a re-arm for files written while the review ran. */
+export const WRITTEN_DURING_REVIEW = 'written while the review ran, after the reviewer last read the change';
+
+/** Up to ten file names, for a message. */
+export function namedFiles(files: readonly string[]): string {
+  if (files.length === 0) return 'files';
+  const shown = files.slice(0, 10).join(', ');
+  return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
+}
+
+/** What the reviewer is told when its COMPLETE could not cover everything: the decision stands for what it saw. */
+export function unseenSentence(files: readonly string[], seenAt: string | undefined): string {
+  return (
+    `It covers the worktree as you saw it${seenAt ? ` at ${seenAt}` : ''}. ` +
+    `Since then ${namedFiles(files)} changed (written by another agent while you reviewed): ` +
+    `the agent needs another review for ${files.length === 1 ? 'it' : 'them'}.`
+  );
+}

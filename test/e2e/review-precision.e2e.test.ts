@@ -1,0 +1,161 @@
+// An approval covers only what the reviewer could have seen (issue 22), on
+// both pinned clients, print mode.
+//  A. A background reviewer (2.1.330's default; `run_in_background: true` on
+//     2.1.197) reads the change with plain `git status`/`git diff`, never
+//     `roz context`. Once it has read, the main agent writes late.txt; then
+//     the reviewer records COMPLETE. The decision is bound to the tree at the
+//     reviewer's start, so late.txt is not covered: the gate re-arms at the
+//     decision and the next stop is blocked naming late.txt. The control is
+//     the second round: a reviewer that reads with `roz context` after the
+//     write covers late.txt, and the run ends approved.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { workspacePerTest } from './harness/per-test.js';
+import { agent, bash, on, reply, say, write, type Matcher, type ParsedRequest, type Reply, type Step } from './harness/fake-api.js';
+import { decideCommand, rozReviewerMarker, rozStopBlock, runRoz, stopFeedbacks, type RozRun } from './harness/roz.js';
+import { PINNED_CLIENTS } from './harness/workspace.js';
+
+const RUN_TIMEOUT = 150_000;
+const TEST_TIMEOUT = 180_000;
+
+function expectCleanRun(run: RozRun): void {
+  expect(run.api.scriptErrors, run.why()).toEqual([]);
+  expect(run.api.limitReached, run.why()).toBe(false);
+  expect(run.exitCode, run.why()).toBe(0);
+  expect(run.result.is_error, run.why()).toBe(false);
+}
+
+const spawn = (req: ParsedRequest, round: string, background: boolean): Reply => {
+  if (!req.sessionId) throw new Error(`no SESSION_ID in what the model was told:\n${req.lastUserText}`);
+  const prompt = `SESSION_ID=${req.sessionId}\n\n${round}: please review hello.txt.`;
+  return reply(undefined, agent({ subagent_type: 'roz:roz', description: `Independent review ${round}`, prompt, run_in_background: background }));
+};
+
+/** A reviewer request of the run spawned with `round` in its prompt (the first user message). */
+const inRound =
+  (round: string): Matcher =>
+  (req) =>
+    (req.messages.find((m) => m.role === 'user')?.text ?? '').includes(round);
+
+/** A Bash loop that returns once `file` exists (the client refuses a bare `sleep N`). */
+const waitFor = (file: string, what: string): string =>
+  `for i in $(seq 600); do [ -e ${JSON.stringify(file)} ] && break; sleep 0.1; done; [ -e ${JSON.stringify(file)} ] && echo ${what}`;
+
+describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (client %s, print mode)', (client) => {
+  const fresh = workspacePerTest();
+
+  test(
+    'A: a background reviewer reads with git diff, the agent writes meanwhile, COMPLETE re-arms the gate naming the file',
+    async () => {
+      const ws = fresh();
+      const signals = join(ws.root, 'signals');
+      mkdirSync(signals);
+      const read = join(signals, 'reviewer-read');
+      const wrote = join(signals, 'agent-wrote');
+      const hello = join(ws.repo, 'hello.txt');
+      const late = join(ws.repo, 'late.txt');
+      const main: Step[] = [
+        { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(hello, 'hello\n')) },
+        { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
+        { name: 'spawn-bg', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND-1', true) },
+        // The agent goes on working while its reviewer reads: it waits until the reviewer has read, then writes.
+        { name: 'wait-read', when: on.toolResult('Agent'), reply: reply(undefined, bash(waitFor(read, 'reviewer-has-read'), 'Wait')) },
+        { name: 'late-write', when: on.toolResult('Bash', { match: /reviewer-has-read/ }), reply: reply(undefined, write(late, 'late\n')) },
+        {
+          name: 'claim-late',
+          when: on.toolResult('Write'),
+          reply: () => {
+            // The write has happened (its result is in this request): let the reviewer decide.
+            writeFileSync(wrote, '');
+            return say('Done, and late.txt too.');
+          },
+        },
+        // The first block after the decision names late.txt: review it too (foreground: the control).
+        { name: 'late-block', when: on.stopFeedback(/late\.txt/), reply: (req) => spawn(req, 'ROUND-2', false) },
+        { name: 'notified', when: on.user(/<task-notification>/), reply: say('Noted.'), times: Infinity },
+        { name: 'finish', when: on.toolResult('Agent'), reply: say('All reviewed.') },
+      ];
+      const reviewer: Step[] = [
+        {
+          name: 'r1:git-diff',
+          when: on.all(on.start(), inRound('ROUND-1')),
+          reply: reply(undefined, bash('git status --short && git diff HEAD && cat hello.txt', 'Read the change')),
+        },
+        {
+          name: 'r1:wait',
+          when: on.all(inRound('ROUND-1'), on.toolResult('Bash', { match: /hello\.txt/ })),
+          reply: () => {
+            // The reviewer's read is done (its result is in this request).
+            writeFileSync(read, '');
+            return reply(undefined, bash(waitFor(wrote, 'agent-has-written'), 'Think it over'));
+          },
+        },
+        {
+          name: 'r1:decide',
+          when: on.all(inRound('ROUND-1'), on.toolResult('Bash', { match: /agent-has-written/ })),
+          reply: (req) => reply(undefined, bash(decideCommand(req.sessionId ?? 'MISSING', 'COMPLETE', 'hello.txt says hello'), 'Record the decision')),
+        },
+        { name: 'r1:done', when: on.all(inRound('ROUND-1'), on.toolResult('Bash')), reply: say('COMPLETE') },
+        {
+          name: 'r2:context',
+          when: on.all(on.start(), inRound('ROUND-2')),
+          reply: (req) => reply(undefined, bash(`roz context ${req.sessionId}`, 'Read the change')),
+        },
+        {
+          name: 'r2:decide',
+          when: on.toolResult('Bash', { match: /Changed files/ }),
+          reply: (req) => reply(undefined, bash(decideCommand(req.sessionId ?? 'MISSING', 'COMPLETE', 'late.txt is harmless'), 'Record the decision')),
+        },
+        { name: 'r2:done', when: on.toolResult('Bash'), reply: say('COMPLETE') },
+      ];
+      const run = await runRoz({
+        prompt: '#roz write hello.txt containing hello',
+        workspace: ws,
+        client,
+        timeoutMs: RUN_TIMEOUT,
+        scenario: { reviewerMarker: rozReviewerMarker(), main, reviewer },
+      });
+      expectCleanRun(run);
+      const answered = run.requests.map((r) => r.answeredBy);
+      for (const step of ['spawn-bg', 'wait-read', 'late-write', 'r1:git-diff', 'r1:wait', 'r1:decide', 'late-block', 'r2:decide', 'finish']) {
+        expect(answered, run.why()).toContain(step);
+      }
+      expect(existsSync(late), run.why()).toBe(true);
+      // The reviewer ran in the background: the agent's write came between its read and its decision.
+      const at = (name: string) => answered.indexOf(name);
+      expect(at('r1:wait'), run.why()).toBeLessThan(at('late-write'));
+      expect(at('claim-late'), run.why()).toBeLessThan(at('r1:decide'));
+      // The reviewer was told its COMPLETE stands for what it saw, and that late.txt was not.
+      const decided = run.requests.find((r) => r.answeredBy === 'r1:done');
+      expect(decided?.toolResults[0]?.text ?? '', run.why()).toMatch(/decision recorded: COMPLETE[\s\S]*Since then late\.txt changed/);
+      // The next stop was blocked, naming the file.
+      expect(stopFeedbacks(run).join('\n---\n'), run.why()).toMatch(/late\.txt was written while the review ran, after the reviewer last read the change/);
+      const { review } = run.state();
+      const history = review.decision_history as Array<{ kind: string; covers?: string[]; tree?: string }>;
+      expect(
+        history.map((d) => [d.kind, d.covers]),
+        run.why(),
+      ).toEqual([
+        ['complete', ['hello.txt']],
+        ['complete', ['hello.txt', 'late.txt']],
+      ]);
+      expect(history[0]!.tree, run.why()).not.toBe(history[1]!.tree);
+      // What the first approval is bound to: the tree at the reviewer's start, without late.txt, although
+      // late.txt was on disk when it decided (the tree a decide-time snapshot, roz before issue 22, bound it to).
+      const files = (tree: string) => execFileSync('git', ['ls-tree', '-r', '--name-only', tree], { cwd: ws.repo, encoding: 'utf8' }).split('\n');
+      expect(files(history[0]!.tree!), run.why()).toEqual(expect.arrayContaining(['README.md', 'hello.txt']));
+      expect(files(history[0]!.tree!), run.why()).not.toContain('late.txt');
+      expect(files(history[1]!.tree!), run.why()).toContain('late.txt');
+      const rearmed = run.trace().filter((e) => e.event === 'roz:ReviewRearmed');
+      expect(
+        rearmed.map((e) => e.files),
+        run.why(),
+      ).toEqual([['late.txt']]);
+      // Control: the reviewer that read with `roz context` after the write covered it; the run ends approved.
+      expect(review.status, run.why()).toBe('approved');
+    },
+    TEST_TIMEOUT,
+  );
+});
