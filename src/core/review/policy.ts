@@ -127,9 +127,11 @@ export function onSessionStart(state: SessionState, input: HookInput<'SessionSta
   state.cwd = input.cwd;
   state.transcript_path = input.transcript_path ?? state.transcript_path;
   // After /compact (or an automatic compaction) the agent has lost what it was
-  // told: say again that its work is under review and what is pending.
-  if (input.source === 'compact' && state.review.enabled) {
-    return result({ kind: 'context', text: `roz: ${pendingSummary(state)}` }, [{ type: 'ReviewRecalled', status: state.review.status }]);
+  // told: say again that its work is under review and what is pending. A
+  // resumed session is told too: 2.1.197 does not keep the compaction's hook
+  // context in the transcript it resumes from (test/e2e/README.md).
+  if ((input.source === 'compact' || input.source === 'resume') && state.review.enabled) {
+    return result({ kind: 'context', text: `roz: ${pendingSummary(state)}` }, [{ type: 'ReviewRecalled', status: state.review.status, source: input.source }]);
   }
   return result();
 }

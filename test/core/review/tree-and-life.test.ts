@@ -485,5 +485,19 @@ describe('outcomes', () => {
       source: 'startup',
     } as HookInput<'SessionStart'>);
     expect(startup.verdict.kind).toBe('none');
+    // A resumed session is told too (2.1.197 drops the compaction's context on --resume).
+    const resumed = policy.onSessionStart(w.state, {
+      session_id: SID,
+      cwd: '/p',
+      hook_event_name: 'SessionStart',
+      source: 'resume',
+    } as HookInput<'SessionStart'>);
+    expect(resumed.notes).toEqual([{ type: 'ReviewRecalled', status: 'pending', source: 'resume' }]);
+    // Without a review nothing is said.
+    const quiet = world();
+    expect(
+      policy.onSessionStart(quiet.state, { session_id: SID, cwd: '/p', hook_event_name: 'SessionStart', source: 'resume' } as HookInput<'SessionStart'>).verdict
+        .kind,
+    ).toBe('none');
   });
 });
