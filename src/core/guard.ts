@@ -3,6 +3,7 @@
 // refused (`deny`), or passes (`off`), as [guard] destructive says.
 import { isAbsolute, join, normalize } from 'node:path';
 import type { HookInput } from './hook-input.js';
+import { destructiveLine } from './human-reason.js';
 import { result, type PolicyResult } from './verdict.js';
 
 export type GuardMode = 'ask' | 'deny' | 'off';
@@ -23,6 +24,7 @@ export function guardVerdict(d: DestructiveFindings, what: string, mode: GuardMo
   const f = d.findings[0]!;
   const why = `${what} is destructive (${f.why}: \`${clip(f.command, 120)}\`)`;
   const instead = 'Find a non-destructive way (move to a backup instead of deleting, a new commit instead of a force push) or ask the human to run it.';
+  const human = destructiveLine(f);
   const notes = [{ type: mode === 'ask' ? 'DestructiveAsked' : 'DestructiveDenied', rules: d.findings.map((x) => x.rule) }];
   if (mode === 'deny') {
     return result(
@@ -30,12 +32,13 @@ export function guardVerdict(d: DestructiveFindings, what: string, mode: GuardMo
         kind: 'deny',
         code: 'DESTRUCTIVE_BLOCKED',
         reason: `roz: ${why}, and this project refuses destructive commands ([guard] destructive = "deny"). ${instead}`,
+        human,
       },
       notes,
     );
   }
   return result(
-    { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED', reason: `roz: ${why}, so a human must approve it. ${NOBODY_ANSWERS} If it is refused: ${instead}` },
+    { kind: 'ask', code: 'DESTRUCTIVE_BLOCKED', reason: `roz: ${why}, so a human must approve it. ${NOBODY_ANSWERS} If it is refused: ${instead}`, human },
     notes,
   );
 }
