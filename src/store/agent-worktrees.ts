@@ -95,12 +95,16 @@ export function worktrees(common: GitRepo): WorktreeEntry[] {
  * work tree's files). Command-line config beats every config file.
  */
 export function noFilters(repo: GitRepo): string[] {
+  // Read as git will (the repository's config, its includes, a worktree's own config): every name counts.
   const r = runGit(repo, ['config', '--name-only', '--get-regexp', '^filter\\.']);
   const names = new Set<string>();
   if (r.ok)
     for (const line of r.stdout.split('\n')) {
       const m = /^filter\.(.+)\.[^.]+$/.exec(line.trim());
-      if (m) names.add(m[1]!);
+      if (!m) continue;
+      // `-c filter.a=b.clean=` would set another key: a name roz cannot switch off is refused.
+      if (m[1]!.includes('=')) throw new FleetError(`the repository's config names a filter roz cannot switch off (${JSON.stringify(m[1])}); nothing was done`);
+      names.add(m[1]!);
     }
   return [...names].flatMap((n) => ['-c', `filter.${n}.clean=`, '-c', `filter.${n}.smudge=`, '-c', `filter.${n}.process=`, '-c', `filter.${n}.required=false`]);
 }
@@ -263,9 +267,14 @@ export function mergedInto(common: GitRepo, commit: string, ref: string): boolea
   return runGit(common, ['merge-base', '--is-ancestor', commit, ref]).ok;
 }
 
-/** What `git status` would show in a worktree (untracked files too), filters off; null when clean. */
-export function dirtyFiles(wt: GitRepo, common: GitRepo, untracked = true): string[] | null {
-  const r = runGit(wt, [...noFilters(common), 'status', '--porcelain=v1', '-z', `--untracked-files=${untracked ? 'all' : 'no'}`, '--ignore-submodules=none']);
+/**
+ * What `git status` would show in a worktree (untracked files too), every
+ * filter its config names (the shared config and its own worktree config) off;
+ * null when clean. Submodules are not entered: a nested repository's config is
+ * the agent's to write, and git would run a status there with it.
+ */
+export function dirtyFiles(wt: GitRepo, untracked = true): string[] | null {
+  const r = runGit(wt, [...noFilters(wt), 'status', '--porcelain=v1', '-z', `--untracked-files=${untracked ? 'all' : 'no'}`, '--ignore-submodules=all']);
   if (!r.ok) throw new FleetError(`git cannot tell whether ${wt.workTree} has changes: ${r.error}`);
   const files = r.stdout
     .split('\0')
@@ -293,7 +302,7 @@ export function removeAgent(storeDir: string, cwd: string, name: string, discard
     const wtGit = repoOf(agent.worktree);
     if (!wtGit.ok || realOr(wtGit.id.top) !== agent.worktree || realOr(wtGit.id.common_dir) !== repo.commonDir)
       throw new FleetError(`${agent.worktree} is no longer a worktree of this repository; not removing it`);
-    const dirty = dirtyFiles({ gitDir: wtGit.id.git_dir, workTree: agent.worktree }, repo.common);
+    const dirty = dirtyFiles({ gitDir: wtGit.id.git_dir, workTree: agent.worktree });
     if (dirty && !discard)
       throw new FleetError(
         `${name}'s worktree has uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): commit and merge them, or run roz agent rm ${name} --discard to throw them away`,

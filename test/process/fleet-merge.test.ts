@@ -292,6 +292,35 @@ describe('roz agent merge: the merge gate', () => {
     expect(ran.some((m) => m.startsWith('hook-'))).toBe(true);
   }, 90_000);
 
+  it('on a conflict nothing moves and the conflicting paths are shown; a dirty base checkout is refused before anything moves', async () => {
+    const { tmp, repo, env, rozIn } = setup();
+    expect((await rozIn(repo, 'agent', 'add', 'c')).code).toBe(0);
+    const wt = join(tmp, 'repo.roz', 'c');
+    commitFile(wt, 'README.md', 'the agent says\n');
+    commitFile(repo, 'README.md', 'the human says\n');
+    await review(env, wt, 'COMPLETE');
+    const before = git(repo, 'rev-parse', 'main').trim();
+    const r = await rozIn(repo, 'agent', 'merge', 'c');
+    expect(r.code).toBe(6);
+    expect(r.stderr).toMatch(/does not merge cleanly.*\n\s+README\.md/);
+    expect(git(repo, 'rev-parse', 'main').trim()).toBe(before);
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('the human says\n');
+    expect(git(repo, 'status', '--porcelain')).toBe('');
+
+    // A clean merge, but the human has uncommitted changes in the checkout of main.
+    git(repo, 'reset', '-q', '--hard', 'HEAD~1');
+    writeFileSync(join(repo, 'lines.txt'), 'edited by the human\n');
+    const dirty = await rozIn(repo, 'agent', 'merge', 'c');
+    expect(dirty.code).toBe(4);
+    expect(dirty.stderr).toMatch(/uncommitted changes \(lines\.txt\).*nothing was merged/);
+    expect(git(repo, 'rev-parse', 'main').trim()).toBe(git(repo, 'rev-parse', 'HEAD').trim());
+    expect(readFileSync(join(repo, 'lines.txt'), 'utf8')).toBe('edited by the human\n');
+    git(repo, 'checkout', '-q', '--', 'lines.txt');
+    const ok = await rozIn(repo, 'agent', 'merge', 'c');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('the agent says\n');
+  }, 60_000);
+
   it("brings the agent's untracked ledger records into the base checkout's ledger, none lost", async () => {
     const { tmp, repo, env, rozIn } = setup();
     const base = [traceRecord('x'), traceRecord('y')];

@@ -196,7 +196,7 @@ export function agentMergeCommand(name: string): number {
         return { path: w.path, git: { gitDir: id.id.git_dir, workTree: w.path } };
       });
     for (const co of checkouts) {
-      const dirty = dirtyFiles(co.git, repo.common, false);
+      const dirty = dirtyFiles(co.git, false);
       if (dirty)
         throw new FleetError(
           `${base} is checked out in ${co.path} with uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): commit or stash them first; nothing was merged`,
@@ -226,7 +226,7 @@ export function agentMergeCommand(name: string): number {
 
     // Bring each checkout of the base up to the new commit, filters off; undo the move if one cannot follow.
     for (const co of checkouts) {
-      const r = runGit(co.git, [...noFilters(repo.common), 'read-tree', '-m', '-u', facts.baseHead, out.commit], { timeoutMs: 120_000 });
+      const r = runGit(co.git, [...noFilters(co.git), 'read-tree', '-m', '-u', facts.baseHead, out.commit], { timeoutMs: 120_000 });
       if (!r.ok) {
         const back = runGit(repo.common, ['update-ref', agent.base_ref, facts.baseHead, out.commit]);
         throw new FleetError(
