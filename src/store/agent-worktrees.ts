@@ -300,7 +300,13 @@ export function removeAgent(storeDir: string, cwd: string, name: string, discard
     const st = lstatSync(agent.worktree, { throwIfNoEntry: false });
     if (!st || st.isSymbolicLink() || !st.isDirectory()) throw new FleetError(`${agent.worktree} is not the directory roz created; not removing it`);
     const wtGit = repoOf(agent.worktree);
-    if (!wtGit.ok || realOr(wtGit.id.top) !== agent.worktree || realOr(wtGit.id.common_dir) !== repo.commonDir)
+    // Its `.git` is the agent's to rewrite: it must still name this repository's own administrative directory for it.
+    if (
+      !wtGit.ok ||
+      realOr(wtGit.id.top) !== agent.worktree ||
+      realOr(wtGit.id.common_dir) !== repo.commonDir ||
+      dirname(realOr(wtGit.id.git_dir)) !== join(repo.commonDir, 'worktrees')
+    )
       throw new FleetError(`${agent.worktree} is no longer a worktree of this repository; not removing it`);
     const dirty = dirtyFiles({ gitDir: wtGit.id.git_dir, workTree: agent.worktree });
     if (dirty && !discard)

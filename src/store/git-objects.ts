@@ -36,8 +36,8 @@ export function readObjects(repo: GitRepo, ids: readonly string[]): Map<string, 
   const want = [...new Set(ids)];
   for (const id of want) if (!OID.test(id)) throw new ObjectError(`not an object id: ${id}`);
   // In slices: one git process per slice, bounded output.
-  for (let i = 0; i < want.length; i += 2000) {
-    const slice = want.slice(i, i + 2000);
+  for (let i = 0; i < want.length; i += 10_000) {
+    const slice = want.slice(i, i + 10_000);
     const r = runGitBytes(repo, ['cat-file', '--batch'], { input: `${slice.join('\n')}\n` });
     if (!r.ok) throw new ObjectError(`git cannot read objects: ${r.error}`);
     const buf = r.stdout;
