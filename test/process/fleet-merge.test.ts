@@ -321,6 +321,27 @@ describe('roz agent merge: the merge gate', () => {
     expect(readFileSync(join(repo, 'README.md'), 'utf8')).toBe('the agent says\n');
   }, 60_000);
 
+  it('a branch that drops base ledger records gets them back: a fast-forward whose ledger union differs becomes a merge commit', async () => {
+    const { tmp, repo, env, rozIn } = setup();
+    const r1 = traceRecord('a');
+    const r2 = traceRecord('b');
+    commitFile(repo, '.orchestration/agent_trace.jsonl', `${r1}\n${r2}\n`, 'ledger');
+    expect((await rozIn(repo, 'agent', 'add', 'd')).code).toBe(0);
+    const wt = join(tmp, 'repo.roz', 'd');
+    commitFile(wt, 'src/work.txt', 'done\n');
+    await review(env, wt, 'COMPLETE');
+    // After the review, the agent rewrites its committed ledger: r1 gone, r3 added. Only the ledger changed: still approved.
+    const r3 = traceRecord('c');
+    commitFile(wt, '.orchestration/agent_trace.jsonl', `${r2}\n${r3}\n`, 'rewrite the ledger');
+    const r = await rozIn(repo, 'agent', 'merge', 'd');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\(merge\)/);
+    expect(git(repo, 'rev-parse', 'main^2').trim()).toBe(git(wt, 'rev-parse', 'HEAD').trim());
+    expect(ids(git(repo, 'show', 'main:.orchestration/agent_trace.jsonl'))).toEqual([r1, r2, r3].map((l) => JSON.parse(l).id));
+    expect(git(repo, 'show', 'main:src/work.txt')).toBe('done\n');
+    git(repo, 'fsck', '--strict', '--no-dangling');
+  }, 60_000);
+
   it("brings the agent's untracked ledger records into the base checkout's ledger, none lost", async () => {
     const { tmp, repo, env, rozIn } = setup();
     const base = [traceRecord('x'), traceRecord('y')];
