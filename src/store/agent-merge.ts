@@ -29,6 +29,8 @@ export interface BranchFacts {
   branchTree: string;
   /** The same tree without the ledger (roz resolves the ledger itself; see treeForGate). */
   branchTreeForGate: string;
+  /** The branch's trees (verified), for lookups. */
+  branchRead: (id: string) => TreeEntry[];
   alreadyMerged: boolean;
   fastForward: boolean;
   checked: number;
@@ -37,6 +39,44 @@ export interface BranchFacts {
 /** The tree the gate compares: `tree` with the ledger path left out (it is appended to after a review and merged by roz). */
 export function treeForGate(read: (id: string) => TreeEntry[], tree: string): string {
   return treeWith(read, tree, LEDGER_PATH, null) ?? EMPTY_TREE;
+}
+
+/** Directories roz and the client write into a project themselves (core/review/policy.ts OWN_FILES). */
+const OWN_DIRS = ['.orchestration', '.claude'] as const;
+
+function filesUnder(read: (id: string) => TreeEntry[], tree: string, dir: string): string[] {
+  const top = entryAt(read, tree, dir);
+  if (!top || top.mode !== '40000') return [];
+  const out: string[] = [];
+  const walk = (id: string, prefix: string): void => {
+    for (const e of read(id)) {
+      if (e.mode === '40000') walk(e.id, `${prefix}/${e.name}`);
+      else out.push(`${prefix}/${e.name}`);
+    }
+  };
+  walk(top.id, dir);
+  return out;
+}
+
+/**
+ * The reviewed tree as the gate compares it with the branch: without the
+ * ledger, and without the files roz and the client write into a project by
+ * themselves (`.orchestration/`, `.claude/`) that the branch does not hold —
+ * the reviewer saw them in the worktree, but they are not merged. A file there
+ * that the branch does hold must be exactly what the reviewer saw.
+ */
+export function reviewedForGate(read: (id: string) => TreeEntry[], reviewed: string, branchRead: (id: string) => TreeEntry[], branchTree: string): string {
+  const made = new Map<string, TreeEntry[]>();
+  const readBoth = (id: string): TreeEntry[] => made.get(id) ?? read(id);
+  const keep = (id: string, body: Buffer): void => {
+    made.set(id, parseTree(body));
+  };
+  let tree = treeWith(readBoth, reviewed, LEDGER_PATH, null, keep) ?? EMPTY_TREE;
+  for (const dir of OWN_DIRS)
+    for (const path of filesUnder(readBoth, tree, dir)) {
+      if (!entryAt(branchRead, branchTree, path)) tree = treeWith(readBoth, tree, path, null, keep) ?? EMPTY_TREE;
+    }
+  return tree;
 }
 
 /** A reader of tree entries from `repo`, each object hashed again, cached. */
@@ -66,11 +106,13 @@ export function branchFacts(common: GitRepo, branchRef: string, baseRef: string)
   if (!baseHead) throw new ObjectError(`the base branch ${baseRef} is gone`);
   const branchTree = commitTree(common, branchHead);
   const v = verifyTree(common, branchTree);
+  const branchRead = treeReader(common, v.trees);
   return {
+    branchRead,
     branchHead,
     baseHead,
     branchTree,
-    branchTreeForGate: treeForGate(treeReader(common, v.trees), branchTree),
+    branchTreeForGate: treeForGate(branchRead, branchTree),
     alreadyMerged: runGit(common, ['merge-base', '--is-ancestor', branchHead, baseHead]).ok,
     fastForward: runGit(common, ['merge-base', '--is-ancestor', baseHead, branchHead]).ok,
     checked: v.checked,

@@ -9,7 +9,7 @@ import { mergeVerdict, type ReviewedDecision } from '../../core/fleet/merge-gate
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core/governance/trace-record.js';
 import type { SessionState } from '../../core/session-state.js';
 import { rozVersion } from '../../core/version.js';
-import { branchFacts, LEDGER_PATH, mergeBranch, treeForGate, treeReader } from '../../store/agent-merge.js';
+import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, treeReader } from '../../store/agent-merge.js';
 import { decisionsIn, sessionsIn } from '../../store/agent-sessions.js';
 import { addAgent, dirtyFiles, FleetError, listAgents, noFilters, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
 import { ObjectError } from '../../store/git-objects.js';
@@ -154,12 +154,12 @@ export function agentMergeCommand(name: string): number {
     const facts = branchFacts(repo.common, `refs/heads/${agent.branch}`, agent.base_ref);
     const sessions = sessionsIn(ctx.store, agent.worktree);
     const found_decisions = decisionsIn(sessions);
-    // The trees the reviews saw, from roz's own snapshot repository, without the ledger (as the branch's).
+    // The trees the reviews saw, from roz's own snapshot repository, as the gate compares them (store/agent-merge.ts reviewedForGate).
     const snap = treeReader(snapshotRepo(storeDir));
     const decisions: ReviewedDecision[] = found_decisions.map((d) => {
       if (!d.tree) return d;
       try {
-        return { ...d, tree: treeForGate(snap, d.tree) };
+        return { ...d, tree: reviewedForGate(snap, d.tree, facts.branchRead, facts.branchTree) };
       } catch {
         return d; // not in roz's snapshots: compared as recorded
       }
