@@ -20,9 +20,9 @@ function projectOf(s: SessionState): string | null {
   return p ? realOr(p) : null;
 }
 
-/** Sessions whose project is `worktree` (a real path), newest (last update) first. */
-export function sessionsIn(store: SessionStore, worktree: string): SessionState[] {
-  const out: SessionState[] = [];
+/** Every session in the store with its project (real path), each document read once. */
+export function sessionsByProject(store: SessionStore): Map<string, SessionState[]> {
+  const out = new Map<string, SessionState[]>();
   for (const id of store.ids()) {
     let s: SessionState | null = null;
     try {
@@ -30,9 +30,19 @@ export function sessionsIn(store: SessionStore, worktree: string): SessionState[
     } catch {
       continue; // a document roz cannot read counts for nothing
     }
-    if (s && projectOf(s) === worktree) out.push(s);
+    const p = s ? projectOf(s) : null;
+    if (!s || !p) continue;
+    const list = out.get(p) ?? [];
+    list.push(s);
+    out.set(p, list);
   }
-  return out.sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  for (const list of out.values()) list.sort((a, b) => b.updated_at.localeCompare(a.updated_at));
+  return out;
+}
+
+/** Sessions whose project is `worktree` (a real path), newest (last update) first. */
+export function sessionsIn(store: SessionStore, worktree: string): SessionState[] {
+  return sessionsByProject(store).get(worktree) ?? [];
 }
 
 /** Every valid review decision of those sessions, oldest first, with the session it was recorded in. */

@@ -10,7 +10,7 @@ import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core
 import type { SessionState } from '../../core/session-state.js';
 import { rozVersion } from '../../core/version.js';
 import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, treeReader } from '../../store/agent-merge.js';
-import { decisionsIn, sessionsIn } from '../../store/agent-sessions.js';
+import { decisionsIn, sessionsByProject, sessionsIn } from '../../store/agent-sessions.js';
 import { addAgent, dirtyFiles, FleetError, listAgents, noFilters, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
@@ -102,7 +102,8 @@ export function agentLsCommand(opts: { json?: boolean }): number {
   const ctx = cliContext();
   try {
     const { agents } = listAgents(ctx.config.storage.path, process.cwd());
-    const rows = agents.map((l) => agentRow(l, sessionsIn(ctx.store, l.agent.worktree)));
+    const byProject = sessionsByProject(ctx.store);
+    const rows = agents.map((l) => agentRow(l, byProject.get(l.agent.worktree) ?? []));
     if (opts.json) {
       printJson(rows);
       return 0;
