@@ -3,7 +3,7 @@
 // plugin's real hooks with JSON on stdin (so a decision's tree is roz's own
 // snapshot of the agent's worktree, as in a real session).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
@@ -363,6 +363,23 @@ describe('roz agent merge: the merge gate', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(readFileSync(join(repo, '.claude', 'settings.json'), 'utf8')).toBe('{}\n');
     expect(existsSync(join(repo, '.orchestration', 'intent_map.md'))).toBe(false);
+  }, 60_000);
+
+  it("never copies what the agent's ledger links to into the human's ledger (control: the link reads the secret)", async () => {
+    const { tmp, repo, env, rozIn } = setup();
+    expect((await rozIn(repo, 'agent', 'add', 's')).code).toBe(0);
+    const wt = join(tmp, 'repo.roz', 's');
+    const secret = join(tmp, 'secret.txt');
+    writeFileSync(secret, `${JSON.stringify({ id: 'x', key: 'TOP-SECRET' })}\nTOP-SECRET-2\n`);
+    mkdirSync(join(wt, '.orchestration'));
+    symlinkSync(secret, join(wt, '.orchestration', 'agent_trace.jsonl'));
+    expect(readFileSync(join(wt, '.orchestration', 'agent_trace.jsonl'), 'utf8')).toContain('TOP-SECRET');
+    commitFile(wt, 'work.txt', 'done\n');
+    await review(env, wt, 'COMPLETE');
+    const r = await rozIn(repo, 'agent', 'merge', 's');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/working ledger was not read \(.*symbolic link\)/);
+    expect(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')).not.toContain('TOP-SECRET');
   }, 60_000);
 
   it("brings the agent's untracked ledger records into the base checkout's ledger, none lost", async () => {

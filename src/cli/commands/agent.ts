@@ -2,6 +2,7 @@
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
 // is not here: `add` creates the worktree and branch and says how to start it.
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ledgerUnion } from '../../core/fleet/ledger-union.js';
@@ -136,6 +137,46 @@ export function agentRmCommand(name: string, opts: { discard?: boolean }): numbe
   }
 }
 
+/**
+ * The agent's working ledger: no link followed at any component (a link
+ * there could make roz copy a file the agent's sandbox cannot read into the
+ * human's ledger), one hard link only, and only lines that are records with an
+ * id (the rest is counted and left behind).
+ */
+function readAgentLedger(worktree: string): { text: string; dropped: number; refused: string | null } {
+  const dir = join(worktree, '.orchestration');
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (!st) return { text: '', dropped: 0, refused: null };
+  if (!st.isDirectory()) return { text: '', dropped: 0, refused: `${dir} is not a directory` };
+  let fd: number;
+  try {
+    fd = openSync(join(worktree, LEDGER_PATH), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return { text: '', dropped: 0, refused: code === 'ENOENT' ? null : `${join(worktree, LEDGER_PATH)}: ${code === 'ELOOP' ? 'a symbolic link' : code}` };
+  }
+  try {
+    const f = fstatSync(fd);
+    if (!f.isFile() || f.nlink !== 1) return { text: '', dropped: 0, refused: `${join(worktree, LEDGER_PATH)} is not a plain file with one link` };
+    const raw = readFileSync(fd, 'utf8');
+    let dropped = 0;
+    const kept = raw.split('\n').filter((l) => {
+      if (l.trim() === '') return false;
+      try {
+        const v = JSON.parse(l) as { id?: unknown };
+        if (v && typeof v === 'object' && typeof v.id === 'string') return true;
+      } catch {
+        /* not a record */
+      }
+      dropped++;
+      return false;
+    });
+    return { text: kept.length ? `${kept.join('\n')}\n` : '', dropped, refused: null };
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Exit codes of `roz agent merge`: 0 merged (or nothing to merge), 5 refused by the gate, 6 a conflict, 4 the base checkout has changes, 1 anything else. */
 export const MERGE_REFUSED = 5;
 export const MERGE_CONFLICT = 6;
@@ -240,7 +281,8 @@ export function agentMergeCommand(name: string): number {
     const target = checkouts[0]?.path ?? repo.mainTop ?? agent.worktree;
     const ledgerFile = join(target, LEDGER_PATH);
     const baseText = readOptionalText(ledgerFile, 1024 * 1024 * 1024) ?? '';
-    const branchText = readOptionalText(join(agent.worktree, LEDGER_PATH), 1024 * 1024 * 1024) ?? '';
+    const branch = readAgentLedger(agent.worktree);
+    const branchText = branch.text;
     const union = ledgerUnion(baseText, branchText);
     const baseLines = baseText.split('\n').filter((l) => l.trim() !== '').length;
     const added = union.text
@@ -289,6 +331,8 @@ export function agentMergeCommand(name: string): number {
         `  review approved ${decision.decided_at} (session ${decision.session_id}): "${decision.summary}"\n` +
         `  tree ${out.tree}; ${facts.checked} objects of the branch verified by roz\n` +
         `  ledger: ${added.length} record(s) of ${name} brought into ${ledgerFile}${out.ledgerInTree ? ' (and the tracked ledger merged by roz)' : ''}, plus this merge's record${ledgerNote}\n` +
+        (branch.refused ? c.yellow(`  warning: ${name}'s working ledger was not read (${branch.refused})\n`) : '') +
+        (branch.dropped > 0 ? c.yellow(`  warning: ${branch.dropped} line(s) of ${name}'s working ledger are not records; left behind\n`) : '') +
         (checkouts.length > 0 ? `  updated the checkout ${checkouts.map((co) => co.path).join(', ')}\n` : ''),
     );
     return 0;
