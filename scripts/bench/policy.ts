@@ -3,6 +3,7 @@
 // compare; and the Agent Trace ledger writer used by the 64-process test.
 import { appendFileSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
+import { dirname } from 'node:path';
 import { appendLedger } from '../../src/store/ledger.js';
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../src/core/governance/trace-record.js';
 import { scopeMatcher } from '../../src/core/governance/scope.js';
@@ -141,7 +142,7 @@ export async function ledgerWriter(file: string, mode: string, writer: number, c
   process.stdout.write('ready\n');
   await new Promise<void>((res) => process.stdin.once('data', () => res()));
   const start = performance.timeOrigin + performance.now();
-  if (mode === 'ledger') for (const r of records) appendLedger(file, r);
+  if (mode === 'ledger') for (const r of records) appendLedger(dirname(file), file, r);
   else for (const l of lines) appendFileSync(file, l);
   const end = performance.timeOrigin + performance.now();
   process.stdout.write(`${JSON.stringify({ start, end })}\n`);

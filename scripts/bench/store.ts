@@ -4,7 +4,7 @@
 // spawned and decided) for `roz stats`. The baseline reader lives in
 // scripts/bench.mjs: a bare node process, so neither side pays for imports the other skips.
 import { appendFileSync, mkdirSync, writeFileSync } from 'node:fs';
-import { newSession, type SessionState } from '../../src/core/review/state.js';
+import { newSession, type SessionState } from '../../src/core/session-state.js';
 import { statsSummary, type StatsSummary } from '../../src/core/stats.js';
 import { sessionDir, sessionsDir, statePath, tracePath } from '../../src/store/paths.js';
 import { statsIndexPath } from '../../src/store/stats-index.js';

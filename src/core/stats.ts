@@ -2,7 +2,8 @@
 // led to a spawned reviewer and a decision. Pure aggregation over a small
 // per-session summary (what `roz stats` keeps in the store's stats index, so
 // it need not read 100,000 state files).
-import type { AttemptOutcome, DecisionKind, SessionState } from './review/state.js';
+import type { SessionState } from './session-state.js';
+import type { AttemptOutcome, DecisionKind } from './review/state.js';
 
 /** One review attempt as stats needs it: [template_id, spawned, outcome, decision_kind, blocks_needed, bad_session_id_spawns, self_approvals_denied, id]. */
 export type AttemptSummary = [string, 0 | 1, AttemptOutcome, DecisionKind | null, number | null, number, number, number];

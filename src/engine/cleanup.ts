@@ -1,9 +1,10 @@
 // Removing old sessions: `roz clean`, and the automatic clean-up after
 // cleanup.retention_days that a SessionStart runs at most once a day. A
 // session with a pending review is never removed.
-import { statSync, writeFileSync } from 'node:fs';
+import { statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { join } from 'node:path';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import type { SessionStore } from '../store/session-store.js';
 
 const DAY_MS = 86_400_000;
@@ -60,7 +61,7 @@ export function autoCleanup(
     /* never ran */
   }
   try {
-    writeFileSync(stamp, `${opts.now.toISOString()}\n`);
+    writeFileAtomicSync(opts.storeRoot, stamp, `${opts.now.toISOString()}\n`, { durable: false });
     return cleanSessions(store, { cutoff: new Date(opts.now.getTime() - opts.retentionDays * DAY_MS), spare: opts.current });
   } catch (err) {
     warn(`roz: automatic clean-up of old sessions failed (${(err as Error).message}); run roz clean`);

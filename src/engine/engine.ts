@@ -4,20 +4,20 @@
 // throws: an infrastructure failure fails open with a visible warning.
 import { accessSync, constants } from 'node:fs';
 import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
-import { homedir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { homedir, tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
 import type { RozConfig } from '../core/config.js';
 import * as review from '../core/review/policy.js';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
-import { guardPreToolUse } from '../core/guard.js';
-import { newSession } from '../core/review/state.js';
+import { guardPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
+import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
-import { findProjectRoot } from '../store/project-root.js';
+import { findProjectRoot, orchestrationAtStart } from '../store/project-root.js';
 import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -25,7 +25,7 @@ import { StoreError, type SessionStore, type StateFault, type TraceRecord } from
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
-import { destructiveVerdict, shellView } from './shell-view.js';
+import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
@@ -159,6 +159,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         if (event === 'SessionStart') recordSessionGit(state, deps.env.CLAUDE_PROJECT_DIR || input.cwd, now);
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
+        // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
+        state.orchestration_at_start ??= orchestrationAtStart(input.cwd, deps.env.CLAUDE_PROJECT_DIR);
         const fault = info.fault;
         if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
         let out = dispatch(event, state, input, ctx, governance, gov, protect);
@@ -344,9 +346,15 @@ function dispatch(
   if (event === 'PreToolUse')
     return mergeResults(
       r,
-      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask')),
+      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask', outsideOf(input, gov))),
     );
   return r;
+}
+
+/** In a repo without intents: files beyond the project (and its scratch areas) a command would destroy. */
+function outsideOf(input: HookInput, gov: GovernanceDeps): (command: string) => ReturnType<typeof outsideWrites> {
+  const bounds = projectBounds(input.cwd, gov.env, gov.home ?? gov.env.HOME ?? homedir(), tmpdir());
+  return (command) => outsideWrites(writeReport(command).targets, bounds);
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
@@ -445,7 +453,7 @@ function exportRozOnPath(env: Record<string, string | undefined>, warn: (m: stri
   try {
     // Regular files only, never waiting: the path is the client's, the file may be anyone's.
     const existing = readOptionalText(file, MiB) ?? '';
-    if (!existing.includes(line)) appendRegularFile(file, line);
+    if (!existing.includes(line)) appendRegularFile(dirname(file), file, line);
   } catch (err) {
     warn(`roz: could not put roz on the session PATH (${(err as Error).message}); the reviewer can run ${join(bin, 'roz')} instead`);
   }

@@ -5,7 +5,8 @@
 // human and recorded in the trace; a snapshot that cannot be taken is null
 // with a problem, which the review rules treat as "changed", never "unchanged".
 import type { GitIdentity, SessionGit } from '../core/git-identity.js';
-import type { SessionState, TreeSnapshot } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
+import type { TreeSnapshot } from '../core/review/state.js';
 import type { TraceNote } from '../core/verdict.js';
 import { NotLoaded, registerOnDemandLoader } from '../core/on-demand.js';
 import { repoOf } from '../store/git-repo.js';

@@ -5,7 +5,7 @@
 // actions fail CLOSED (HOOK_ERROR), because allowing them needs state roz does
 // not have; the review gate's own bookkeeping fails OPEN, loudly, because a
 // gate that cannot record its blocks would wedge the user with no breaker.
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import type { Verdict } from '../core/verdict.js';
 
 /** A PreToolUse that needs session state to be allowed (a governed change, a gated action, a decision) is refused. */

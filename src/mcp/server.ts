@@ -8,7 +8,7 @@ import { isSafeSessionId } from '../core/hook-input.js';
 import { intentLine } from '../core/governance/render.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { bindSelection } from '../engine/governance/select.js';
-import { rozVersion } from '../engine/governance/records.js';
+import { rozVersion } from '../core/version.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { findProjectRoot, loadIntents } from '../store/orchestration.js';
 import { loadAllOnDemand } from '../core/on-demand.js';

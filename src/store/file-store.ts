@@ -6,7 +6,7 @@ import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, st
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { acquireLock, type LockOptions } from './lock.js';
-import { newSession, type SessionState } from '../core/review/state.js';
+import { newSession, type SessionState } from '../core/session-state.js';
 import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
 import { reviewActiveIn, reviveSession } from './session-shape.js';
@@ -76,7 +76,7 @@ export class FileSessionStore implements SessionStore {
           // ext4's rename flush, leave an empty file, which load() quarantines
           // with a warning. The traces are plain appends with the same
           // exposure. Measured: the fsync was ~2-3 ms of every hook (npm run bench).
-          writeFileAtomicSync(file, `${JSON.stringify(state)}\n`, { mode: 0o600, durable: false });
+          writeFileAtomicSync(this.root, file, `${JSON.stringify(state)}\n`, { mode: 0o600, durable: false });
         } catch (err) {
           throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
         }
@@ -170,7 +170,7 @@ export class FileSessionStore implements SessionStore {
     const text = records.map((r) => JSON.stringify(r)).join('\n') + '\n';
     try {
       mkdirSync(sessionDir(this.root, sessionId), { recursive: true, mode: 0o700 });
-      appendRegularFile(file, text, { mode: 0o600 });
+      appendRegularFile(this.root, file, text, { mode: 0o600 });
     } catch (err) {
       throw new StoreError(`cannot append to ${file}: ${(err as Error).message}`, err);
     }

@@ -64,7 +64,7 @@ function writeEntry(dir: string, entry: Entry): void {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     // No fsync: a cache entry lost in a crash is parsed again.
-    writeFileAtomicSync(entryFile(dir, entry.text), JSON.stringify(entry), { mode: 0o600, durable: false });
+    writeFileAtomicSync(dir, entryFile(dir, entry.text), JSON.stringify(entry), { mode: 0o600, durable: false });
     prune(dir);
   } catch {
     /* a cache that cannot be written only costs time */

@@ -1,10 +1,12 @@
 // The append-only trace ledger `.orchestration/agent_trace.jsonl`. Each record
-// is validated before it is written, and written with one O_APPEND write: the
+// is validated before it is written (the hand-written check the hooks use,
+// core/governance/trace-check.ts: no zod on the hook path), and written with one O_APPEND write: the
 // kernel keeps concurrent appends to a regular file from interleaving, so
 // hooks of parallel sessions never tear each other's lines.
-import { closeSync, constants, fstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { closeSync, constants, writeSync } from 'node:fs';
+import { openNoFollow } from './no-follow.js';
 import { onDemand } from '../core/on-demand.js';
+import { traceRecordIssues } from '../core/governance/trace-check.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
 import { MiB, readRegularText } from './regular-file.js';
 
@@ -12,19 +14,22 @@ export class LedgerError extends Error {
   override name = 'LedgerError';
 }
 
-/** Needs the trace schema loaded (throws NotLoaded otherwise, before writing anything). */
-export function appendLedger(file: string, record: TraceRecord): void {
-  const checked = onDemand('trace-schema').traceRecordSchema.safeParse(record);
-  if (!checked.success) {
-    const why = checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+/** `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path. */
+export function appendLedger(within: string, file: string, record: TraceRecord): void {
+  const issues = traceRecordIssues(record);
+  if (issues.length > 0) {
+    const why = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
     throw new LedgerError(`refusing to append an invalid trace record: ${why}`);
   }
-  const buf = Buffer.from(`${JSON.stringify(checked.data)}\n`, 'utf8');
-  mkdirSync(dirname(file), { recursive: true });
-  // Non-blocking, and only a regular file: a FIFO planted there must not hang the hook.
-  const fd = openSync(file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK, 0o644);
+  const buf = Buffer.from(
+    `${JSON.stringify(record)}
+`,
+    'utf8',
+  );
+  // Non-blocking, only a regular file, never through a link (no-follow.ts): a
+  // FIFO planted there must not hang the hook, a link must not carry the line elsewhere.
+  const { fd } = openNoFollow(within, file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
   try {
-    if (!fstatSync(fd).isFile()) throw new LedgerError(`${file} is not a regular file; refusing to append to it`);
     const n = writeSync(fd, buf, 0, buf.length);
     // A short write would leave half a line that a retry cannot complete atomically.
     if (n !== buf.length) throw new LedgerError(`short write to ${file} (${n} of ${buf.length} bytes)`);

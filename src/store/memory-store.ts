@@ -1,5 +1,5 @@
 // An in-memory SessionStore for tests of the engine without a file system.
-import { newSession, type SessionState } from '../core/review/state.js';
+import { newSession, type SessionState } from '../core/session-state.js';
 import { statsSummary, type StatsSummary } from '../core/stats.js';
 import type { SessionStore, SessionSummary, TraceRecord, UpdateInfo } from './session-store.js';
 

@@ -1,6 +1,6 @@
 // The project's `.orchestration/` folder on disk: finding the governed
 // project, loading intents and .intentignore, and writing lessons and the map.
-import { existsSync, mkdirSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from './atomic-write.js';
@@ -53,22 +53,19 @@ export function readLessonsFile(root: string): string {
   return readOptional(orchestrationPaths(root).lessons) ?? '';
 }
 
-/** Append one lesson line; a single O_APPEND write so parallel sessions never tear lines. */
+/** Append one lesson line; a single O_APPEND write so parallel sessions never tear lines. Never through a link (no-follow.ts). */
 export function appendLesson(root: string, line: string): void {
   const paths = orchestrationPaths(root);
-  mkdirSync(paths.dir, { recursive: true });
-  if (!existsSync(paths.lessons)) {
-    try {
-      // 'wx': only the first of two racing hooks writes the header.
-      appendRegularFile(paths.lessons, newLessonsFile(), { exclusive: true });
-    } catch {
-      /* someone else created it */
-    }
+  try {
+    // O_EXCL: only the first of two racing hooks writes the header.
+    appendRegularFile(root, paths.lessons, newLessonsFile(), { exclusive: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
-  appendRegularFile(paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
+  appendRegularFile(root, paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
 }
 
-/** Atomic, not fsynced: the map is derived from the ledger and rewritten after every change. */
+/** Atomic, not fsynced: the map is derived from the ledger and rewritten at the end of every turn that changed the ledger. */
 export function writeIntentMap(root: string, text: string): void {
-  writeFileAtomicSync(orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`, { durable: false });
+  writeFileAtomicSync(root, orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`, { durable: false });
 }

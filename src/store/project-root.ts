@@ -1,7 +1,7 @@
 // Which project, if any, is governed: a few existsSync calls, no parsing. Kept
 // apart from orchestration.ts so the hook can decide whether to load intent
 // governance (yaml, globs, the ledger schema) before paying for it.
-import { existsSync, realpathSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync } from 'node:fs';
 import { dirname, join, resolve, sep } from 'node:path';
 
 export const ORCHESTRATION = '.orchestration';
@@ -66,4 +66,39 @@ export function findProjectRoot(cwd: string, opts: { remembered?: string | null;
     return c;
   }
   return null;
+}
+
+/**
+ * What `.orchestration/` is right now: `dev:ino` of a real directory, `link`
+ * for a symbolic link (or anything else), null when absent. Recorded when a
+ * session starts, compared before roz writes there (engine/governance/orchestration-trust.ts).
+ */
+export function orchestrationIdentity(root: string): string | null {
+  try {
+    const st = lstatSync(orchestrationPaths(root).dir, { bigint: true });
+    return st.isDirectory() ? `${st.dev}:${st.ino}` : 'link';
+  } catch {
+    return null;
+  }
+}
+
+/** When `.orchestration/` was made (ms since the epoch), or null where the file system does not say. */
+export function orchestrationBirth(root: string): number | null {
+  try {
+    const ms = lstatSync(orchestrationPaths(root).dir).birthtimeMs;
+    return ms > 0 ? ms : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `.orchestration/` as a session found it, for each directory that could
+ * become its project (CLAUDE_PROJECT_DIR, the cwd, its git toplevel), by real
+ * path: recorded once, at the session's first hook (SessionStart).
+ */
+export function orchestrationAtStart(cwd: string, projectDir: string | undefined): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const c of [projectDir, cwd, gitTopLevel(cwd)]) if (c) out[realOr(c)] = orchestrationIdentity(c);
+  return out;
 }

@@ -6,6 +6,7 @@
 // the open descriptor (no swap between check and read), refused unless it is a
 // regular file of at most `maxBytes`.
 import { closeSync, constants, fstatSync, openSync, readSync, writeSync } from 'node:fs';
+import { openNoFollow } from './no-follow.js';
 
 /** A path that is not a regular file, or one too large: a clear error, never a wait. */
 export class UnreadableFileError extends Error {
@@ -64,17 +65,16 @@ export function readOptionalText(file: string, maxBytes: number): string | null 
 }
 
 /**
- * Append `text` to `file` (created when missing) with one write, refusing
- * anything but a regular file: O_NONBLOCK so a FIFO there fails (ENXIO, or the
- * type check) instead of waiting for a reader. One write with O_APPEND: lines
- * of concurrent writers never interleave.
+ * Append `text` to `file` (inside `within`, created when missing) with one
+ * write, refusing anything but a regular file and never through a link
+ * (store/no-follow.ts). O_NONBLOCK so a FIFO there fails (ENXIO, or the type
+ * check) instead of waiting for a reader. One write with O_APPEND: lines of
+ * concurrent writers never interleave.
  */
-export function appendRegularFile(file: string, text: string, opts: { mode?: number; exclusive?: boolean } = {}): void {
-  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NONBLOCK | (opts.exclusive ? constants.O_EXCL : 0);
-  const fd = openSync(file, flags, opts.mode ?? 0o644);
+export function appendRegularFile(within: string, file: string, text: string, opts: { mode?: number; exclusive?: boolean; dirMode?: number } = {}): void {
+  const flags = constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | (opts.exclusive ? constants.O_EXCL : 0);
+  const { fd } = openNoFollow(within, file, flags, opts.mode ?? 0o644, opts.dirMode);
   try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) throw new UnreadableFileError(`${file} is ${kindOf(st)}; roz writes only to a regular file`, 'ENOTREG');
     const buf = Buffer.from(text, 'utf8');
     for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
   } finally {

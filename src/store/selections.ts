@@ -24,7 +24,7 @@ const fileFor = (storeRoot: string, projectRoot: string): string => join(dir(sto
 export function putPendingSelection(storeRoot: string, sel: PendingSelection): string {
   mkdirSync(dir(storeRoot), { recursive: true, mode: 0o700 });
   const file = fileFor(storeRoot, sel.project_root);
-  writeFileAtomicSync(file, `${JSON.stringify(sel)}\n`, { mode: 0o600 });
+  writeFileAtomicSync(storeRoot, file, `${JSON.stringify(sel)}\n`, { mode: 0o600 });
   return file;
 }
 

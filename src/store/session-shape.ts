@@ -10,7 +10,8 @@
 //   granted (an approval, a reviewer run);
 // - a corrupt one (not JSON, not a roz session, another session's): the
 //   caller quarantines it and starts fresh.
-import { newSession, type ReviewState, type SessionState } from '../core/review/state.js';
+import { newSession, type SessionState } from '../core/session-state.js';
+import { type ReviewState } from '../core/review/state.js';
 
 export type Revived = { state: SessionState; repaired: string[] } | { corrupt: string };
 
@@ -55,7 +56,8 @@ const isReviewerRun = (v: unknown): boolean =>
   isStrOrNull(v.stopped_at) &&
   isBool(v.decided) &&
   (v.end_reason === undefined || isStr(v.end_reason)) &&
-  (v.seen_tree === undefined || isStrOrNull(v.seen_tree));
+  (v.seen_tree === undefined || isStrOrNull(v.seen_tree)) &&
+  (v.read_other_context === undefined || isBool(v.read_other_context));
 const isSnapshot = (v: unknown): boolean => v === null || (isObj(v) && isStrOrNull(v.head) && isStr(v.tree) && isStr(v.at));
 const isRearmed = (v: unknown): boolean => v === null || (isObj(v) && isStr(v.at) && Array.isArray(v.files) && v.files.every(isStr) && isStr(v.why));
 /** Optional fields of the review section: checked when present, left out when absent. */
@@ -173,6 +175,18 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
     ...(data.git === undefined ? {} : { git: field(data, 'git', isObj, undefined, problems, '') }),
+    ...(data.orchestration_at_start === undefined
+      ? {}
+      : {
+          orchestration_at_start: field(
+            data,
+            'orchestration_at_start',
+            (v) => isObj(v) && Object.values(v).every((x) => x === null || typeof x === 'string'),
+            {},
+            problems,
+            '',
+          ),
+        }),
   } as SessionState;
   return { state, repaired: problems };
 }

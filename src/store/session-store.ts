@@ -1,6 +1,6 @@
 // The storage interface the engine and the CLI use; files in production,
 // memory in tests.
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import type { StatsSummary } from '../core/stats.js';
 
 export interface TraceRecord {

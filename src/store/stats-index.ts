@@ -7,7 +7,8 @@
 // wins, so line order does not matter and compaction can re-append.
 // Sessions with no line (written before the index existed, or whose append
 // failed) are read from their state file.
-import { appendFileSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendRegularFile } from './regular-file.js';
 import { join } from 'node:path';
 import type { StatsSummary } from '../core/stats.js';
 
@@ -15,7 +16,7 @@ export const statsIndexPath = (root: string): string => join(root, 'stats-index.
 
 /** One O_APPEND write: concurrent hooks of different sessions never interleave lines. */
 export function appendStatsSummary(root: string, summary: StatsSummary): void {
-  appendFileSync(statsIndexPath(root), `${JSON.stringify(summary)}\n`, { mode: 0o600 });
+  appendRegularFile(root, statsIndexPath(root), `${JSON.stringify(summary)}\n`, { mode: 0o600 });
 }
 
 const HEAD = '{"s":"';
@@ -120,7 +121,7 @@ export function compactStatsIndex(root: string, live: ReadonlySet<string>): { be
   }
   const kept: string[] = [];
   for (const [id, { at, end }] of index.newest) if (live.has(id)) kept.push(index.text.slice(at, end));
-  if (kept.length) appendFileSync(path, `${kept.join('\n')}\n`, { mode: 0o600 });
+  if (kept.length) appendRegularFile(root, path, `${kept.join('\n')}\n`, { mode: 0o600 });
   rmSync(aside, { force: true });
   return { before: index.lines, after: kept.length };
 }

@@ -3,7 +3,8 @@
 // `roz otel flush` a later hook starts in the background — takes the file by
 // renaming it aside, so hooks appending meanwhile start a new one. A flush
 // that fails leaves its file to the next flush.
-import { appendFileSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { appendRegularFile } from './regular-file.js';
+import { readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { spoolable, spoolLine } from '../core/telemetry.js';
 import type { TraceRecord } from './session-store.js';
@@ -15,13 +16,8 @@ export function spoolRecords(root: string, records: readonly TraceRecord[]): voi
   let text = '';
   for (const r of records) if (spoolable(r)) text += `${spoolLine(r)}\n`;
   if (!text) return;
-  try {
-    appendFileSync(spoolPath(root), text, { mode: 0o600 });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    mkdirSync(telemetryDir(root), { recursive: true, mode: 0o700 });
-    appendFileSync(spoolPath(root), text, { mode: 0o600 });
-  }
+  // Creates otel/ when missing; never through a link (no-follow.ts).
+  appendRegularFile(root, spoolPath(root), text, { mode: 0o600, dirMode: 0o700 });
 }
 
 /** Something is waiting to be sent. */

@@ -4,7 +4,7 @@
 // (`watch`), or else when its mtime moved.
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import type { Intent } from '../core/governance/intents.js';
 import { parseActiveIntents } from '../core/governance/intents-parser.js';
 import { peekGovernance } from '../core/governance/state.js';

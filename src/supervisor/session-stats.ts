@@ -1,6 +1,6 @@
 // What one session amounted to, for the after-session view and
 // `roz stats --tui`: tool calls, denials, reviews, breaker, human waits.
-import type { SessionState } from '../core/review/state.js';
+import type { SessionState } from '../core/session-state.js';
 import { computeStats, type TemplateStats } from '../core/stats.js';
 import type { TraceRecord } from '../store/session-store.js';
 

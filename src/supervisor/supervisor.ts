@@ -1,38 +1,33 @@
-// The supervisor's brain, without any screen: the channel, the approval
-// broker, the live event ring and the session state the status line shows.
-// The TUI subscribes to it; nothing here knows about terminals.
-import { appendFileSync, mkdirSync } from 'node:fs';
+// The supervisor's brain, without any screen: hook intake, the approval
+// broker, the live event ring, config and telemetry, and the agent's view
+// the status line shows. The TUI subscribes to it; nothing here knows about
+// terminals.
+import { mkdirSync } from 'node:fs';
+import { appendRegularFile } from '../store/regular-file.js';
 import { userInfo } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { findProjectRoot } from '../store/project-root.js';
 import { widenScope } from './widen-scope.js';
 import { loadOnDemand } from '../core/on-demand.js';
-import type { SessionState } from '../core/review/state.js';
-import { telemetryOn } from '../core/telemetry.js';
-import { telemetrySettings } from '../core/telemetry-settings.js';
-import { loadConfig } from '../engine/config-loader.js';
+import type { SessionState } from '../core/session-state.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApproval } from './approval-broker.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
-import { ChannelServer, type HookConnection } from './channel-server.js';
-import { answerVerdict, frameInput } from './channel-client.js';
-import { renderOutput } from '../engine/output.js';
-import { HttpHookServer } from './http-hook-server.js';
-import type { HookEventName } from '../core/hook-input.js';
+import type { HookConnection } from './channel-server.js';
+import { HookIntake } from './hook-intake.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
-import { FileWatch } from './file-watch.js';
+import type { FileWatch } from './file-watch.js';
 import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
-import { ProjectIntentsReader, type ProjectIntents } from './project-intents.js';
-import { peekGovernance } from '../core/governance/state.js';
+import type { ProjectIntents } from './project-intents.js';
+import { AgentSession } from './agent-session.js';
+import { ConfigWatch, type LoadedConfig } from './config-watch.js';
+import { TelemetrySender } from './telemetry-sender.js';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
 /** Listeners hear about changes at most this often, however fast events arrive. */
 const NOTIFY_EVERY_MS = 50;
-const STATE_REFRESH_MS = 250;
-/** With telemetry export on, the spool hooks write is sent this often (and once more at close). */
-export const TELEMETRY_FLUSH_MS = 5_000;
 
 export interface SupervisorOptions {
   env: Record<string, string | undefined>;
@@ -49,6 +44,8 @@ export interface SupervisorOptions {
   httpHooks?: boolean;
   /** Told how long each http hook took roz, request in to answer out (bench and tests). */
   onHttpHook?: (event: string, ms: number) => void;
+  /** The run's config as its launcher loaded it (core/launch-plan.ts); loaded here when absent, reloaded on change. */
+  config?: LoadedConfig;
 }
 
 export interface SupervisorSnapshot {
@@ -71,65 +68,40 @@ export class Supervisor {
   readonly events: RingBuffer<LiveEvent>;
   readonly broker: ApprovalBroker;
   readonly store: SessionStore;
-  private channel!: ChannelServer;
-  private http: HttpHookServer | null = null;
-  /** What the engine sees for an http hook: the child's environment as far as roz knows it. */
-  private hookEnv: Record<string, string | undefined> = {};
-  private httpSeq = 0;
+  private intake!: HookIntake;
   private readonly listeners = new Set<() => void>();
-  private readonly sessions: string[] = [];
-  private state: SessionState | null = null;
-  private intents: ProjectIntents | null = null;
-  private readonly intentsReader: ProjectIntentsReader;
-  private readonly files: FileWatch;
-  private config: ReturnType<typeof loadConfig>;
-  private stateReadAt = 0;
-  private refused = 0;
+  private readonly agent: AgentSession;
+  private readonly config: ConfigWatch;
+  private readonly telemetry: TelemetrySender;
   private seq = 0;
   private notifyTimer: NodeJS.Timeout | null = null;
   private readonly log: (line: string) => void;
-  private telemetryTimer: NodeJS.Timeout | null = null;
-  private telemetry = false;
-  private flushing: Promise<void> | null = null;
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    this.config = loadConfig(opts.env, { cwd: opts.cwd });
-    const config = this.config.config;
+    this.config = new ConfigWatch(
+      opts.env,
+      opts.cwd,
+      {
+        reloaded: (file, problems) => this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`),
+        changed: (file) => {
+          this.agent.intentsChanged(file);
+          this.pushNotice('roz:IntentsReloaded', file);
+        },
+      },
+      opts.config,
+    );
+    const config = this.config.current.config;
     const root = config.storage.path;
-    // Intents and config are reloaded when they change on disk (file events; polling only without them).
-    this.files = new FileWatch((file) => this.fileChanged(file));
-    this.intentsReader = new ProjectIntentsReader((file) => this.files.add(file));
-    for (const f of this.config.files) this.files.add(f.path);
-    const telemetry = telemetryOn(config.telemetry, opts.env);
-    this.telemetry = telemetry;
-    this.store = opts.store ?? new FileSessionStore(root, () => {}, { telemetry });
-    if (telemetry) {
-      // Hooks under a supervisor only spool; the supervisor batches the sending, off the hook path.
-      const { settings, problem } = telemetrySettings(config.telemetry, opts.env);
-      if (problem) queueMicrotask(() => this.log(`telemetry: ${problem}`));
-      if (settings) {
-        const flush = (): Promise<void> =>
-          (this.flushing ??= import('../engine/otlp-export.js')
-            .then(({ flushTelemetryLocked }) => flushTelemetryLocked(root, settings, this.store))
-            .then((r) => void (r?.failed && this.log(`telemetry: the collector did not take ${r.records} records: ${r.errors.join('; ')}`)))
-            .catch((err: Error) => this.log(`telemetry: ${err.message}`))
-            .finally(() => (this.flushing = null)));
-        this.flushTelemetry = flush;
-        this.telemetryTimer = setInterval(() => void flush(), TELEMETRY_FLUSH_MS);
-        this.telemetryTimer.unref();
-      }
-    }
-    this.log =
-      opts.log ??
-      ((line) => {
-        try {
-          mkdirSync(root, { recursive: true, mode: 0o700 });
-          appendFileSync(join(root, 'supervisor.log'), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
-        } catch {
-          /* logging must never take the supervisor down */
-        }
-      });
+    this.log = opts.log ?? supervisorLog(root);
+    this.telemetry = new TelemetrySender(config.telemetry, opts.env, root, this.log);
+    this.store = opts.store ?? new FileSessionStore(root, () => {}, { telemetry: this.telemetry.on });
+    this.telemetry.start(this.store);
+    this.agent = new AgentSession(
+      this.store,
+      (file) => this.config.watch(file),
+      () => this.changed(),
+    );
     this.broker = new ApprovalBroker({
       timeoutMs: opts.approvalTimeoutMs,
       record: (sid, rec) => {
@@ -166,138 +138,64 @@ export class Supervisor {
     // `g` (widen a scope) appends a ledger record, which is checked with the trace schema.
     await loadOnDemand('trace-schema');
     const sup = new Supervisor(opts);
-    sup.channel = await ChannelServer.start({
-      baseDir: opts.socketBaseDir,
+    sup.intake = await HookIntake.start({
+      socketBaseDir: opts.socketBaseDir,
+      http: opts.httpHooks === true,
+      approvalTimeoutMs: opts.approvalTimeoutMs,
       onFrame: (frame, conn) => sup.onFrame(frame, conn),
-      onRefused: (code, message) => {
-        sup.refused += 1;
-        sup.log(`refused a frame: ${code}: ${message}`);
-        sup.pushNotice('roz:ChannelRefused', `${code}: ${message}`);
+      onRefused: (logLine, summary) => {
+        sup.log(logLine);
+        sup.pushNotice('roz:ChannelRefused', summary);
       },
+      onHttpHook: opts.onHttpHook,
     });
-    if (opts.httpHooks) {
-      sup.http = await HttpHookServer.start({
-        token: sup.channel.token,
-        handle: (event, raw, aborted) => sup.onHttpHook(event, raw, aborted),
-        onRefused: (code, message) => {
-          sup.refused += 1;
-          sup.log(`refused an http hook: ${code}: ${message}`);
-          sup.pushNotice('roz:ChannelRefused', `http ${code}: ${message}`);
-        },
-      });
-      sup.hookEnv = { ...opts.env, ...sup.childEnv(), ROZ_HOOK_TRANSPORT: 'http' };
-    }
+    if (opts.httpHooks) sup.intake.addHookEnv({ ...opts.env, ...sup.childEnv(), ROZ_HOOK_TRANSPORT: 'http' });
     return sup;
   }
 
   /** `http://127.0.0.1:PORT` when this supervisor takes http hooks. */
   get httpUrl(): string | null {
-    return this.http?.url ?? null;
+    return this.intake.httpUrl;
   }
 
   /** More of the child's environment for in-process hooks (the settings file RunService wrote, the plugin root). */
   addHookEnv(extra: Record<string, string>): void {
-    Object.assign(this.hookEnv, extra);
-  }
-
-  /**
-   * One http hook: the engine runs here, in-process, exactly as the hook
-   * process would run it; then the event goes through the same path as a
-   * relayed frame (live view, human gate for an ask). The response body is
-   * what the hook process would have printed.
-   */
-  private async onHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
-    const t0 = performance.now();
-    const body = await this.judgeHttpHook(event, raw, aborted);
-    this.opts.onHttpHook?.(event, performance.now() - t0);
-    return body;
-  }
-
-  private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
-    const { runHook } = await import('../engine/engine.js');
-    const run = await runHook(event, raw, { env: this.hookEnv });
-    const frame: HookFrame = {
-      v: PROTOCOL_VERSION,
-      id: `http-${++this.httpSeq}`,
-      token: 'http',
-      event,
-      input: frameInput(raw),
-      verdict: run.verdict as HookFrame['verdict'],
-      deadline: Date.now() + this.opts.approvalTimeoutMs + 5_000,
-    };
-    return new Promise<string>((resolve) => {
-      const closers: Array<() => void> = [];
-      let closed = aborted.aborted;
-      aborted.addEventListener('abort', () => {
-        closed = true;
-        for (const f of closers.splice(0)) f();
-        resolve('');
-      });
-      const conn: HookConnection = {
-        reply: (r) => {
-          if (r.type === 'ack' || r.type === 'error') resolve(run.stdout);
-          // The human's answer is rendered like every verdict: one renderer (engine/output.ts).
-          else if (r.type === 'answer') resolve(renderOutput(event, answerVerdict(run.verdict, r.decision, r.reason), run.warnings));
-        },
-        get closed() {
-          return closed;
-        },
-        onClose: (fn) => void closers.push(fn),
-      };
-      this.onFrame(frame, conn);
-    });
-  }
-
-  private fileChanged(file: string): void {
-    if (this.config.files.some((f) => resolve(f.path) === file)) {
-      this.config = loadConfig(this.opts.env, { cwd: this.opts.cwd });
-      const problems = this.config.problems;
-      this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`);
-      return;
-    }
-    this.intentsReader.changed(file);
-    this.stateReadAt = 0;
-    this.pushNotice('roz:IntentsReloaded', file);
+    this.intake.addHookEnv(extra);
   }
 
   /** The file watcher, for tests: resolves once it watches what it was given. */
   get fileWatch(): FileWatch {
-    return this.files;
+    return this.config.files;
   }
 
   /** Variables the child (and through it every hook) needs to reach us. */
   childEnv(): Record<string, string> {
     // The hook's own deadline for a PreToolUse follows the approval timeout (src/cli/hook-entry.ts).
     return {
-      ...this.channel.env(),
+      ...this.intake.env(),
       ROZ_SUPERVISED: '1',
       ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs),
       // The client strips OTEL_* from its hooks' environment: tell them to spool; we send with our own settings.
-      ...(this.telemetry ? { ROZ_TELEMETRY: 'on' } : {}),
+      ...(this.telemetry.on ? { ROZ_TELEMETRY: 'on' } : {}),
     };
   }
 
   get socketPath(): string {
-    return this.channel.path;
+    return this.intake.socketPath;
   }
 
   get socketDir(): string {
-    return this.channel.dir;
+    return this.intake.socketDir;
   }
 
   get token(): string {
-    return this.channel.token;
+    return this.intake.token;
   }
 
   private onFrame(frame: HookFrame, conn: HookConnection): void {
     const ev = toLiveEvent(frame, ++this.seq, Date.now());
     this.events.push(ev);
-    if (ev.session_id && this.sessions.at(-1) !== ev.session_id) {
-      const i = this.sessions.indexOf(ev.session_id);
-      if (i >= 0) this.sessions.splice(i, 1);
-      this.sessions.push(ev.session_id);
-      this.stateReadAt = 0;
-    }
+    if (ev.session_id) this.agent.saw(ev.session_id);
     if (frame.verdict.kind === 'ask') this.broker.request(frame, conn);
     else conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'ack' });
     this.changed();
@@ -313,36 +211,9 @@ export class Supervisor {
     return this.broker.answer(id, answer);
   }
 
-  /**
-   * The human selects (or, with null, clears) the current session's intent from
-   * the intents view. The supervisor is trusted: the selection is written under
-   * the session lock and traced with `via: "human"`.
-   */
-  async selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }> {
-    const sid = this.sessionId;
-    const state = sid ? this.store.read(sid) : null;
-    const root = state?.governance ? peekGovernance(state).project_root : null;
-    if (!sid || !root)
-      return { ok: false, message: 'no governed session yet: intents apply once Claude works in a project with .orchestration/active_intents.yaml' };
-    const [{ bindSelection, clearSelection }, { loadAllOnDemand }] = await Promise.all([
-      import('../engine/governance/select.js'),
-      import('../core/on-demand.js'),
-    ]);
-    await loadAllOnDemand();
-    const now = new Date();
-    try {
-      if (intentId === null) {
-        const was = await clearSelection({ store: this.store, sessionId: sid, via: 'human', now });
-        return { ok: true, message: was ? `cleared ${was}` : 'no intent was selected' };
-      }
-      const r = await bindSelection({ store: this.store, storeRoot: this.store.root, root, intentId, sessionId: sid, via: 'human', now });
-      return r.ok ? { ok: true, message: `selected ${intentId}` } : { ok: false, message: r.reason };
-    } catch (err) {
-      return { ok: false, message: (err as Error).message };
-    } finally {
-      this.stateReadAt = 0;
-      this.changed();
-    }
+  /** The human selects (or, with null, clears) the current session's intent (AgentSession.selectIntent). */
+  selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }> {
+    return this.agent.selectIntent(intentId);
   }
 
   subscribe(fn: () => void): () => void {
@@ -359,36 +230,24 @@ export class Supervisor {
   }
 
   get sessionId(): string | null {
-    return this.sessions.at(-1) ?? null;
+    return this.agent.sessionId;
   }
 
   /** Every session this run has seen, oldest first (a /clear starts a new one). */
   seenSessions(): string[] {
-    return [...this.sessions];
+    return this.agent.seenSessions();
   }
 
   snapshot(): SupervisorSnapshot {
-    const sid = this.sessionId;
-    if (sid && Date.now() - this.stateReadAt >= STATE_REFRESH_MS) {
-      this.stateReadAt = Date.now();
-      try {
-        this.state = this.store.read(sid);
-        this.intents = this.intentsReader.read(this.state);
-      } catch {
-        /* a state file mid-rename or corrupt: keep the last good one */
-      }
-    }
+    const config = this.config.current;
     return {
-      sessionId: sid,
-      sessions: this.seenSessions(),
-      state: this.state,
-      intents: this.intents,
+      ...this.agent.view(),
       pending: this.broker.pending(),
-      config: { path: this.config.path, problems: this.config.problems },
+      config: { path: config.path, problems: config.problems },
       decided: this.broker.history(),
       lastEvent: this.events.last() ?? null,
       totalEvents: this.events.total,
-      refused: this.refused,
+      refused: this.intake.refused,
     };
   }
 
@@ -403,16 +262,29 @@ export class Supervisor {
   }
 
   /** Send the telemetry spool now (export on); resolves when the collector answered or gave up. */
-  flushTelemetry: () => Promise<void> = async () => {};
+  flushTelemetry(): Promise<void> {
+    return this.telemetry.flush();
+  }
 
   async close(): Promise<void> {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
-    if (this.telemetryTimer) clearInterval(this.telemetryTimer);
+    this.telemetry.stop();
     this.broker.dispose();
-    await this.http?.close();
-    await this.files.close();
-    await this.channel.close();
-    // A last send of what the session's end produced, bounded: a dead collector must not hold up the exit.
-    await Promise.race([this.flushTelemetry(), new Promise((r) => setTimeout(r, 3_000).unref())]);
+    await this.intake.close();
+    await this.config.close();
+    // A last send of what the session's end produced: a dead collector must not hold up the exit.
+    await this.telemetry.finalFlush();
   }
+}
+
+/** <store>/supervisor.log, created private; logging must never take the supervisor down. */
+function supervisorLog(root: string): (line: string) => void {
+  return (line) => {
+    try {
+      mkdirSync(root, { recursive: true, mode: 0o700 });
+      appendRegularFile(root, join(root, 'supervisor.log'), `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+    } catch {
+      /* logging must never take the supervisor down */
+    }
+  };
 }

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { parseActiveIntents } from '../core/governance/intents-parser.js';
 import { AGENT_TRACE_VERSION, intentUrn, ROZ_NAMESPACE, type TraceRecord } from '../core/governance/trace-record.js';
-import { rozVersion } from '../engine/governance/records.js';
+import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger } from '../store/ledger.js';
@@ -53,7 +53,7 @@ export function widenScope(opts: { root: string; intentId: string; globs: readon
   // Never write a file the hooks would then reject.
   const check = parseActiveIntents(next);
   if (!check.ok) return { ok: false, error: `the widened file would be invalid: ${check.problems[0]?.reason ?? 'unknown problem'}` };
-  writeFileAtomicSync(file, next);
+  writeFileAtomicSync(opts.root, file, next);
   const revision = gitHead(opts.root);
   const record: TraceRecord = {
     version: AGENT_TRACE_VERSION,
@@ -78,6 +78,6 @@ export function widenScope(opts: { root: string; intentId: string; globs: readon
       },
     },
   };
-  appendLedger(orchestrationPaths(opts.root).ledger, record);
+  appendLedger(opts.root, orchestrationPaths(opts.root).ledger, record);
   return { ok: true, added };
 }

@@ -24,7 +24,7 @@ describe('scope audit at Stop', () => {
   it('a write outside the scope that no tool call showed blocks the stop once, listed, and is recorded as unattributed', () => {
     const p = makeProject({ git: true });
     p.write('src/billing/old.ts', 'old\n');
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     // The first judged call after selection records the base.
     expect(governancePreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p)).verdict.kind).toBe('none');
@@ -62,18 +62,30 @@ describe('scope audit at Stop', () => {
 
   it('a Bash call the human let through is attributed to it; nothing to block', () => {
     const p = makeProject({ git: true });
+    const s = session('sess-1', p.root);
+    governanceOf(s).intent_id = 'INT-001';
+    const call = pre(p.root, 'Bash', { command: 'bash -c "$GEN"' }, { tool_use_id: 'toolu_gen' });
+    expect(governancePreToolUse(s, call, deps(p)).verdict).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
+    p.write('docs/generated.md', 'gen\n');
+    governancePostToolUse(s, post(p.root, 'Bash', { command: 'bash -c "$GEN"' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
+    expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
+  });
+
+  it("running a project script is allowed, and what it writes outside the scope blocks the stop (issue 22's decision)", () => {
+    const p = makeProject({ git: true });
     const s = session();
     governanceOf(s).intent_id = 'INT-001';
     const call = pre(p.root, 'Bash', { command: 'python3 tools/gen.py' }, { tool_use_id: 'toolu_gen' });
-    expect(governancePreToolUse(s, call, deps(p)).verdict).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
+    expect(governancePreToolUse(s, call, deps(p)).verdict.kind).toBe('none');
     p.write('docs/generated.md', 'gen\n');
     governancePostToolUse(s, post(p.root, 'Bash', { command: 'python3 tools/gen.py' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
-    expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
+    const stopped = governanceStop(s, stop(p.root), deps(p)).verdict;
+    expect(stopped).toMatchObject({ kind: 'block', reason: expect.stringMatching(/^\[SCOPE_VIOLATION\][\s\S]*docs\/generated\.md/) });
   });
 
   it('outside git, or with no intent selected, there is nothing to audit', () => {
     const p = makeProject();
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     governancePreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p));
     // Outside git the base is recorded as absent, so later calls do not try git again.
@@ -97,7 +109,7 @@ describe('git moves are judged by the files they change', () => {
     p.write('src/auth/a.ts', 'one\n');
     gitIn(p.root, 'add', '-A');
     gitIn(p.root, 'commit', '-q', '-m', 'a');
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     const judge = (command: string) => governancePreToolUse(s, pre(p.root, 'Bash', { command }), deps(p)).verdict;
 

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
-import { governanceOnReviewIssues, governancePostToolUse, governanceSessionStart } from '../../src/engine/governance/dispatch.js';
+import { governanceOnReviewIssues, governancePostToolUse, governanceSessionStart, runGovernance } from '../../src/engine/governance/dispatch.js';
 import { governancePreToolUse } from '../../src/engine/governance/gate.js';
 import { bindSelection } from '../../src/engine/governance/select.js';
 import { readLedger } from '../../src/store/ledger.js';
@@ -25,7 +25,7 @@ beforeAll(loadAllOnDemand);
 describe('governance engine', () => {
   it('is off without .orchestration/active_intents.yaml: everything allowed, nothing written', () => {
     const p = makeProject({ intents: null });
-    const s = session();
+    const s = session('sess-1', p.root);
     expect(kind(governancePreToolUse(s, pre(p.root, 'Write', { file_path: '/etc/x' }), deps(p)))).toBe('none');
     expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: 'git push --force' }), deps(p)))).toBe('none');
     expect(kind(governanceSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p)))).toBe('none');
@@ -51,7 +51,7 @@ describe('governance engine', () => {
 
   it('full flow: pending selection adopted, write allowed, ledger record valid (zod and the spec JSON schema), map written, blame-able', async () => {
     const p = makeProject({ git: true });
-    const s = session();
+    const s = session('sess-1', p.root);
     const d = deps(p);
     // Before selecting: refused.
     expect(kind(governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d))).toBe('deny:INTENT_REQUIRED');
@@ -102,7 +102,13 @@ describe('governance engine', () => {
       tool_name: 'Write',
       symbols: { 'src/auth/jwt.ts': ['sign', 'x'] },
     });
-    const map = readFileSync(join(p.root, '.orchestration/intent_map.md'), 'utf8');
+    // The map follows at the end of the turn: not after the change, written at Stop.
+    const mapFile = join(p.root, '.orchestration/intent_map.md');
+    expect(existsSync(mapFile)).toBe(false);
+    expect(governanceOf(s).map_stale).toBe(true);
+    expect(runGovernance('Stop', s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'Stop' }, d).warnings).toEqual([]);
+    expect(governanceOf(s).map_stale).toBe(false);
+    const map = readFileSync(mapFile, 'utf8');
     expect(map).toMatch(/## INT-001: JWT Authentication Migration/);
     expect(map).toMatch(/\| src\/auth\/jwt\.ts \| sign, x \| 1 \|/);
 
@@ -140,7 +146,7 @@ describe('governance engine', () => {
 
   it("STALE_FILE after a Read when someone else changes the file; the agent's own Bash write does not count", () => {
     const p = makeProject();
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     const file = p.write('src/auth/a.ts', 'v1\n');
     governancePostToolUse(s, post(p.root, 'Read', { file_path: file }), deps(p));
@@ -156,7 +162,7 @@ describe('governance engine', () => {
 
   it('binds the intent when the agent called the MCP tool (hook sees the real session id)', () => {
     const p = makeProject();
-    const s = session();
+    const s = session('sess-1', p.root);
     governancePostToolUse(s, post(p.root, 'mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-002' }), deps(p));
     expect(governanceOf(s).intent_id).toBeNull(); // DRAFT: not selectable
     governancePostToolUse(s, post(p.root, 'mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-001' }), deps(p));
@@ -165,14 +171,14 @@ describe('governance engine', () => {
 
   it('remembers the project when the cwd drifts outside it', () => {
     const p = makeProject();
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
     expect(kind(governancePreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), deps(p)))).toBe('deny:INTENT_REQUIRED');
   });
 
   it('writes into $TMPDIR are scratch (allow_temp_writes), but not into a temp dir that holds the project', () => {
     const p = makeProject();
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     const tmp = join(p.home, 'tmp');
     mkdirSync(tmp);
@@ -199,7 +205,7 @@ describe('governance engine', () => {
 
   it('lessons: a failing test command and a review ISSUES each append a line, fed back at SessionStart', () => {
     const p = makeProject();
-    const s = session();
+    const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     governancePostToolUse(s, failure(p.root, 'npm test', 'Exit code 1\nFAIL src/auth/jwt.test.ts > signs tokens\nAssertionError: expected 1 to be 2'), deps(p));
     governancePostToolUse(s, failure(p.root, 'ls nope', 'Exit code 2\nNo such file'), deps(p));
@@ -208,8 +214,8 @@ describe('governance engine', () => {
     const brain = readFileSync(join(p.root, '.orchestration/CLAUDE.md'), 'utf8');
     const lessons = brain.split('\n').filter((l) => l.startsWith('- '));
     expect(lessons).toHaveLength(2);
-    expect(lessons[0]).toMatch(/\[INT-001\] `npm test` failed: FAIL src\/auth\/jwt\.test\.ts/);
-    expect(lessons[1]).toMatch(/review found issues: token expiry untested — fix: add a test/);
+    expect(lessons[0]).toMatch(/\[INT-001\] 'npm test' failed: 'FAIL src\/auth\/jwt\.test\.ts/);
+    expect(lessons[1]).toMatch(/review found issues: 'token expiry untested' — fix: 'add a test/);
     const start = governanceSessionStart(session('sess-2'), { session_id: 'sess-2', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
     expect(start.verdict.kind === 'context' && start.verdict.text).toMatch(/token expiry untested/);
   });

@@ -4,7 +4,8 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { HookInput } from '../../src/core/hook-input.js';
-import { newSession, type SessionState } from '../../src/core/review/state.js';
+import { newSession, type SessionState } from '../../src/core/session-state.js';
+import { orchestrationAtStart } from '../../src/store/project-root.js';
 import { AGENT_TRACE_VERSION, type TraceRecord } from '../../src/core/governance/trace-record.js';
 
 export const INTENTS_YAML = `active_intents:
@@ -67,8 +68,11 @@ export function makeProject(opts: { intents?: string | null; git?: boolean; igno
   return { root, home, store, outside, write };
 }
 
-export function session(id = 'sess-1'): SessionState {
-  return newSession(id, new Date('2026-03-01T10:00:00Z'));
+/** A session; with `root`, one that saw that project's .orchestration/ at its start (as the engine records it). */
+export function session(id = 'sess-1', root?: string): SessionState {
+  const s = newSession(id, new Date('2026-03-01T10:00:00Z'));
+  if (root) s.orchestration_at_start = orchestrationAtStart(root, root);
+  return s;
 }
 
 const common = (cwd: string, sid = 'sess-1') => ({ session_id: sid, cwd, transcript_path: `/tmp/transcripts/${sid}.jsonl` });

@@ -1,7 +1,7 @@
 // .orchestration/intent_map.md kept in step with the ledger by folding in only
 // what was appended since the last refresh (src/store/intent-map-file.ts).
 import { appendFileSync, readdirSync, readFileSync, renameSync, statSync, truncateSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addRecords, renderIntentMap } from '../../src/core/governance/intent-map.js';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
@@ -44,7 +44,7 @@ describe('intent map refresh', () => {
     let i = 0;
     for (const batch of [3, 1, 5, 2]) {
       const before = statSync(t.ledger, { throwIfNoEntry: false })?.size ?? 0;
-      for (let k = 0; k < batch; k++) appendLedger(t.ledger, t.record(i++, i % 5 === 0 ? 'INT-OLD' : 'INT-001'));
+      for (let k = 0; k < batch; k++) appendLedger(dirname(t.ledger), t.ledger, t.record(i++, i % 5 === 0 ? 'INT-OLD' : 'INT-001'));
       const { readBytes } = t.refresh();
       expect(readBytes).toBe(statSync(t.ledger).size - before);
       expect(readFileSync(t.mapFile, 'utf8')).toBe(t.fromScratch());
@@ -55,7 +55,7 @@ describe('intent map refresh', () => {
 
   it('leaves a line still being written for the next refresh', () => {
     const t = setup();
-    appendLedger(t.ledger, t.record(1));
+    appendLedger(dirname(t.ledger), t.ledger, t.record(1));
     const line = `${JSON.stringify(t.record(2))}\n`;
     appendFileSync(t.ledger, line.slice(0, 40));
     t.refresh();
@@ -69,12 +69,12 @@ describe('intent map refresh', () => {
 
   it('rebuilds from the whole ledger when it is not the file it cached', () => {
     const t = setup();
-    for (let i = 0; i < 4; i++) appendLedger(t.ledger, t.record(i));
+    for (let i = 0; i < 4; i++) appendLedger(dirname(t.ledger), t.ledger, t.record(i));
     t.refresh();
 
     // Replaced by another file (new inode), with other history.
     const other = `${t.ledger}.new`;
-    for (let i = 10; i < 12; i++) appendLedger(other, t.record(i));
+    for (let i = 10; i < 12; i++) appendLedger(dirname(other), other, t.record(i));
     renameSync(other, t.ledger);
     expect(t.refresh().readBytes).toBe(statSync(t.ledger).size);
     expect(readFileSync(t.mapFile, 'utf8')).not.toMatch(/sym0\b/);
@@ -83,7 +83,7 @@ describe('intent map refresh', () => {
     // Same file cut short and written again: the bytes before the cached size differ.
     const size = statSync(t.ledger).size;
     truncateSync(t.ledger, 0);
-    for (let i = 20; i < 24; i++) appendLedger(t.ledger, t.record(i));
+    for (let i = 20; i < 24; i++) appendLedger(dirname(t.ledger), t.ledger, t.record(i));
     expect(statSync(t.ledger).size).toBeGreaterThan(size);
     expect(t.refresh().readBytes).toBe(statSync(t.ledger).size);
     expect(readFileSync(t.mapFile, 'utf8')).toBe(t.fromScratch());
@@ -91,9 +91,9 @@ describe('intent map refresh', () => {
 
   it('rebuilds when the cache is corrupt, and skips ledger lines that are not records', () => {
     const t = setup();
-    appendLedger(t.ledger, t.record(1));
+    appendLedger(dirname(t.ledger), t.ledger, t.record(1));
     appendFileSync(t.ledger, 'not json\n{"version":"0.1.0"}\n');
-    appendLedger(t.ledger, t.record(2));
+    appendLedger(dirname(t.ledger), t.ledger, t.record(2));
     t.refresh();
     const [file] = readdirSync(t.cache);
     writeFileSync(join(t.cache, file!), '{"root":');

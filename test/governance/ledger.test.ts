@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
@@ -15,9 +15,9 @@ beforeAll(loadAllOnDemand);
 describe('ledger', () => {
   it('refuses an invalid record and appends valid ones', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'roz-ledger-')), 'agent_trace.jsonl');
-    expect(() => appendLedger(file, sampleRecord({ version: '1.0' as never }))).toThrow(LedgerError);
-    expect(() => appendLedger(file, sampleRecord({ id: 'nope' }))).toThrow(/id/);
-    appendLedger(file, sampleRecord());
+    expect(() => appendLedger(dirname(file), file, sampleRecord({ version: '1.0' as never }))).toThrow(LedgerError);
+    expect(() => appendLedger(dirname(file), file, sampleRecord({ id: 'nope' }))).toThrow(/id/);
+    appendLedger(dirname(file), file, sampleRecord());
     writeFileSync(file, readFileSync(file, 'utf8') + '{"torn":\n', { flag: 'w' });
     const read = readLedger(file);
     expect(read.records).toHaveLength(1);
@@ -33,10 +33,10 @@ describe('ledger', () => {
     const onDemandTs = join(import.meta.dirname, '../../src/core/on-demand.ts');
     writeFileSync(
       entry,
-      `import { appendLedger } from ${JSON.stringify(ledgerTs)};\nimport { AGENT_TRACE_VERSION } from ${JSON.stringify(traceTs)};\n` +
+      `import { dirname } from 'node:path';\nimport { appendLedger } from ${JSON.stringify(ledgerTs)};\nimport { AGENT_TRACE_VERSION } from ${JSON.stringify(traceTs)};\n` +
         `import { loadAllOnDemand } from ${JSON.stringify(onDemandTs)};\nawait loadAllOnDemand();\n` +
         `const [file, who, n, pad] = process.argv.slice(2);\n` +
-        `for (let i = 0; i < Number(n); i++) appendLedger(file, { version: AGENT_TRACE_VERSION, id: crypto.randomUUID(), timestamp: new Date().toISOString(), tool: { name: 'roz', version: '0' }, files: [], metadata: { 'dev.roz': { session_id: 'p' + who, intent_id: 'INT-' + i, mutation_class: 'AST_REFACTOR', tool_name: 'Write' }, pad: 'x'.repeat(Number(pad)) } });\n`,
+        `for (let i = 0; i < Number(n); i++) appendLedger(dirname(file), file, { version: AGENT_TRACE_VERSION, id: crypto.randomUUID(), timestamp: new Date().toISOString(), tool: { name: 'roz', version: '0' }, files: [], metadata: { 'dev.roz': { session_id: 'p' + who, intent_id: 'INT-' + i, mutation_class: 'AST_REFACTOR', tool_name: 'Write' }, pad: 'x'.repeat(Number(pad)) } });\n`,
     );
     const bundle = join(dir, 'appender.mjs');
     await build({ entryPoints: [entry], outfile: bundle, bundle: true, platform: 'node', format: 'esm', logLevel: 'silent' });

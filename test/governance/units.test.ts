@@ -81,9 +81,22 @@ describe('lessons', () => {
   });
   it('formats a lesson and reads the latest back', () => {
     const line = testFailureLesson(new Date('2026-03-01T10:00:00Z'), 'INT-001', 'npm test', 'Exit code 1\n\nError: boom\n', 's1');
-    expect(line).toBe('- 2026-03-01T10:00Z [INT-001] `npm test` failed: Error: boom (session s1)');
+    expect(line).toBe("- 2026-03-01T10:00Z [INT-001] 'npm test' failed: 'Error: boom' (session s1)");
     const text = '# x\n- not a lesson\n## Lessons Learned\n- 1\n- 2\n- 3\n## Other\n- nope\n';
     expect(latestLessons(text, 2)).toEqual(['- 2', '- 3']);
+  });
+  it("quotes the agent's text: no backtick, quote, control character or angle bracket gets through", () => {
+    const line = testFailureLesson(
+      new Date('2026-03-01T10:00:00Z'),
+      'INT-001',
+      "npm test `id` $(touch /tmp/p) 'x'",
+      'FAIL \u001b[2J<img src=x>`$(rm -rf ~)`',
+      's1',
+    );
+    expect(line).not.toMatch(/[`<>\u0000-\u001f]/);
+    // Every agent part sits inside single quotes with no quote inside it: one literal word to a shell.
+    expect(line).toContain("'npm test \u2019id\u2019 $(touch /tmp/p) \u2019x\u2019'");
+    expect(line.split("'").length).toBe(5);
   });
 });
 

@@ -37,6 +37,24 @@ describe('project config', () => {
     expect(push.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
   });
 
+  it('a backtracking gate glob answers a 120-character command in milliseconds, and still gates what it matches (issue 24)', async () => {
+    // V8 took minutes on this glob as a RegExp, inside the session lock.
+    const proj = projectWith('[review]\ngates = ["Bash:*a*a*a*a*a*a*a*a*a*a*a*a*b"]\n');
+    const { env } = sandbox({ CLAUDE_PROJECT_DIR: proj });
+    const p = payloads(SID, proj);
+    const long = `echo ${'a'.repeat(115)}`;
+    expect(long).toHaveLength(120);
+    const started = Date.now();
+    const pre = await runHook('PreToolUse', p.pre('Bash', { command: long }), env);
+    const ms = Date.now() - started;
+    expect(pre.code, pre.stderr).toBe(0);
+    expect(pre.json?.hookSpecificOutput?.permissionDecision ?? 'allow').not.toBe('ask');
+    // A whole hook process (node start-up included) on a loaded 2-core machine; the RegExp took minutes.
+    expect(ms).toBeLessThan(5_000);
+    const gated = await runHook('PreToolUse', p.pre('Bash', { command: `echo ${'a'.repeat(114)}b` }), env);
+    expect(gated.json?.hookSpecificOutput?.permissionDecision).toBe('ask');
+  });
+
   it('roz config shows both files, whether each exists, and the project as a source', async () => {
     const proj = projectWith('[circuit_breaker]\nmax_blocks = 5\n');
     const { env } = sandbox();

@@ -71,7 +71,7 @@ describe('writeFileAtomicSync', () => {
     const dir = fresh();
     const file = join(dir, 'a.json');
     writeFileSync(file, 'old');
-    writeFileAtomicSync(file, 'x'.repeat(300_000), { mode: 0o600 });
+    writeFileAtomicSync(dir, file, 'x'.repeat(300_000), { mode: 0o600 });
     expect(readFileSync(file, 'utf8')).toHaveLength(300_000);
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readdirSync(dir)).toEqual(['a.json']);
@@ -82,7 +82,7 @@ describe('writeFileAtomicSync', () => {
     const file = join(dir, 'a.json');
     writeFileSync(file, 'old');
     mkdirSync(join(dir, 'target-is-a-dir'));
-    expect(() => writeFileAtomicSync(join(dir, 'target-is-a-dir'), 'new')).toThrow();
+    expect(() => writeFileAtomicSync(dir, join(dir, 'target-is-a-dir'), 'new')).toThrow();
     expect(readFileSync(file, 'utf8')).toBe('old');
     expect(readdirSync(dir).sort()).toEqual(['a.json', 'target-is-a-dir']);
   });

@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { newSession, type SessionState } from '../../src/core/review/state.js';
+import { newSession, type SessionState } from '../../src/core/session-state.js';
 import { computeStats, computeStatsOfSummaries } from '../../src/core/stats.js';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { sessionDir, statePath } from '../../src/store/paths.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { newSession } from '../../src/core/review/state.js';
+import { newSession } from '../../src/core/session-state.js';
 import { parseHookFrame, PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
 import { planLaunch } from '../../src/supervisor/launch-args.js';
 import { RingBuffer } from '../../src/supervisor/ring-buffer.js';

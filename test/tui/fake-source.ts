@@ -1,6 +1,6 @@
 // A supervisor stand-in for component tests: a real ring of events, pending
 // approvals set by the test, answers recorded.
-import { newSession, type SessionState } from '../../src/core/review/state.js';
+import { newSession, type SessionState } from '../../src/core/session-state.js';
 import type { DecidedApproval, HumanAnswer, PendingApproval } from '../../src/supervisor/approval-broker.js';
 import type { LiveEvent } from '../../src/supervisor/live-event.js';
 import { RingBuffer } from '../../src/supervisor/ring-buffer.js';
@@ -77,6 +77,7 @@ export class FakeSource implements SupervisorSource {
       tool_input: { command: 'rm -rf build' },
       code: 'DESTRUCTIVE_BLOCKED',
       reason: 'rm -rf deletes files',
+      human: 'deletes the tree build/',
       received_at: Date.now(),
       deadline_at: Date.now() + 20_000,
       ...p,

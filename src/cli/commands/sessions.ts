@@ -1,6 +1,6 @@
 // `roz sessions`: the recent sessions in the store, newest first, so the
 // inspection commands can be given an id (or --last).
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { c, cliContext, printJson, table, UsageError } from '../context.js';
 
 export interface SessionRow {

@@ -1,6 +1,8 @@
 // Lessons learned: which commands are test runs, how a failure becomes one
 // line in `.orchestration/CLAUDE.md`, and reading the latest lines back.
 
+import { inertText, quotedText } from '../inert-text.js';
+
 const PKG_MANAGERS = new Set(['npm', 'pnpm', 'yarn', 'bun']);
 const RUNNERS = new Set(['vitest', 'jest', 'pytest', 'mocha', 'rspec', 'phpunit', 'tox', 'nox', 'ava', 'tap', 'karma', 'ctest']);
 const SUB_TEST = new Set(['go', 'cargo', 'dotnet', 'mvn', 'gradle', './gradlew', 'deno', 'swift', 'mix', 'zig']);
@@ -42,13 +44,15 @@ const oneLine = (s: string, n = 300): string => {
   return t.length > n ? `${t.slice(0, n)}…` : t;
 };
 
+// Every part the agent (or a reviewer) chose is quoted (core/inert-text.ts):
+// the line is read back by sessions, by humans, and must never run anywhere.
 export function testFailureLesson(at: Date, intentId: string | null, command: string, error: string, sessionId: string): string {
   const gist = errorGist(error);
-  return `- ${at.toISOString().slice(0, 16)}Z [${intentId ?? 'no intent'}] \`${oneLine(command, 120)}\` failed${gist ? `: ${oneLine(gist)}` : ''} (session ${sessionId})`;
+  return `- ${at.toISOString().slice(0, 16)}Z [${inertText(intentId ?? 'no intent')}] ${quotedText(oneLine(command, 120))} failed${gist ? `: ${quotedText(oneLine(gist))}` : ''} (session ${inertText(sessionId)})`;
 }
 
 export function reviewIssuesLesson(at: Date, intentId: string | null, summary: string, message: string | undefined, sessionId: string): string {
-  return `- ${at.toISOString().slice(0, 16)}Z [${intentId ?? 'no intent'}] review found issues: ${oneLine(summary)}${message ? ` — fix: ${oneLine(message)}` : ''} (session ${sessionId})`;
+  return `- ${at.toISOString().slice(0, 16)}Z [${inertText(intentId ?? 'no intent')}] review found issues: ${quotedText(oneLine(summary))}${message ? ` — fix: ${quotedText(oneLine(message))}` : ''} (session ${inertText(sessionId)})`;
 }
 
 export const LESSONS_HEADING = '## Lessons Learned';

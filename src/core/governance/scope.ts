@@ -2,6 +2,7 @@
 // place is inside an intent's owned_scope, protected, or outside governance.
 import { isAbsolute, join, relative, sep } from 'node:path';
 import picomatch from 'picomatch';
+import { globTest } from '../glob/path-glob.js';
 
 export interface PathContext {
   /** Directory relative paths start from (the hook input's cwd). */
@@ -48,7 +49,12 @@ function normaliseGlob(glob: string): string {
 
 export type PathMatcher = (rel: string) => boolean;
 
-/** The reference semantics: picomatch given the whole list tests every glob in turn. */
+/**
+ * The reference semantics: picomatch given the whole list tests every glob in
+ * turn. A test oracle only: picomatch's regexes backtrack (issue 24), so roz
+ * never runs them on globs the agent can write; scopeMatcher answers the same
+ * in linear time.
+ */
 export function scopeMatcherPerGlob(globs: readonly string[]): PathMatcher {
   const list = globs.map(normaliseGlob).filter(Boolean);
   if (list.length === 0) return () => false;
@@ -86,28 +92,22 @@ export function scopeMatcher(globs: readonly string[]): PathMatcher {
       else byBase.set(scan.base, [g]);
     }
   }
-  const compiled = new Map<string, RegExp>();
-  for (const [base, gs] of byBase) compiled.set(base, oneRegex(gs));
-  const rest = everywhere.length ? oneRegex(everywhere) : null;
-  // picomatch's own test: an empty path never matches, the glob's own text always does.
-  const literal = new Set(list);
+  // Linear-time tests (path-glob.ts): the globs are agent-writable. Each
+  // answers like picomatch's own test (an empty path never matches, the
+  // glob's own text always does); a refused glob matches nothing.
+  const compiled = new Map<string, (rel: string) => boolean>();
+  for (const [base, gs] of byBase) compiled.set(base, globTest(gs));
+  const rest = everywhere.length ? globTest(everywhere) : null;
   return (rel) => {
     if (rel === '') return false;
-    if (literal.has(rel)) return true;
     for (let i = rel.indexOf('/'); i > 0; i = rel.indexOf('/', i + 1)) {
-      const re = compiled.get(rel.slice(0, i));
-      if (re !== undefined && re.test(rel)) return true;
+      const test = compiled.get(rel.slice(0, i));
+      if (test !== undefined && test(rel)) return true;
     }
     const whole = compiled.get(rel);
-    if (whole !== undefined && whole.test(rel)) return true;
-    return rest !== null && rest.test(rel);
+    if (whole !== undefined && whole(rel)) return true;
+    return rest !== null && rest(rel);
   };
-}
-
-/** picomatch's regexes for several globs as one alternation (each keeps its own anchors). */
-function oneRegex(globs: readonly string[]): RegExp {
-  if (globs.length === 1) return picomatch.makeRe(globs[0]!, { dot: true });
-  return new RegExp(globs.map((g) => `(?:${picomatch.makeRe(g, { dot: true }).source})`).join('|'));
 }
 
 /**
@@ -154,9 +154,12 @@ export function refusedIgnore(line: string, home: string): string | null {
   const trimmed = line.trim();
   if (trimmed.split('/').includes('..')) return 'it climbs out with `..`';
   const { relative: rel, absolute: abs } = parseIntentIgnore(trimmed);
-  if (rel.length && picomatch(rel, { dot: true })('.orchestration/active_intents.yaml')) return 'it covers .orchestration/';
+  const mr = globTest(rel);
+  const ma = globTest(abs);
+  if (mr.refused.length || ma.refused.length) return 'roz cannot match it in bounded time (a backreference or a pattern too large)';
+  if (rel.length && mr('.orchestration/active_intents.yaml')) return 'it covers .orchestration/';
   if (abs.length) {
-    const m = picomatch(abs, { dot: true });
+    const m = ma;
     const h = home.replace(/\/+$/, '') || '/';
     if ([`${h}/.bashrc`, `${h}/x/y`, '/etc/passwd', '/x'].some((p) => m(p))) return 'it covers your home directory or the top of the filesystem';
   }
@@ -174,8 +177,8 @@ export function ignoreMatcher(text: string | null, home = '/nonexistent-home'): 
     else kept.push(line);
   }
   const { relative: rel, absolute: abs } = parseIntentIgnore(kept.join('\n'));
-  const mr = rel.length ? picomatch(rel, { dot: true }) : () => false;
-  const ma = abs.length ? picomatch(abs, { dot: true }) : () => false;
+  const mr = globTest(rel);
+  const ma = globTest(abs);
   // Absolute patterns only reach outside the project: `/tmp/**` must not exempt a project that lives under /tmp.
   return Object.assign((p: ResolvedPath) => (p.rel !== null ? mr(p.rel) : ma(p.real)), { refused });
 }

@@ -1,7 +1,7 @@
 // The circuit breaker: after max_blocks blocks in one review cycle the stop is
 // let through, the trip is recorded, and automatic review stays off for
 // cooldown_seconds so a stuck agent cannot loop forever.
-import type { SessionState } from './state.js';
+import type { SessionState } from '../session-state.js';
 
 export interface BreakerConfig {
   max_blocks: number;

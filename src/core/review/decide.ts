@@ -2,7 +2,8 @@
 // Bash call records it (policy.ts checks that the call is the roz:roz
 // reviewer's, that its run is open and that the command is exactly one
 // `roz decide ...`); `roz decide` itself only reports what was recorded.
-import type { Decision, SecondOpinionPolicy, SessionState } from './state.js';
+import type { SessionState } from '../session-state.js';
+import type { Decision, SecondOpinionPolicy } from './state.js';
 import type { DecideArgs } from './decide-args.js';
 
 export interface DecisionBy {

@@ -1,7 +1,7 @@
 // Tool gates: patterns such as `Bash:gh issue close*` that start a review
 // before the tool may run, and the approval scopes that decide how long a
 // reviewer's COMPLETE keeps a gate open.
-import type { SessionState } from './state.js';
+import type { SessionState } from '../session-state.js';
 import { gateForms } from './gate-match.js';
 
 export interface GatePattern {
@@ -21,20 +21,43 @@ export function parseGate(source: string): GatePattern {
 const matcherCache = new Map<string, (s: string) => boolean>();
 /**
  * Command globs are not paths (picomatch's `*` stops at `/`), so they get their
- * own tiny translation: `*` is any text, `?` one character, the rest literal.
+ * own tiny matcher: `*` is any text (newlines too), `?` one character, the rest
+ * literal. Gates come from `.roz/config.toml`, which the agent can write, so
+ * this is the classic two-pointer wildcard match, not a RegExp: on a mismatch
+ * only the last `*` takes one more character (any earlier `*` could only
+ * match less of what the later one can take), so a test costs at most
+ * O(command × glob). The RegExp it replaces backtracked for minutes on
+ * `*a*a*a*a*a*a*a*a*a*a*a*a*b` and a 120-character command (issue 24).
  */
 export function commandGlob(glob: string): (s: string) => boolean {
   let m = matcherCache.get(glob);
   if (!m) {
-    const body = glob
-      .replace(/[.+^${}()|[\]\\]/g, '\\$&')
-      .replace(/\*/g, '.*')
-      .replace(/\?/g, '.');
-    const re = new RegExp(`^${body}$`, 's');
-    m = (s: string) => re.test(s);
+    m = (s: string) => wildcardMatch(glob, s);
     matcherCache.set(glob, m);
   }
   return m;
+}
+
+function wildcardMatch(glob: string, s: string): boolean {
+  let g = 0;
+  let i = 0;
+  let star = -1;
+  let resume = 0;
+  while (i < s.length) {
+    const c = glob[g];
+    if (c === '*') {
+      star = g++;
+      resume = i;
+    } else if (c !== undefined && (c === '?' || c === s[i])) {
+      g++;
+      i++;
+    } else if (star >= 0) {
+      g = star + 1;
+      i = ++resume;
+    } else return false;
+  }
+  while (glob[g] === '*') g++;
+  return g === glob.length;
 }
 
 export interface GateMatch {

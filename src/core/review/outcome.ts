@@ -3,7 +3,7 @@
 // verdict a status line shows, and the exit code `roz exec --require-review`
 // uses. Pure.
 import { breakerOpen } from './breaker.js';
-import type { SessionState } from './state.js';
+import type { SessionState } from '../session-state.js';
 
 const short = (tree: string | null | undefined): string => (tree ? tree.slice(0, 12) : 'unknown tree');
 

@@ -9,7 +9,8 @@
 // - the configured window (`review.reviewer_timeout_seconds`) running out.
 // A run that ended without a decision is an attempt with no decision: the next
 // stop is blocked again. Pure.
-import type { ReviewerEnd, SessionState } from './state.js';
+import type { SessionState } from '../session-state.js';
+import type { ReviewerEnd } from './state.js';
 import { currentAttempt, isReviewer } from './state.js';
 
 /** Tools that stop a background task; the client renamed KillShell/KillBash to TaskStop. */

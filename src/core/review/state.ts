@@ -1,7 +1,5 @@
-// The persisted shape of one Claude Code session as roz sees it: review state,
-// reviewer run windows, decision history and counters for stats.
-import type { Enforcement } from '../enforce/mode.js';
-import type { SessionGit } from '../git-identity.js';
+// The review gate's part of a session (core/session-state.ts holds the whole):
+// review status, reviewer run windows, attempts and decision history.
 
 export type ReviewStatus = 'idle' | 'pending' | 'blocked' | 'approved' | 'issues';
 export type DecisionKind = 'complete' | 'issues';
@@ -74,9 +72,19 @@ export interface ReviewerRun {
    * Stop payload's background_tasks, the configured window, or the session end.
    */
   end_reason?: ReviewerEnd;
-  /** The worktree when the reviewer last ran `roz context` (what it saw), snapshotted by that call's hook. */
+  /**
+   * The worktree the reviewer could have seen: snapshotted when it started
+   * (SubagentStart, else its first tool call) and again at each `roz context`
+   * (that call's hook). Its decision is bound to this tree (seen-tree.ts).
+   */
   seen_tree?: string | null;
   seen_at?: string;
+  /** It ran `roz context` of something other than this session (another session, `--last`): it read another diff. */
+  read_other_context?: boolean;
+  /** It ran `roz context` of this session: it read this change. */
+  read_own_context?: boolean;
+  /** Files other agents wrote (PostToolUse) since `seen_at`, for when no tree can be compared. */
+  unseen_writes?: string[];
 }
 
 export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end';
@@ -113,57 +121,22 @@ export interface ReviewState {
   announced?: string | null;
 }
 
-export interface SessionState {
-  version: 1;
-  session_id: string;
-  created_at: string;
-  updated_at: string;
-  cwd: string | null;
-  transcript_path: string | null;
-  ended_at: string | null;
-  /** Hook events seen, by event name: every hook updates this under the lock. */
-  counters: Record<string, number>;
-  /** PreToolUse denials by code. */
-  denials: Record<string, number>;
-  /** Which second-opinion commands were on PATH at session start. */
-  second_opinions: { codex: boolean; gemini: boolean; claude?: boolean } | null;
-  review: ReviewState;
-  /** Owned by intent governance; opaque to the review gate. */
-  governance?: Record<string, unknown>;
-  /** Decided at SessionStart (core/enforce/mode.ts); absent for sessions older than that. */
-  enforcement?: Enforcement;
-  /** The project and its `.git` at SessionStart: snapshots refuse another `.git` (store/git-repo.ts). */
-  git?: SessionGit;
-}
-
-export function newSession(session_id: string, now: Date): SessionState {
-  const at = now.toISOString();
+/** A fresh session's review state: gate off, nothing asked, nothing decided. */
+export function newReviewState(): ReviewState {
   return {
-    version: 1,
-    session_id,
-    created_at: at,
-    updated_at: at,
-    cwd: null,
-    transcript_path: null,
-    ended_at: null,
-    counters: {},
-    denials: {},
-    second_opinions: null,
-    review: {
-      enabled: false,
-      status: 'idle',
-      trigger: null,
-      block_count: 0,
-      decision: null,
-      decision_history: [],
-      user_prompts: [],
-      attempts: [],
-      breaker: { open_until: null, trips: [] },
-      gate_approved_at: null,
-      last_prompt_at: null,
-      review_started_at: null,
-      reviewers: {},
-    },
+    enabled: false,
+    status: 'idle',
+    trigger: null,
+    block_count: 0,
+    decision: null,
+    decision_history: [],
+    user_prompts: [],
+    attempts: [],
+    breaker: { open_until: null, trips: [] },
+    gate_approved_at: null,
+    last_prompt_at: null,
+    review_started_at: null,
+    reviewers: {},
   };
 }
 
@@ -174,11 +147,11 @@ export function isReviewer(agentType: string | undefined | null): boolean {
 }
 
 /** A reviewer run that has started and not yet stopped. */
-export function openReviewers(state: SessionState): Array<[string, ReviewerRun]> {
+export function openReviewers(state: { review: ReviewState }): Array<[string, ReviewerRun]> {
   return Object.entries(state.review.reviewers).filter(([, r]) => r.stopped_at === null);
 }
 
-export function currentAttempt(state: SessionState): ReviewAttempt | undefined {
+export function currentAttempt(state: { review: ReviewState }): ReviewAttempt | undefined {
   const last = state.review.attempts.at(-1);
   return last && last.outcome === 'pending' ? last : undefined;
 }

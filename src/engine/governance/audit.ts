@@ -5,13 +5,13 @@
 // (store/tree-snapshot.ts), of the `.git` the session started with.
 import { join as joinPath, relative as relativePath, sep } from 'node:path';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { remember, type AuditState } from '../../core/governance/audit-state.js';
 import { auditVerdict, unattributed } from '../../core/governance/audit.js';
 import { resolvePath } from '../../core/governance/scope.js';
 import { governanceOf, type GovernanceState } from '../../core/governance/state.js';
-import { onDemand, rethrowNotLoaded } from '../../core/on-demand.js';
+import { rethrowNotLoaded } from '../../core/on-demand.js';
 import type { TreeSnapshot } from '../../core/review/state.js';
 import { snapshotModule } from '../snapshots.js';
 import { type GovernanceDeps, loadProject, pathContext, projectFor } from './project.js';
@@ -90,8 +90,6 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
       );
     const paths = pathContext(project, root, deps, state.session_id);
     const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
-    // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
-    if (files.length > 0) onDemand('trace-schema');
     const out = auditVerdict(files, intent, audit);
     if (out.verdict.kind === 'block') {
       try {

@@ -5,7 +5,7 @@
 // chosen through MCP, remembers reads and records mutations (records.ts),
 // SessionStart says the intents and lessons, Stop audits the scope (audit.ts).
 import type { HookEventName, HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { formatProblems } from '../../core/governance/intents.js';
 import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../../core/governance/lessons.js';
@@ -20,7 +20,8 @@ import { analysis } from '../shell-view.js';
 import { attributeAsked, ensureAuditBase, governanceStop } from './audit.js';
 import { governancePreToolUse } from './gate.js';
 import { type GovernanceDeps, hashFile, LESSONS_FED_BACK, loadProject, pathContext, projectFor } from './project.js';
-import { recordMutation } from './records.js';
+import { assertOrchestrationTrusted } from './orchestration-trust.js';
+import { recordMutation, refreshStaleMap } from './records.js';
 
 /** .intentignore patterns roz refused (scope.ts refusedIgnore), said at SessionStart. */
 function refusedIgnoreWarning(project: ProjectView): string[] {
@@ -31,7 +32,7 @@ function refusedIgnoreWarning(project: ProjectView): string[] {
 
 /**
  * After a tool ran: bind an intent chosen through the MCP tool, remember what
- * the agent read, record a successful mutation in the ledger and the map, and
+ * the agent read, record a successful mutation in the ledger (the map follows at Stop), and
  * turn a failed test run into a lesson. Never denies.
  */
 export function governancePostToolUse(
@@ -84,7 +85,16 @@ function onFailure(gov: GovernanceState, state: SessionState, input: HookInput<'
   const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';
   const isTest = analysis(command).commands.some((c) => isTestArgv(c.argv));
   if (!isTest) return result();
-  appendLesson(root, testFailureLesson(deps.now, gov.intent_id, command, input.error ?? '', state.session_id));
+  try {
+    assertOrchestrationTrusted(state, root, 'the lesson');
+    appendLesson(root, testFailureLesson(deps.now, gov.intent_id, command, input.error ?? '', state.session_id));
+  } catch (err) {
+    return result(
+      undefined,
+      [{ type: 'GovernanceError', error: (err as Error).message }],
+      [`roz: could not record the failed test as a lesson (${(err as Error).message})`],
+    );
+  }
   return result(undefined, [{ type: 'LessonRecorded', why: 'test failure' }]);
 }
 
@@ -127,6 +137,7 @@ export function governanceOnReviewIssues(state: SessionState, decision: { summar
     const gov = governanceOf(state);
     const root = projectFor(gov, state.cwd ?? deps.env.CLAUDE_PROJECT_DIR ?? process.cwd(), deps);
     if (!root) return result();
+    assertOrchestrationTrusted(state, root, 'the lesson');
     appendLesson(root, reviewIssuesLesson(deps.now, gov.intent_id, decision.summary, decision.message, state.session_id));
     return result(undefined, [{ type: 'LessonRecorded', why: 'review issues' }]);
   } catch (err) {
@@ -149,8 +160,13 @@ export function runGovernance(event: HookEventName, state: SessionState, input: 
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return governancePostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
-    case 'Stop':
-      return governanceStop(state, input as HookInput<'Stop'>, deps);
+    case 'Stop': {
+      // The audit first: the unattributed changes it records belong in the map too.
+      const out = governanceStop(state, input as HookInput<'Stop'>, deps);
+      const warning = refreshStaleMap(state, input.cwd, deps);
+      if (warning) out.warnings.push(warning);
+      return out;
+    }
     default:
       return result();
   }

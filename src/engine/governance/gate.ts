@@ -4,7 +4,7 @@
 // files denies it.
 import { resolve as resolveAbs } from 'node:path';
 import type { HookInput } from '../../core/hook-input.js';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult, type TraceNote } from '../../core/verdict.js';
 import type { Intent } from '../../core/governance/intents.js';
 import { FILE_TOOLS, type WriteAnalyzer } from '../../core/governance/mutations.js';

@@ -1,7 +1,7 @@
 // Review state and history: each decision with the reviewer's summary,
 // message and second opinions, then the review attempts.
 import { Box, Text } from 'ink';
-import type { SessionState } from '../../core/review/state.js';
+import type { SessionState } from '../../core/session-state.js';
 import { breakerText } from '../status-line.js';
 
 export function ReviewsView({ state, height }: { state: SessionState | null; height: number }) {

@@ -144,6 +144,6 @@ describe('the hook-recorded ISSUES in a governed project', () => {
     });
     expect(decided.verdict.kind).toBe('allow');
     expect(store.read('s1')!.review.status).toBe('issues');
-    expect(readFileSync(join(root, '.orchestration', 'CLAUDE.md'), 'utf8')).toMatch(/review found issues: greeting untested/);
+    expect(readFileSync(join(root, '.orchestration', 'CLAUDE.md'), 'utf8')).toMatch(/review found issues: 'greeting untested'/);
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadOnDemand } from '../../../src/core/on-demand.js';
 import { chooseTemplate, DEFAULT_TEMPLATE_ID, renderBlockMessage } from '../../../src/core/review/templates.js';
 import { commandGlob, isGateApproved, matchGate } from '../../../src/core/review/gates.js';
-import { newSession } from '../../../src/core/review/state.js';
+import { newSession } from '../../../src/core/session-state.js';
 import { shellView } from '../../../src/engine/shell-view.js';
 
 // shellView parses with core/shell, which the engine loads on demand for Bash calls.

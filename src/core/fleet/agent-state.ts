@@ -1,0 +1,141 @@
+// One agent's live state in the fleet, as one named type with one pure
+// transition. It is fed by hook events (which say exactly when an agent needs a
+// human) and by the child's exit — never by reading the agent's screen.
+export type AgentStatus =
+  | { kind: 'starting' }
+  | { kind: 'working' }
+  /** A roz approval request waits for the human: the oldest one is `what`. */
+  | { kind: 'waiting'; what: string; pending: number }
+  /** The client's own dialog (its permission or idle prompt) waits in the agent's pane. */
+  | { kind: 'client-prompt'; message: string }
+  | { kind: 'idle' }
+  | { kind: 'reviewing' }
+  | { kind: 'approved' }
+  | { kind: 'issues' }
+  | { kind: 'breaker' }
+  | { kind: 'exited'; code: number | null; signal: string | null };
+
+export type ReviewMark = 'none' | 'reviewing' | 'approved' | 'issues' | 'breaker';
+
+export interface PendingRef {
+  id: string;
+  summary: string;
+  since: number;
+}
+
+export interface AgentLive {
+  status: AgentStatus;
+  /** roz requests waiting for the human, oldest first. */
+  pending: PendingRef[];
+  review: ReviewMark;
+  /** The client's own open prompt, if a Notification said so and nothing happened since. */
+  clientPrompt: string | null;
+  /** Between a prompt and the stop that ends its turn. */
+  busy: boolean;
+  exit: { code: number | null; signal: string | null } | null;
+}
+
+export type AgentEvent =
+  | { kind: 'prompt' }
+  | { kind: 'tool' }
+  | { kind: 'ask'; id: string; summary: string; at: number }
+  | { kind: 'answered'; id: string }
+  | { kind: 'notification'; type: string; message: string }
+  | { kind: 'reviewer-start' }
+  | { kind: 'decision'; outcome: 'COMPLETE' | 'ISSUES' }
+  /** A Stop the hook let through (`allow`) or blocked (`block`); `tripped` when the breaker opened. */
+  | { kind: 'stop'; verdict: 'allow' | 'block'; tripped?: boolean }
+  | { kind: 'review-armed' }
+  | { kind: 'exit'; code: number | null; signal: string | null };
+
+export function initialAgent(): AgentLive {
+  return { status: { kind: 'starting' }, pending: [], review: 'none', clientPrompt: null, busy: false, exit: null };
+}
+
+/** The next state after one event. Never mutates its argument. */
+export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
+  if (prev.exit) return prev; // an exited agent stays exited: late events change nothing
+  const s: AgentLive = { ...prev, pending: [...prev.pending] };
+  switch (ev.kind) {
+    case 'prompt':
+      s.busy = true;
+      s.clientPrompt = null;
+      break;
+    case 'tool':
+      s.busy = true;
+      s.clientPrompt = null; // the client's dialog was answered: a tool ran
+      break;
+    case 'ask':
+      if (!s.pending.some((p) => p.id === ev.id)) s.pending.push({ id: ev.id, summary: ev.summary, since: ev.at });
+      break;
+    case 'answered':
+      s.pending = s.pending.filter((p) => p.id !== ev.id);
+      break;
+    case 'notification':
+      // permission_prompt: the client's own dialog; idle_prompt: it waits for input.
+      if (ev.type === 'idle_prompt') {
+        s.busy = false;
+        s.clientPrompt = null;
+      } else s.clientPrompt = ev.message || 'the client asks in its own pane';
+      break;
+    case 'reviewer-start':
+      s.review = 'reviewing';
+      break;
+    case 'decision':
+      s.review = ev.outcome === 'COMPLETE' ? 'approved' : 'issues';
+      break;
+    case 'review-armed':
+      if (s.review !== 'reviewing') s.review = 'none';
+      break;
+    case 'stop':
+      s.clientPrompt = null;
+      if (ev.tripped) s.review = 'breaker';
+      if (ev.verdict === 'allow') s.busy = false;
+      break;
+    case 'exit':
+      s.exit = { code: ev.code, signal: ev.signal };
+      s.pending = [];
+      s.clientPrompt = null;
+      s.busy = false;
+      break;
+  }
+  s.status = statusOf(s);
+  return s;
+}
+
+/** The one state the human sees: what needs them first, then what the agent is doing. */
+export function statusOf(s: AgentLive): AgentStatus {
+  if (s.exit) return { kind: 'exited', code: s.exit.code, signal: s.exit.signal };
+  const oldest = s.pending[0];
+  if (oldest) return { kind: 'waiting', what: oldest.summary, pending: s.pending.length };
+  if (s.clientPrompt !== null) return { kind: 'client-prompt', message: s.clientPrompt };
+  if (s.review === 'reviewing') return { kind: 'reviewing' };
+  if (s.busy) return { kind: 'working' };
+  if (s.review === 'breaker') return { kind: 'breaker' };
+  if (s.review === 'issues') return { kind: 'issues' };
+  if (s.review === 'approved') return { kind: 'approved' };
+  return { kind: 'idle' };
+}
+
+/** Does this agent need the human now (a roz request or the client's own prompt)? */
+export function needsHuman(status: AgentStatus): boolean {
+  return status.kind === 'waiting' || status.kind === 'client-prompt';
+}
+
+/** A short label for lists and `roz agent ls`. */
+export function statusLabel(status: AgentStatus): string {
+  switch (status.kind) {
+    case 'waiting':
+      return status.pending > 1 ? `waiting for you (${status.pending})` : 'waiting for you';
+    case 'client-prompt':
+      return 'waiting on its own prompt';
+    case 'issues':
+      return 'ISSUES open';
+    case 'breaker':
+      return 'breaker tripped';
+    case 'exited':
+      return status.signal ? `exited (${status.signal})` : `exited (${status.code ?? '?'})`;
+    default:
+      return status.kind;
+  }
+}

@@ -1,0 +1,144 @@
+// Where hook events reach the supervisor: the Unix socket the hook processes
+// relay their verdicts to (channel-server.ts) and, for clients with http
+// hooks, loopback http (http-hook-server.ts), where the engine runs here,
+// in-process, exactly as a hook process would run it. Either way an event
+// arrives as one frame with a connection to answer on, so the live view and
+// the human gate never know which transport carried it.
+import type { HookEventName } from '../core/hook-input.js';
+import { renderOutput } from '../engine/output.js';
+import { answerVerdict, frameInput } from './channel-client.js';
+import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
+import { ChannelServer, type HookConnection } from './channel-server.js';
+import { HttpHookServer } from './http-hook-server.js';
+
+export interface HookIntakeOptions {
+  /** Parent directory of the private socket directory (tests). */
+  socketBaseDir?: string;
+  /** Also take hook events as the client's http hooks on loopback TCP, and run the engine here (src/supervisor/http-hooks.ts). */
+  http: boolean;
+  /** How long the human gate may hold an ask: an http frame's deadline outlives it. */
+  approvalTimeoutMs: number;
+  onFrame: (frame: HookFrame, conn: HookConnection) => void;
+  /** A refused frame or request: a line for the supervisor's log and a summary for the live view. */
+  onRefused: (logLine: string, summary: string) => void;
+  /** Told how long each http hook took roz, request in to answer out (bench and tests). */
+  onHttpHook?: (event: string, ms: number) => void;
+}
+
+export class HookIntake {
+  private http: HttpHookServer | null = null;
+  /** What the engine sees for an http hook: the child's environment as far as roz knows it. */
+  private readonly hookEnv: Record<string, string | undefined> = {};
+  private httpSeq = 0;
+  /** Frames and requests refused so far (bad token, malformed, too large). */
+  refused = 0;
+
+  private constructor(
+    private readonly channel: ChannelServer,
+    private readonly opts: HookIntakeOptions,
+  ) {}
+
+  static async start(opts: HookIntakeOptions): Promise<HookIntake> {
+    let intake: HookIntake | null = null;
+    const channel = await ChannelServer.start({
+      baseDir: opts.socketBaseDir,
+      onFrame: (frame, conn) => opts.onFrame(frame, conn),
+      onRefused: (code, message) => intake!.refuse(`refused a frame: ${code}: ${message}`, `${code}: ${message}`),
+    });
+    intake = new HookIntake(channel, opts);
+    if (opts.http) {
+      const self = intake;
+      self.http = await HttpHookServer.start({
+        token: channel.token,
+        handle: (event, raw, aborted) => self.onHttpHook(event, raw, aborted),
+        onRefused: (code, message) => self.refuse(`refused an http hook: ${code}: ${message}`, `http ${code}: ${message}`),
+      });
+    }
+    return intake;
+  }
+
+  private refuse(logLine: string, summary: string): void {
+    this.refused += 1;
+    this.opts.onRefused(logLine, summary);
+  }
+
+  /** `http://127.0.0.1:PORT` when this intake takes http hooks. */
+  get httpUrl(): string | null {
+    return this.http?.url ?? null;
+  }
+
+  /** What the child's environment needs to reach the socket. */
+  env(): { ROZ_SOCKET: string; ROZ_TOKEN: string } {
+    return this.channel.env();
+  }
+
+  get socketPath(): string {
+    return this.channel.path;
+  }
+
+  get socketDir(): string {
+    return this.channel.dir;
+  }
+
+  get token(): string {
+    return this.channel.token;
+  }
+
+  /** More of the child's environment for in-process hooks. */
+  addHookEnv(extra: Record<string, string | undefined>): void {
+    Object.assign(this.hookEnv, extra);
+  }
+
+  /**
+   * One http hook: the engine runs here, in-process, exactly as the hook
+   * process would run it; then the event goes through the same path as a
+   * relayed frame (live view, human gate for an ask). The response body is
+   * what the hook process would have printed.
+   */
+  private async onHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
+    const t0 = performance.now();
+    const body = await this.judgeHttpHook(event, raw, aborted);
+    this.opts.onHttpHook?.(event, performance.now() - t0);
+    return body;
+  }
+
+  private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
+    const { runHook } = await import('../engine/engine.js');
+    const run = await runHook(event, raw, { env: this.hookEnv });
+    const frame: HookFrame = {
+      v: PROTOCOL_VERSION,
+      id: `http-${++this.httpSeq}`,
+      token: 'http',
+      event,
+      input: frameInput(raw),
+      verdict: run.verdict as HookFrame['verdict'],
+      deadline: Date.now() + this.opts.approvalTimeoutMs + 5_000,
+    };
+    return new Promise<string>((resolve) => {
+      const closers: Array<() => void> = [];
+      let closed = aborted.aborted;
+      aborted.addEventListener('abort', () => {
+        closed = true;
+        for (const f of closers.splice(0)) f();
+        resolve('');
+      });
+      const conn: HookConnection = {
+        reply: (r) => {
+          if (r.type === 'ack' || r.type === 'error') resolve(run.stdout);
+          // The human's answer is rendered like every verdict: one renderer (engine/output.ts).
+          else if (r.type === 'answer') resolve(renderOutput(event, answerVerdict(run.verdict, r.decision, r.reason), run.warnings));
+        },
+        get closed() {
+          return closed;
+        },
+        onClose: (fn) => void closers.push(fn),
+      };
+      this.opts.onFrame(frame, conn);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.http?.close();
+    await this.channel.close();
+  }
+}

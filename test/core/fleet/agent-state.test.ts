@@ -1,0 +1,83 @@
+import { describe, expect, test } from 'vitest';
+import { type AgentEvent, type AgentLive, initialAgent, needsHuman, nextAgent, statusLabel } from '../../../src/core/fleet/agent-state.js';
+
+function run(...events: AgentEvent[]): AgentLive {
+  return events.reduce(nextAgent, initialAgent());
+}
+
+describe('an agent state fed by hook events', () => {
+  test('a prompt makes it work; a let-through stop makes it idle', () => {
+    expect(run({ kind: 'prompt' }).status).toEqual({ kind: 'working' });
+    expect(run({ kind: 'prompt' }, { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'idle' });
+    // A blocked stop keeps it working: the agent has been sent back to work.
+    expect(run({ kind: 'prompt' }, { kind: 'stop', verdict: 'block' }).status).toEqual({ kind: 'working' });
+  });
+
+  test('a roz ask puts it in "waiting for you", naming the oldest request and how many wait', () => {
+    const s = run({ kind: 'prompt' }, { kind: 'ask', id: 'a1', summary: 'rm -rf build', at: 1 }, { kind: 'ask', id: 'a2', summary: 'Write /x', at: 2 });
+    expect(s.status).toEqual({ kind: 'waiting', what: 'rm -rf build', pending: 2 });
+    expect(needsHuman(s.status)).toBe(true);
+    expect(statusLabel(s.status)).toBe('waiting for you (2)');
+    const one = nextAgent(s, { kind: 'answered', id: 'a1' });
+    expect(one.status).toEqual({ kind: 'waiting', what: 'Write /x', pending: 1 });
+    expect(nextAgent(one, { kind: 'answered', id: 'a2' }).status).toEqual({ kind: 'working' });
+  });
+
+  test('the same ask twice counts once; answering an unknown id changes nothing', () => {
+    const s = run({ kind: 'ask', id: 'a1', summary: 'x', at: 1 }, { kind: 'ask', id: 'a1', summary: 'x', at: 1 }, { kind: 'answered', id: 'zz' });
+    expect(s.pending).toHaveLength(1);
+  });
+
+  test("the client's own permission prompt is its own state, cleared when a tool runs; idle_prompt means idle", () => {
+    const s = run({ kind: 'prompt' }, { kind: 'notification', type: 'permission_prompt', message: 'Claude needs your permission' });
+    expect(s.status).toEqual({ kind: 'client-prompt', message: 'Claude needs your permission' });
+    expect(needsHuman(s.status)).toBe(true);
+    expect(nextAgent(s, { kind: 'tool' }).status).toEqual({ kind: 'working' });
+    expect(nextAgent(s, { kind: 'notification', type: 'idle_prompt', message: 'waiting' }).status).toEqual({ kind: 'idle' });
+  });
+
+  test('a roz request outranks the client prompt, the review and work', () => {
+    const s = run(
+      { kind: 'prompt' },
+      { kind: 'reviewer-start' },
+      { kind: 'notification', type: 'permission_prompt', message: 'p' },
+      { kind: 'ask', id: 'a', summary: 's', at: 1 },
+    );
+    expect(s.status.kind).toBe('waiting');
+  });
+
+  test('review: reviewing while the reviewer runs, then approved or ISSUES open once the turn ends', () => {
+    const reviewing = run({ kind: 'prompt' }, { kind: 'stop', verdict: 'block' }, { kind: 'reviewer-start' });
+    expect(reviewing.status).toEqual({ kind: 'reviewing' });
+    const approved = nextAgent(nextAgent(reviewing, { kind: 'decision', outcome: 'COMPLETE' }), { kind: 'stop', verdict: 'allow' });
+    expect(approved.status).toEqual({ kind: 'approved' });
+    const issues = nextAgent(nextAgent(reviewing, { kind: 'decision', outcome: 'ISSUES' }), { kind: 'stop', verdict: 'allow' });
+    expect(statusLabel(issues.status)).toBe('ISSUES open');
+    // A new prompt after the approval is work again; an armed review forgets the old outcome.
+    expect(nextAgent(approved, { kind: 'prompt' }).status).toEqual({ kind: 'working' });
+    expect(nextAgent(nextAgent(approved, { kind: 'review-armed' }), { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'idle' });
+  });
+
+  test('a tripped breaker shows as such once the agent stops', () => {
+    const s = run({ kind: 'prompt' }, { kind: 'stop', verdict: 'allow', tripped: true });
+    expect(s.status).toEqual({ kind: 'breaker' });
+    expect(statusLabel(s.status)).toBe('breaker tripped');
+  });
+
+  test('exit wins over everything, drops its requests, and late events cannot revive it', () => {
+    const s = run({ kind: 'prompt' }, { kind: 'ask', id: 'a', summary: 's', at: 1 }, { kind: 'exit', code: 3, signal: null });
+    expect(s.status).toEqual({ kind: 'exited', code: 3, signal: null });
+    expect(s.pending).toEqual([]);
+    expect(statusLabel(s.status)).toBe('exited (3)');
+    expect(nextAgent(s, { kind: 'prompt' })).toBe(s);
+    expect(statusLabel(run({ kind: 'exit', code: null, signal: 'SIGKILL' }).status)).toBe('exited (SIGKILL)');
+  });
+
+  test('the transition never mutates the state it was given', () => {
+    const before = run({ kind: 'prompt' }, { kind: 'ask', id: 'a', summary: 's', at: 1 });
+    const copy = structuredClone(before);
+    nextAgent(before, { kind: 'answered', id: 'a' });
+    nextAgent(before, { kind: 'exit', code: 0, signal: null });
+    expect(before).toEqual(copy);
+  });
+});
