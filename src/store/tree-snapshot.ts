@@ -33,7 +33,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
+import { boundedIgnore } from './bounded-ignore.js';
 import type { TreeSnapshot } from '../core/review/state.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
 import { identityChange, repoOf, type GitIdentity } from './git-repo.js';
@@ -210,7 +211,8 @@ function rulesIn(dirAbs: string, base: string): Rules | null {
   } catch {
     return null;
   }
-  return { base, ig: ignore({ allowRelativePaths: true }).add(text) };
+  // Agent-written patterns against agent-made paths, inside the session lock: bounded time (bounded-ignore.ts).
+  return { base, ig: boundedIgnore(text, { allowRelativePaths: true }) };
 }
 
 /** Every file of the work tree `top` not ignored by its `.gitignore` files; `.git` entries skipped at every depth. */
