@@ -207,6 +207,57 @@ export function buildProgram(): Command {
       }),
     );
 
+  const agent = program.command('agent').description('agents in worktrees of their own, and the merge gate (docs/fleet.md)');
+  agent
+    .command('add')
+    .description('a new agent: its own worktree on a new branch roz/NAME (from the current branch, or --from REF)')
+    .argument('<name>', 'the agent name (a-z 0-9 . _ -)')
+    .argument('[claude-args...]', 'after --: arguments for its claude')
+    .option('--from <ref>', 'start from this branch (merged back into it) or commit')
+    .option('--no-worktree', 'no worktree: share the current directory (writes can collide)')
+    .option('--prompt <text>', 'its first prompt')
+    .action(
+      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }) => {
+        const { agentAddCommand } = await import('./commands/agent.js');
+        return agentAddCommand(name, claudeArgs, opts);
+      }),
+    );
+  agent
+    .command('ls')
+    .description('the agents roz created here: name, branch, worktree, state, review, enforcement')
+    .option('--json', 'print JSON')
+    .action(
+      run(async (opts: { json?: boolean }) => {
+        const { agentLsCommand } = await import('./commands/agent.js');
+        return agentLsCommand(opts);
+      }),
+    );
+  agent
+    .command('rm')
+    .description("remove an agent's worktree and branch (only roz's own; unmerged or uncommitted work only with --discard)")
+    .argument('<name>')
+    .option('--discard', 'throw away its unmerged and uncommitted work')
+    .action(
+      run(async (name: string, opts: { discard?: boolean }) => {
+        const { agentRmCommand } = await import('./commands/agent.js');
+        return agentRmCommand(name, opts);
+      }),
+    );
+  agent
+    .command('merge')
+    .description("merge the agent's branch into the branch it started from, only when its latest review approved exactly the branch's tree")
+    .argument('<name>')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 merged (or nothing to merge), 5 refused (never reviewed, ISSUES open, changed since the approval),\n6 conflict (nothing moved), 4 the base checkout has uncommitted changes, 3 no such agent, 1 other errors.',
+    )
+    .action(
+      run(async (name: string) => {
+        const { agentMergeCommand } = await import('./commands/agent.js');
+        return agentMergeCommand(name);
+      }),
+    );
+
   program
     .command('mcp')
     .description('serve the select_active_intent MCP tool over stdio (started by Claude Code from the plugin)')

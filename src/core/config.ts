@@ -59,6 +59,12 @@ export interface RozConfig {
   };
   /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
   enforce: { network: NetworkSetting };
+  /**
+   * Agents' worktrees (docs/fleet.md): '' = beside the repository
+   * (`<parent>/<repo>.roz/<name>`). Only from the user's file: a project (agent-writable)
+   * could point it at the main checkout or another agent's worktree.
+   */
+  fleet: { worktree_dir: string };
 }
 
 /** A rule returns why a value is wrong, or null. */
@@ -109,6 +115,10 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   templates: { active: nonEmpty, weights: weightTable },
   telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
   enforce: { network: networkSetting },
+  fleet: {
+    worktree_dir: (v) =>
+      string(v) ?? (v === '' || (v as string).startsWith('/') || (v as string).startsWith('~/') ? null : 'expected an absolute path (or ~/...)'),
+  },
 };
 
 /** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
@@ -154,6 +164,7 @@ export function defaultConfig(home: string): RozConfig {
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
     telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
     enforce: { network: 'user' },
+    fleet: { worktree_dir: '' },
   };
 }
 
@@ -295,6 +306,7 @@ export function resolveConfig(opts: {
 
   const config = merged as unknown as RozConfig;
   config.storage.path = expandHome(config.storage.path, opts.home);
+  if (config.fleet.worktree_dir) config.fleet.worktree_dir = expandHome(config.fleet.worktree_dir, opts.home);
   return { config, sources, problems };
 }
 

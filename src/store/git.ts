@@ -169,3 +169,31 @@ export function gitOut(repo: GitRepo, args: readonly string[], opts?: GitOptions
   const r = runGit(repo, args, opts);
   return r.ok ? r.stdout : null;
 }
+
+/** Like runGit, with stdout as bytes (object contents are not text). Never throws. */
+export function runGitBytes(
+  repo: GitRepo,
+  args: readonly string[],
+  opts: GitOptions = {},
+): { ok: true; stdout: Buffer } | { ok: false; error: string; status: number | null; stdout: Buffer } {
+  const bin = gitBinary();
+  if (!bin.path) return { ok: false, error: bin.why, status: null, stdout: Buffer.alloc(0) };
+  const argv = [
+    '--no-pager',
+    ...HARDENED_CONFIG.flatMap((kv) => ['-c', kv]),
+    `--git-dir=${repo.gitDir}`,
+    ...(repo.workTree ? [`--work-tree=${repo.workTree}`] : []),
+    ...args,
+  ];
+  const r = cp().spawnSync(bin.path, argv, {
+    cwd: repo.workTree ?? repo.gitDir,
+    timeout: opts.timeoutMs ?? 60_000,
+    maxBuffer: opts.maxBuffer ?? 1024 * 1024 * 1024,
+    env: hardenedEnv(),
+    input: opts.input,
+    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+  });
+  if (r.status === 0) return { ok: true, stdout: r.stdout };
+  const error = (r.stderr?.toString('utf8') || r.error?.message || (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`)).trim().split('\n')[0] ?? '';
+  return { ok: false, error: error || `git ${args[0]} failed`, status: r.status, stdout: r.stdout ?? Buffer.alloc(0) };
+}

@@ -47,6 +47,20 @@ export const rozMetadataSchema = z.strictObject({
   scope_added: z.optional(z.array(z.string())),
   /** The human who made that decision (the supervisor's user). */
   decided_by: z.optional(z.string()),
+  /** `roz agent merge` (tool_name `roz:merge`): which agent's branch went into which base, on which review, with which tree. */
+  merge: z.optional(
+    z.strictObject({
+      agent: text,
+      branch: text,
+      base: text,
+      strategy: z.enum(['fast-forward', 'merge']),
+      commit: text,
+      tree: text,
+      reviewed_tree: text,
+      review: z.strictObject({ decision: z.literal('COMPLETE'), decided_at: text, session_id: text, summary: z.string() }),
+      ledger_records: z.int().check(z.gte(0)),
+    }),
+  ),
 });
 
 export const traceRecordSchema = z.strictObject({
