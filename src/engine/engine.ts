@@ -354,7 +354,9 @@ function dispatch(
 /** In a repo without intents: files beyond the project (and its scratch areas) a command would destroy. */
 function outsideOf(input: HookInput, gov: GovernanceDeps): (command: string) => ReturnType<typeof outsideWrites> {
   const bounds = projectBounds(input.cwd, gov.env, gov.home ?? gov.env.HOME ?? homedir(), tmpdir());
-  return (command) => outsideWrites(writeReport(command).targets, bounds);
+  // Only a path with a slash, a `~` or a `..` can lie outside the project (`rm -f x` cannot): most
+  // commands skip the write analysis, which the guard alone does not otherwise need.
+  return (command) => (/[/~]|\.\./.test(command) ? outsideWrites(writeReport(command).targets, bounds) : []);
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {
