@@ -55,7 +55,7 @@ export function agentAddCommand(name: string, claudeArgs: string[], opts: { from
       process.stdout.write(
         `agent ${agent.name}: worktree ${agent.worktree}\n  branch ${agent.branch}, from ${agent.base_ref?.replace('refs/heads/', '')} at ${agent.base_commit?.slice(0, 12)}\n`,
       );
-    process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run claude${args ? ` -- ${args}` : ''}\n`);
+    process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
     if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
     return 0;
   } catch (err) {
@@ -79,6 +79,9 @@ export interface AgentRow {
   enforcement: string | null;
   session: string | null;
   problem: string | null;
+  /** What `add` recorded for starting it: its first prompt and its claude arguments. */
+  prompt: string | null;
+  claude_args: string[];
 }
 
 function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
@@ -96,6 +99,8 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     enforcement: s?.enforcement?.mode ?? null,
     session: s?.session_id ?? null,
     problem: l.problem,
+    prompt: l.agent.prompt ?? null,
+    claude_args: l.agent.claude_args ?? [],
   };
 }
 
