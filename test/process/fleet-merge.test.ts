@@ -141,6 +141,15 @@ describe('roz agent add / ls / rm', () => {
     git(repo, 'rev-parse', '--verify', 'refs/heads/roz/hand');
   });
 
+  it('parallel adds lose no agent (the registry is changed under a lock)', async () => {
+    const { repo, rozIn } = setup();
+    const names = ['p1', 'p2', 'p3', 'p4'];
+    const results = await Promise.all(names.map((n) => rozIn(repo, 'agent', 'add', n)));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse((await rozIn(repo, 'agent', 'ls', '--json')).stdout);
+    expect(rows.map((r: { name: string }) => r.name).sort()).toEqual(names);
+  }, 60_000);
+
   it('outside git (or --no-worktree) agents share the directory, and roz says so', async () => {
     const { tmp, repo, rozIn } = setup();
     const plain = join(tmp, 'plain');

@@ -2,7 +2,7 @@
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
 // is not here: `add` creates the worktree and branch and says how to start it.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ledgerUnion } from '../../core/fleet/ledger-union.js';
@@ -16,6 +16,7 @@ import { addAgent, dirtyFiles, FleetError, listAgents, noFilters, removeAgent, w
 import { ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
 import { repoOf } from '../../store/git-repo.js';
+import { acquireLock } from '../../store/lock.js';
 import { appendLedger } from '../../store/ledger.js';
 import { randomUuid } from '../../store/random-uuid.js';
 import { appendRegularFile, readOptionalText } from '../../store/regular-file.js';
@@ -37,8 +38,15 @@ const fail = (err: unknown): number => {
 /** A word for the shell: quoted unless it is plainly safe. */
 const sh = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-export function agentAddCommand(name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }): number {
+/** One `add` or `rm` at a time per store: each reads the registry, changes git, and writes the registry back. */
+async function registryLock(storeDir: string): Promise<() => void> {
+  mkdirSync(join(storeDir, 'fleet'), { recursive: true, mode: 0o700 });
+  return acquireLock(join(storeDir, 'fleet', 'registry'), { staleMs: 300_000, refreshMs: null, waitMs: 30_000 });
+}
+
+export async function agentAddCommand(name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }): Promise<number> {
   const ctx = cliContext();
+  const release = await registryLock(ctx.config.storage.path);
   try {
     const { agent, note } = addAgent(ctx.config.storage.path, process.cwd(), {
       name,
@@ -60,6 +68,8 @@ export function agentAddCommand(name: string, claudeArgs: string[], opts: { from
     return 0;
   } catch (err) {
     return fail(err);
+  } finally {
+    release();
   }
 }
 
@@ -131,14 +141,17 @@ export function agentLsCommand(opts: { json?: boolean }): number {
   }
 }
 
-export function agentRmCommand(name: string, opts: { discard?: boolean }): number {
+export async function agentRmCommand(name: string, opts: { discard?: boolean }): Promise<number> {
   const ctx = cliContext();
+  const release = await registryLock(ctx.config.storage.path);
   try {
     const r = removeAgent(ctx.config.storage.path, process.cwd(), name, opts.discard === true);
     for (const line of r.said) process.stdout.write(`${line}\n`);
     return 0;
   } catch (err) {
     return fail(err);
+  } finally {
+    release();
   }
 }
 
