@@ -35,6 +35,10 @@ const onDemand = {
   './governance/trace-schema.js': { name: 'trace-schema', entry: 'src/core/governance/trace-schema.ts' },
   './shell/index.js': { name: 'shell', entry: 'src/core/shell/index.ts' },
 };
+/** Store modules only some hooks need, by specifier and the one engine module that imports them. */
+const storeOnDemand = {
+  '../store/tree-snapshot.js': { name: 'tree-snapshot', entry: 'src/store/tree-snapshot.ts', importer: 'src/engine/snapshots.ts' },
+};
 const chunkFile = (name) => `hook-${name}.cjs`;
 
 /**
@@ -48,9 +52,11 @@ function stampContentHash(file) {
 }
 
 const chunks = await Promise.all(
-  Object.values(onDemand).map(({ name, entry }) => build({ ...hookCjs, entryPoints: [entry], outfile: join(outdir, chunkFile(name)) })),
+  [...Object.values(onDemand), ...Object.values(storeOnDemand)].map(({ name, entry }) =>
+    build({ ...hookCjs, entryPoints: [entry], outfile: join(outdir, chunkFile(name)) }),
+  ),
 );
-for (const { name } of Object.values(onDemand)) stampContentHash(join(outdir, chunkFile(name)));
+for (const { name } of [...Object.values(onDemand), ...Object.values(storeOnDemand)]) stampContentHash(join(outdir, chunkFile(name)));
 
 const onDemandFiles = {
   name: 'on-demand-files',
@@ -58,6 +64,10 @@ const onDemandFiles = {
     b.onResolve({ filter: /^\.\/(governance|shell)\/[\w-]+\.js$/ }, (args) => {
       const m = args.importer.endsWith('src/core/on-demand.ts') ? onDemand[args.path] : undefined;
       return m ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
+    });
+    b.onResolve({ filter: /^\.\.\/store\/[\w-]+\.js$/ }, (args) => {
+      const m = storeOnDemand[args.path];
+      return m && args.importer.endsWith(m.importer) ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
     });
   },
 };
@@ -102,7 +112,7 @@ stampContentHash(join(outdir, 'hook.cjs'));
 
 // The point of the split: the hook bundle itself must carry none of them.
 const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter(
-  (f) => /node_modules\/(yaml|zod|unbash|@opentelemetry)\//.test(f) || f.endsWith('otlp-export.ts'),
+  (f) => /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) || f.endsWith('otlp-export.ts') || f.endsWith('tree-snapshot.ts'),
 );
 if (heavy.length)
   throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);

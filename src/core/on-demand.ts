@@ -52,9 +52,15 @@ export async function loadOnDemand(name: OnDemandModule): Promise<void> {
   }
 }
 
+/** Loaders of modules outside core (engine/snapshots.ts registers the store's tree-snapshot): loadAllOnDemand runs them too. */
+const outsideLoaders: Array<() => Promise<void>> = [];
+export function registerOnDemandLoader(load: () => Promise<void>): void {
+  outsideLoaders.push(load);
+}
+
 /** For long-lived processes (CLI, MCP server, supervisor): everything, up front. */
 export async function loadAllOnDemand(): Promise<void> {
-  await Promise.all((Object.keys(importers) as OnDemandModule[]).map(loadOnDemand));
+  await Promise.all([...(Object.keys(importers) as OnDemandModule[]).map(loadOnDemand), ...outsideLoaders.map((load) => load())]);
 }
 
 /** For catch-all handlers inside an update: NotLoaded must reach the engine. */

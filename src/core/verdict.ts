@@ -7,6 +7,7 @@ export type DenialCode =
   | 'SELF_APPROVAL'
   | 'DECISION_REFUSED'
   | 'BAD_SESSION_ID'
+  | 'REVIEWER_MODEL'
   | 'STORE_PROTECTED'
   | 'PROTECTED_PATH'
   | 'SANDBOX_BYPASS'
@@ -20,9 +21,10 @@ export type DenialCode =
 export type Verdict =
   | { kind: 'none' }
   | { kind: 'allow'; reason?: string }
-  | { kind: 'ask'; code: DenialCode; reason: string; widen?: Widen }
+  /** `reason` is for the agent; `human` is one line for the human (core/human-reason.ts), shown in its place. */
+  | { kind: 'ask'; code: DenialCode; reason: string; human?: string; widen?: Widen }
   /** `bare`: the reason is shown as given, without its `[CODE]` (a human's answer under `roz run`). */
-  | { kind: 'deny'; code: DenialCode; reason: string; bare?: boolean }
+  | { kind: 'deny'; code: DenialCode; reason: string; human?: string; bare?: boolean }
   | { kind: 'block'; reason: string }
   | { kind: 'context'; text: string };
 
@@ -43,6 +45,8 @@ export function combine(a: Verdict, b: Verdict): Verdict {
   // Two reasons to ask the human: one question that says both.
   if (a.kind === 'ask' && b.kind === 'ask') {
     const merged: Verdict = { kind: 'ask', code: a.code, reason: `${a.reason}\n${b.reason}` };
+    const human = a.human && b.human && a.human !== b.human ? `${a.human}; ${b.human}` : (a.human ?? b.human);
+    if (human) merged.human = human;
     const widen = a.widen ?? b.widen;
     return widen ? { ...merged, widen } : merged;
   }

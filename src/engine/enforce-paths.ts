@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { RozConfig } from '../core/config.js';
 import type { ProtectedPaths } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
 import { findProjectRoot, orchestrationPaths } from '../store/project-root.js';
@@ -21,10 +22,11 @@ export function protectedPaths(
   cwd: string,
   settingsFile: string | null,
   pluginDir: string | null = pluginRoot(env),
+  rozConfig: RozConfig = loadConfig(env).config,
 ): ProtectedPaths {
   const home = env.HOME || homedir();
   const real = (p: string): string => resolveReal(resolve(cwd, p));
-  const store = real(loadConfig(env).config.storage.path);
+  const store = real(rozConfig.storage.path);
   const cache = codeCacheDir(env, home);
   const config = real(configPath(env, home));
   const project = findProjectRoot(cwd, { projectDir: env.CLAUDE_PROJECT_DIR });

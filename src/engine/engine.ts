@@ -4,7 +4,7 @@
 // throws: an infrastructure failure fails open with a visible warning.
 import { accessSync, constants } from 'node:fs';
 import { appendRegularFile, MiB, readOptionalText } from '../store/regular-file.js';
-import { homedir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { isSafeSessionId, parseHookInput, type HookEventName, type HookInput } from '../core/hook-input.js';
 import type { RozConfig } from '../core/config.js';
@@ -13,7 +13,7 @@ import type { SessionState } from '../core/session-state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
-import { guardPreToolUse } from '../core/guard.js';
+import { guardPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
 import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
@@ -25,7 +25,7 @@ import { StoreError, type SessionStore, type StateFault, type TraceRecord } from
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
-import { destructiveVerdict, shellView } from './shell-view.js';
+import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
@@ -346,9 +346,15 @@ function dispatch(
   if (event === 'PreToolUse')
     return mergeResults(
       r,
-      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask')),
+      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask', outsideOf(input, gov))),
     );
   return r;
+}
+
+/** In a repo without intents: files beyond the project (and its scratch areas) a command would destroy. */
+function outsideOf(input: HookInput, gov: GovernanceDeps): (command: string) => ReturnType<typeof outsideWrites> {
+  const bounds = projectBounds(input.cwd, gov.env, gov.home ?? gov.env.HOME ?? homedir(), tmpdir());
+  return (command) => outsideWrites(writeReport(command).targets, bounds);
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {

@@ -8,7 +8,7 @@ import type { GitIdentity, SessionGit } from '../core/git-identity.js';
 import type { SessionState } from '../core/session-state.js';
 import type { TreeSnapshot } from '../core/review/state.js';
 import type { TraceNote } from '../core/verdict.js';
-import { NotLoaded } from '../core/on-demand.js';
+import { NotLoaded, registerOnDemandLoader } from '../core/on-demand.js';
 import { repoOf } from '../store/git-repo.js';
 
 type SnapshotModule = typeof import('../store/tree-snapshot.js');
@@ -23,7 +23,10 @@ export async function loadSnapshotModule(): Promise<void> {
   snapshotMod ??= await import('../store/tree-snapshot.js');
 }
 
-function snapshotModule(): SnapshotModule {
+registerOnDemandLoader(loadSnapshotModule);
+
+/** The snapshot module, or NotLoaded (the engine loads it and runs the update again). */
+export function snapshotModule(): SnapshotModule {
   if (!snapshotMod) throw new NotLoaded('tree-snapshot');
   return snapshotMod;
 }

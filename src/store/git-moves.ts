@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import type { GitMove } from '../core/shell/write-rules.js';
 import { runGit, type GitRepo } from './git.js';
 import { findTop, identityAt, identityChange, type GitIdentity } from './git-repo.js';
-import { takeSnapshot } from './tree-snapshot.js';
+import type { takeSnapshot } from './tree-snapshot.js';
 
 const splitZ = (out: string): string[] => out.split('\0').filter(Boolean);
 
@@ -36,7 +36,11 @@ function headBlobs(repo: GitRepo): Map<string, string> | null {
 }
 
 /** What `move`, run in `dir`, would change. `projectTop`/`expect`: the session's repository. */
-export function filesOfGitMove(dir: string, move: GitMove, opts: { projectDir: string; storeDir: string; expect: GitIdentity | null }): GitMoveFiles {
+export function filesOfGitMove(
+  dir: string,
+  move: GitMove,
+  opts: { projectDir: string; storeDir: string; expect: GitIdentity | null; snapshot: typeof takeSnapshot },
+): GitMoveFiles {
   // A ref from the agent's command is passed to git as an argument: never as an option.
   const ref = move.op === 'to-ref' ? move.ref : move.op === 'stash-apply' ? move.entry : 'HEAD';
   if (ref.startsWith('-') || ref.includes('\0')) return null;
@@ -51,7 +55,7 @@ export function filesOfGitMove(dir: string, move: GitMove, opts: { projectDir: s
   let rel: string[] = [];
   if (move.op === 'stash-push') {
     const head = headBlobs(repo);
-    const snap = takeSnapshot(top, opts.storeDir, { expect: opts.expect, write: false });
+    const snap = opts.snapshot(top, opts.storeDir, { expect: opts.expect, write: false });
     const idx = runGit(repo, ['ls-files', '-z', '--cached', '--full-name']);
     if (!head || !snap.ok || !idx.ok) return null;
     // Tracked files whose content differs from HEAD (or that are gone), and staged new files.

@@ -13,7 +13,7 @@ import { addRecords, renderIntentMap, tallyFromJson, tallyToJson, type MapTally,
 import type { Intent } from '../core/governance/intents.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
 import { nameHash } from '../core/name-hash.js';
-import { onDemand } from '../core/on-demand.js';
+import { isTraceRecord } from '../core/governance/trace-check.js';
 import { orchestrationPaths, writeIntentMap } from './orchestration.js';
 import { MiB, readRegularText } from './regular-file.js';
 
@@ -35,7 +35,7 @@ interface Cache {
 
 /**
  * Fold what the ledger gained since the last call into the cached tally and
- * rewrite the map. Needs the trace schema loaded (throws NotLoaded otherwise).
+ * rewrite the map.
  * Returns how many ledger bytes it read (tests and the bench look).
  */
 export function refreshIntentMap(root: string, intents: readonly Intent[], cacheDir: string | null): { readBytes: number } {
@@ -98,15 +98,18 @@ function bytesAt(fd: number, position: number, length: number): Buffer {
   return buf.subarray(0, off);
 }
 
-/** Valid records, in order; a line that is not one (torn, hand-edited) is skipped, as readLedger does. */
+/**
+ * Valid records, in order; a line that is not one (torn, hand-edited) is
+ * skipped, as readLedger does. Checked by hand (core/governance/trace-check.ts),
+ * not with zod: a hook folds these in.
+ */
 function parseRecords(text: string): TraceRecord[] {
-  const { traceRecordSchema } = onDemand('trace-schema');
   const out: TraceRecord[] = [];
   for (const line of text.split('\n')) {
     if (!line.trim()) continue;
     try {
-      const parsed = traceRecordSchema.safeParse(JSON.parse(line));
-      if (parsed.success) out.push(parsed.data);
+      const rec = JSON.parse(line) as unknown;
+      if (isTraceRecord(rec)) out.push(rec as TraceRecord);
     } catch {
       /* not JSON */
     }

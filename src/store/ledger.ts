@@ -1,10 +1,12 @@
 // The append-only trace ledger `.orchestration/agent_trace.jsonl`. Each record
-// is validated before it is written, and written with one O_APPEND write: the
+// is validated before it is written (the hand-written check the hooks use,
+// core/governance/trace-check.ts: no zod on the hook path), and written with one O_APPEND write: the
 // kernel keeps concurrent appends to a regular file from interleaving, so
 // hooks of parallel sessions never tear each other's lines.
 import { closeSync, constants, writeSync } from 'node:fs';
 import { openNoFollow } from './no-follow.js';
 import { onDemand } from '../core/on-demand.js';
+import { traceRecordIssues } from '../core/governance/trace-check.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
 import { MiB, readRegularText } from './regular-file.js';
 
@@ -12,14 +14,18 @@ export class LedgerError extends Error {
   override name = 'LedgerError';
 }
 
-/** `file` inside `within` (the project root). Needs the trace schema loaded (throws NotLoaded otherwise, before writing anything). */
+/** `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path. */
 export function appendLedger(within: string, file: string, record: TraceRecord): void {
-  const checked = onDemand('trace-schema').traceRecordSchema.safeParse(record);
-  if (!checked.success) {
-    const why = checked.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ');
+  const issues = traceRecordIssues(record);
+  if (issues.length > 0) {
+    const why = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
     throw new LedgerError(`refusing to append an invalid trace record: ${why}`);
   }
-  const buf = Buffer.from(`${JSON.stringify(checked.data)}\n`, 'utf8');
+  const buf = Buffer.from(
+    `${JSON.stringify(record)}
+`,
+    'utf8',
+  );
   // Non-blocking, only a regular file, never through a link (no-follow.ts): a
   // FIFO planted there must not hang the hook, a link must not carry the line elsewhere.
   const { fd } = openNoFollow(within, file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);

@@ -65,7 +65,7 @@ export function appendLesson(root: string, line: string): void {
   appendRegularFile(root, paths.lessons, `${line.replace(/\n/g, ' ')}\n`);
 }
 
-/** Atomic, not fsynced: the map is derived from the ledger and rewritten after every change. */
+/** Atomic, not fsynced: the map is derived from the ledger and rewritten at the end of every turn that changed the ledger. */
 export function writeIntentMap(root: string, text: string): void {
   writeFileAtomicSync(root, orchestrationPaths(root).map, text.endsWith('\n') ? text : `${text}\n`, { durable: false });
 }

@@ -8,7 +8,9 @@
 //    assume-unchanged or skip-worktree flag hides a file) ∪ a walk of the
 //    work tree that honours only the `.gitignore` files in the tree — never
 //    `.git/info/exclude` or `core.excludesFile`. A nested repository is
-//    content: the walk goes into it (its `.git` is skipped, as git skips it).
+//    content: the walk goes into it, and into its `.git` but for git's
+//    bookkeeping (objects, index, refs, logs): its config and hooks are files
+//    the reviewer sees. Only the project's own `.git` is left out.
 //  - what they hold: every file is read and hashed here, and the blob written
 //    into roz's own bare repository in roz's store (`<store>/snapshots.git`),
 //    never the project's `.git/objects`, where a planted loose object under
@@ -36,6 +38,7 @@ import { join } from 'node:path';
 import ignore, { type Ignore } from 'ignore';
 import type { TreeSnapshot } from '../core/review/state.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
+import { readHeadFromFiles } from './git-head.js';
 import { identityChange, repoOf, type GitIdentity } from './git-repo.js';
 import { readRegularText } from './regular-file.js';
 
@@ -165,15 +168,23 @@ class StatCache {
     }
     this.old = old && typeof old === 'object' ? old : {};
   }
+  private hits = 0;
   get(rel: string, key: StatKey): string | null {
     const hit = this.old[rel];
-    return Array.isArray(hit) && hit[0] === key && typeof hit[1] === 'string' ? hit[1] : null;
+    const id = Array.isArray(hit) && hit[0] === key && typeof hit[1] === 'string' ? hit[1] : null;
+    if (id) {
+      this.next[rel] = [key, id];
+      this.hits++;
+    }
+    return id;
   }
   set(rel: string, key: StatKey, id: string, st: import('node:fs').BigIntStats, readAt: bigint): void {
     if (readAt - st.ctimeNs > RACY_NS && readAt - st.mtimeNs > RACY_NS) this.next[rel] = [key, id];
   }
   save(): void {
     if (!this.file) return;
+    // Every entry a hit and none gone: the file on disk already says this.
+    if (this.hits === Object.keys(this.next).length && this.hits === Object.keys(this.old).length) return;
     try {
       const tmp = `${this.file}.${process.pid}.tmp`;
       writeFileSync(tmp, JSON.stringify(this.next));
@@ -213,14 +224,43 @@ function rulesIn(dirAbs: string, base: string): Rules | null {
   return { base, ig: ignore({ allowRelativePaths: true }).add(text) };
 }
 
-/** Every file of the work tree `top` not ignored by its `.gitignore` files; `.git` entries skipped at every depth. */
+/**
+ * Inside a nested repository's `.git`, what is only git's bookkeeping (objects,
+ * the index, refs, logs, the sample hooks): everything else there — its
+ * config, real hooks, info/attributes and exclude, any other file — is content
+ * the reviewer sees, since it can name programs and change what git shows.
+ */
+const GIT_BOOKKEEPING =
+  /^(objects\/.*|index|logs\/.*|refs\/.*|packed-refs|HEAD|ORIG_HEAD|FETCH_HEAD|MERGE_HEAD|COMMIT_EDITMSG|description|hooks\/[^/]+\.sample)$/;
+
+/** Every file of a nested `.git` directory but its bookkeeping (no .gitignore applies there). */
+function walkNestedGit(dirAbs: string, rel: string, inner: string, visit: (rel: string) => void): void {
+  for (const e of readdirSync(dirAbs, { withFileTypes: true })) {
+    const childInner = inner ? `${inner}/${e.name}` : e.name;
+    if (childInner === 'objects' || childInner === 'logs' || childInner === 'refs') continue;
+    if (e.isDirectory()) walkNestedGit(join(dirAbs, e.name), `${rel}/${e.name}`, childInner, visit);
+    else if ((e.isFile() || e.isSymbolicLink()) && !GIT_BOOKKEEPING.test(childInner)) visit(`${rel}/${e.name}`);
+  }
+}
+
+/**
+ * Every file of the work tree `top` not ignored by its `.gitignore` files.
+ * The project's own `.git` is skipped; a nested one (a directory, or a
+ * gitfile) is content, but for its bookkeeping.
+ */
 function walk(top: string, visit: (rel: string) => void): void {
   const go = (dirAbs: string, rel: string, stack: Rules[]): void => {
     const rules = rulesIn(dirAbs, rel);
     const here = rules ? [...stack, rules] : stack;
     const entries = readdirSync(dirAbs, { withFileTypes: true });
     for (const e of entries) {
-      if (e.name === '.git') continue;
+      if (e.name === '.git') {
+        if (!rel) continue;
+        const childRel = `${rel}/.git`;
+        if (e.isDirectory()) walkNestedGit(join(dirAbs, e.name), childRel, '', visit);
+        else if (e.isFile() || e.isSymbolicLink()) visit(childRel);
+        continue;
+      }
       if (e.name.includes('\uFFFD')) throw new Error(`a file name that is not UTF-8 in ${dirAbs}: roz cannot snapshot it`);
       const childRel = rel ? `${rel}/${e.name}` : e.name;
       if (e.isDirectory()) {
@@ -257,8 +297,10 @@ const splitZ = (out: string): string[] => out.split('\0').filter(Boolean);
 
 /** Names only: HEAD's tree and the index's entries, read as data (flags ignored). */
 function namesFromGit(repo: GitRepo): { head: string | null; names: string[] } | { error: string } {
-  const headOut = runGit(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']);
-  const head = headOut.ok ? headOut.stdout.trim() || null : null;
+  // HEAD from its files where they are plain (one git process fewer), else from git.
+  const fast = repo.workTree ? readHeadFromFiles(repo.workTree) : undefined;
+  const headOut = fast === undefined ? runGit(repo, ['rev-parse', '--verify', '-q', 'HEAD^{commit}']) : null;
+  const head = fast !== undefined ? fast : headOut?.ok ? headOut.stdout.trim() || null : null;
   const names: string[] = [];
   if (head) {
     const r = runGit(repo, ['ls-tree', '-r', '-z', '--full-tree', '--name-only', head]);
@@ -343,7 +385,6 @@ export function takeSnapshot(projectRoot: string, storeDir: string, opts: Snapsh
       const cached = cache.get(rel, key);
       if (cached && (!write || existsSync(join(repo.gitDir, 'objects', cached.slice(0, 2), cached.slice(2))))) {
         files.set(rel, { mode, id: cached });
-        cache.next[rel] = [key, cached];
         return;
       }
       const readAt = BigInt(Date.now()) * 1_000_000n;
@@ -356,7 +397,7 @@ export function takeSnapshot(projectRoot: string, storeDir: string, opts: Snapsh
     walk(top, add);
     const parentsSeen = new Map<string, boolean>();
     for (const rel of listed.names) {
-      if (files.has(rel) || rel.split('/').includes('.git')) continue;
+      if (files.has(rel) || rel.split('/').includes('.git')) continue; // git lists no .git path; a planted index might
       if (plainParents(top, rel, parentsSeen)) add(rel);
     }
 

@@ -1,6 +1,7 @@
 // Holds `ask` verdicts until a human answers from the TUI keyboard. The only
 // way to approve is answer(), which only the TUI calls: a frame can create a
 // pending approval, never resolve one. A timeout denies.
+import { humanReason } from '../core/human-reason.js';
 import { truncateValue } from '../core/truncate.js';
 import type { TraceRecord } from '../store/session-store.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
@@ -19,7 +20,12 @@ export interface PendingApproval {
   /** The full tool input as the hook sent it. */
   tool_input: Record<string, unknown>;
   code: string;
+  /** The agent's text: what it reads, shown to the human only under `i`. */
   reason: string;
+  /** Why roz asks, in one line for the human (core/human-reason.ts). */
+  human: string;
+  /** The subagent that asked (the client's agent_type and agent_id); absent for the main agent. */
+  agent?: { type?: string; id?: string };
   /** For a scope question: the globs `g` would add to the intent (shown to the human before they press it). */
   widen?: { intent_id: string; globs: string[] };
   /** The hook's cwd, to find the project whose intents `g` edits. */
@@ -95,11 +101,17 @@ export class ApprovalBroker {
       tool_input: toolInput,
       code: frame.verdict.code,
       reason: frame.verdict.reason,
+      human: humanReason(frame.verdict as Parameters<typeof humanReason>[0]) ?? frame.verdict.code,
       received_at: received,
       deadline_at: Math.min(received + this.opts.timeoutMs, (frame.deadline ?? Infinity) - DEADLINE_MARGIN_MS),
     };
     if (typeof input.tool_use_id === 'string') approval.tool_use_id = input.tool_use_id;
     if (typeof input.cwd === 'string') approval.cwd = input.cwd;
+    if (typeof input.agent_type === 'string' || typeof input.agent_id === 'string') {
+      approval.agent = {};
+      if (typeof input.agent_type === 'string') approval.agent.type = input.agent_type;
+      if (typeof input.agent_id === 'string') approval.agent.id = input.agent_id;
+    }
     if (frame.verdict.widen && frame.verdict.widen.globs.length > 0)
       approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
@@ -210,9 +222,12 @@ export class ApprovalBroker {
       tool_name: a.tool_name,
       code: a.code,
       asked_because: a.reason,
+      asked_why: a.human,
       tool_input: truncateValue(a.tool_input, TRACE_INPUT_LIMIT),
     };
     if (a.tool_use_id) rec.tool_use_id = a.tool_use_id;
+    if (a.agent?.type) rec.agent_type = a.agent.type;
+    if (a.agent?.id) rec.agent_id = a.agent.id;
     this.opts.record(a.session_id, rec);
   }
 

@@ -18,10 +18,12 @@ const verdictSchema = z.discriminatedUnion('kind', [
     kind: z.literal('ask'),
     code: str,
     reason: str,
+    // One line for the human (core/human-reason.ts); `reason` is the agent's text.
+    human: z.optional(str),
     // A suggestion only: the human sees the globs and decides; the supervisor re-checks them.
     widen: z.optional(z.object({ intent_id: str, globs: z.array(str).check(z.maxLength(20)) })),
   }),
-  z.object({ kind: z.literal('deny'), code: str, reason: str }),
+  z.object({ kind: z.literal('deny'), code: str, reason: str, human: z.optional(str) }),
   z.object({ kind: z.literal('block'), reason: str }),
   z.object({ kind: z.literal('context'), text: str }),
 ]);

@@ -25,8 +25,10 @@ export class ConfigWatch {
     /** Where the run started: finds the project's .roz/config.toml. */
     private readonly cwd: string | undefined,
     private readonly on: ConfigWatchEvents,
+    /** The config as the launcher already loaded it (core/launch-plan.ts): not loaded twice. */
+    initial?: LoadedConfig,
   ) {
-    this.loaded = loadConfig(env, { cwd });
+    this.loaded = initial ?? loadConfig(env, { cwd });
     this.files = new FileWatch((file) => this.fileChanged(file));
     for (const f of this.loaded.files) this.files.add(f.path);
   }

@@ -1,6 +1,7 @@
-// Supervised hooks without a process: under `roz run`, on clients that accept
-// `onFailure` (2.1.295+), the per-run settings route every hook event to the
-// supervisor with the client's `http` hook type instead of starting
+// Hooks without a process: under `roz run` and `roz exec`, on clients that
+// accept `onFailure` (2.1.295+), the per-run settings route every hook event
+// to roz's own process (the supervisor, or `roz exec` itself:
+// in-process-hooks.ts) with the client's `http` hook type instead of starting
 // `roz hook ...` for each one. This file is the pure part: which clients, and
 // the settings fragment (merged by run-settings.ts with the enforced sandbox).
 //
@@ -22,22 +23,7 @@ import type { ClaudeSettings } from '../core/enforce/settings.js';
  */
 export const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup']);
 
-/** First client version that honours `onFailure` on http hooks (shared/reference/claude-code-sandbox.md). */
-export const HTTP_HOOKS_SINCE = [2, 1, 295] as const;
-
-/** `2.1.330 (Claude Code)` -> [2, 1, 330]; null when it is not a version. */
-export function parseClientVersion(text: string): [number, number, number] | null {
-  const m = /(\d+)\.(\d+)\.(\d+)/.exec(text);
-  return m ? [Number(m[1]), Number(m[2]), Number(m[3])] : null;
-}
-
-export function supportsHttpHooks(version: readonly number[] | null): boolean {
-  if (!version) return false;
-  for (let i = 0; i < 3; i++) {
-    if (version[i]! !== HTTP_HOOKS_SINCE[i]) return version[i]! > HTTP_HOOKS_SINCE[i]!;
-  }
-  return true;
-}
+export { HTTP_HOOKS_SINCE, parseClientVersion, supportsHttpHooks } from '../core/launch-plan.js';
 
 export interface HookEntry {
   matcher?: string;

@@ -1,5 +1,6 @@
 // One hook event as the live trace shows it: a slim copy of the frame (tool
 // input capped) so a ring of thousands stays small.
+import { humanReason } from '../core/human-reason.js';
 import { clip, truncateValue } from '../core/truncate.js';
 import type { HookFrame, WireVerdict } from './channel-protocol.js';
 
@@ -17,6 +18,8 @@ export interface LiveEvent {
   verdict: WireVerdict;
   /** The code of a deny/ask verdict, for filtering. */
   code?: string;
+  /** Why it was asked or denied, in one line for the human (core/human-reason.ts). */
+  why?: string;
   /** A bounded copy of the hook input, for the detail view. */
   input: unknown;
 }
@@ -47,7 +50,10 @@ export function toLiveEvent(frame: HookFrame, seq: number, at: number): LiveEven
   };
   if (typeof input.tool_name === 'string') ev.tool_name = input.tool_name;
   if (typeof input.agent_type === 'string') ev.agent_type = input.agent_type;
-  if (v.kind === 'deny' || v.kind === 'ask') ev.code = v.code;
+  if (v.kind === 'deny' || v.kind === 'ask') {
+    ev.code = v.code;
+    ev.why = humanReason(v as Parameters<typeof humanReason>[0]) ?? v.code;
+  }
   return ev;
 }
 

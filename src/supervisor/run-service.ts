@@ -6,19 +6,35 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
 import { join } from 'node:path';
+import type { RozConfig } from '../core/config.js';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
+import {
+  hookTransport as transportFor,
+  isClaudeCommand,
+  planRun,
+  withSettings,
+  type HookTransport,
+  type LaunchFacts,
+  type RunPlan,
+} from '../core/launch-plan.js';
 import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
 import { loadConfig } from '../engine/config-loader.js';
-import { httpHooksFragment, supportsHttpHooks } from './http-hooks.js';
+import { httpHooksFragment } from './http-hooks.js';
 import { clientVersion, hooklessPlugin, pluginHooks } from './http-launch.js';
-import { isClaudeCommand, planLaunch, rozPluginInstalled, withSettings } from './launch-args.js';
+import { InProcessHooks } from './in-process-hooks.js';
+import { rozPluginInstalled } from './launch-args.js';
 import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 /** After forwarding a signal, how long the child gets before SIGKILL. */
 const KILL_GRACE_MS = 3_000;
+/**
+ * `roz exec`'s PreToolUse http hook: no human waits on it, so this only bounds
+ * a hung engine (the client then blocks the call: onFailure).
+ */
+const EXEC_PRE_TOOL_USE_TIMEOUT_S = 60;
 
 export interface RunRequest {
   /** The agent command line as typed (`claude -p ...`). */
@@ -29,11 +45,16 @@ export interface RunRequest {
   /** Load roz's plugin from here (default: the plugin this roz runs from; given = always added). */
   pluginDir?: string;
   /**
-   * Start a supervisor and point the hooks at it (`roz run`); absent: hooks run standalone.
-   * `hooks`: `auto` (default) uses the client's http hooks where the client supports them
-   * (src/supervisor/http-hooks.ts), `command` keeps a process per hook.
+   * Start a supervisor and point the hooks at it (`roz run`); absent (`roz exec`): hooks are
+   * judged without a human, over http in this process where the client supports it, else
+   * each in a process of its own. `hooks`: `auto` (default) uses the client's http hooks where
+   * the client supports them (src/supervisor/http-hooks.ts), `command` keeps a process per hook.
    */
   supervisor?: { approvalTimeoutMs: number; hooks?: 'auto' | 'command' };
+  /** `command`: a process per hook even where http would do (`roz exec`; `roz run` says it in `supervisor`). */
+  hooks?: 'auto' | 'command';
+  /** Told how long each in-process http hook took roz (`roz exec`; bench and tests). */
+  onHttpHook?: (event: string, ms: number) => void;
   /** A pseudo-terminal of this size (`roz run`); absent: the child inherits our stdio. */
   pty?: { cols: number; rows: number };
   /** More settings fragments for this run (e.g. http hooks to the supervisor). */
@@ -70,9 +91,12 @@ export class RunService {
   private constructor(
     readonly child: RunChild,
     readonly supervisor: Supervisor | null,
+    private readonly hooks: InProcessHooks | null,
     private readonly settings: RunSettings | null,
     readonly notes: string[],
     private readonly inheritsTerminal: boolean,
+    /** What this run was planned as (core/launch-plan.ts). */
+    readonly plan: RunPlan,
   ) {
     this.handlers = FORWARDED.map((sig) => [sig, () => this.forward(sig)] as const);
     for (const [sig, h] of this.handlers) process.on(sig, h);
@@ -88,57 +112,47 @@ export class RunService {
       );
     const env = req.env;
     const pluginDir = req.pluginDir ?? pluginRoot(env);
-    const transport = req.supervisor ? hookTransport(req, file, env, pluginDir) : null;
-    const notes = transport ? [transport.note] : [];
-    const launchDir = transport?.http ? hooklessPlugin(pluginDir, loadConfig(env).config.storage.path) : pluginDir;
-    let plan = planLaunch(req.command, req.args, {
-      env,
-      home: env.HOME || homedir(),
-      pluginDir: launchDir,
-      forcePluginDir: req.pluginDir !== undefined || transport?.http === true,
-    });
-    plan = { ...plan, notes: [...notes, ...plan.notes] };
+    // The run's one config load: the plan, the settings, the supervisor all use it.
+    const loaded = loadConfig(env, { cwd: req.cwd });
+    const facts = launchFacts(req, file, pluginDir, loaded.config);
+    const launchDir = transportFor(facts).http ? hooklessPlugin(pluginDir, loaded.config.storage.path) : pluginDir;
+    const plan = planRun(facts, launchDir);
+    const http = plan.transport.http;
     const supervisor = req.supervisor
-      ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: transport?.http === true })
+      ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: http, config: loaded })
       : null;
+    let hooks: InProcessHooks | null = null;
     let settings: RunSettings | null = null;
     try {
-      const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}) };
+      if (!supervisor && http)
+        hooks = await InProcessHooks.start({ env, storePath: loaded.config.storage.path, ...(req.onHttpHook ? { onHook: req.onHttpHook } : {}) });
+      const server = supervisor?.httpUrl ? supervisor : hooks;
+      const childEnv: Record<string, string> = { ...env, ...(supervisor?.childEnv() ?? {}), ...(hooks?.childEnv() ?? {}), ...plan.env };
       const fragments = req.settingsFragments?.(supervisor) ?? [];
-      if (supervisor?.httpUrl && req.supervisor) {
-        fragments.push(
-          httpHooksFragment({
-            baseUrl: supervisor.httpUrl,
-            pluginHooks: pluginHooks(pluginDir),
-            // The supervisor denies at the approval timeout; the request must outlive that.
-            preToolUseTimeoutS: Math.ceil(req.supervisor.approvalTimeoutMs / 1000) + 15,
-          }),
-        );
-        // No SessionStart process writes CLAUDE_ENV_FILE now: the reviewer's `roz decide` finds roz on PATH from here.
-        childEnv.PATH = `${join(pluginDir, 'bin')}:${childEnv.PATH ?? ''}`;
-        // The SessionStart hook (still a process) reports the run's transport in telemetry.
-        childEnv.ROZ_HOOK_TRANSPORT = 'http';
-      }
+      if (server?.httpUrl)
+        fragments.push(httpHooksFragment({ baseUrl: server.httpUrl, pluginHooks: pluginHooks(pluginDir), preToolUseTimeoutS: plan.preToolUseTimeoutS }));
+      let args = plan.args;
       if (isClaudeCommand(req.command)) {
         const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
-        settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir);
-        plan = withSettings(plan, settings.file);
+        settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir, loaded.config);
+        args = withSettings(plan, settings.file).args;
         childEnv[SETTINGS_ENV] = settings.file;
       }
       // In-process hooks see what a hook process would: the plugin root, the project, the settings file
       // (which this run launched the client with: the engine cannot find that in /proc from here).
-      supervisor?.addHookEnv({
+      server?.addHookEnv({
         CLAUDE_PLUGIN_ROOT: launchDir,
         CLAUDE_PROJECT_DIR: req.cwd,
         PATH: childEnv.PATH ?? '',
         ...(settings ? { [SETTINGS_ENV]: settings.file, ROZ_SETTINGS_LAUNCHED: settings.file } : {}),
       });
       const child = req.pty
-        ? await spawnChild(file, plan.args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
-        : spawnInherited(file, plan.args, req.cwd, childEnv);
-      return new RunService(child, supervisor, settings, plan.notes, !req.pty && process.stdin.isTTY === true);
+        ? await spawnChild(file, args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
+        : spawnInherited(file, args, req.cwd, childEnv);
+      return new RunService(child, supervisor, hooks, settings, plan.notes, !req.pty && process.stdin.isTTY === true, plan);
     } catch (err) {
       settings?.dispose();
+      await hooks?.close();
       await supervisor?.close();
       if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT')
         throw new RunError(`cannot use --settings: ${(err as Error).message}`, 2);
@@ -168,6 +182,7 @@ export class RunService {
         if (this.killTimer) clearTimeout(this.killTimer);
         for (const [sig, h] of this.handlers) process.off(sig, h);
         this.settings?.dispose();
+        await this.hooks?.close();
         await this.supervisor?.close();
       }
       return { code, sessions: this.supervisor?.seenSessions() ?? [], supervisor: this.supervisor, settingsFile: this.settingsFile };
@@ -177,21 +192,35 @@ export class RunService {
 }
 
 /**
- * http hooks to the supervisor, or a process per hook: http only for claude
- * on 2.1.295+ (onFailure: block), with roz's plugin loaded by this run (an
- * installed plugin or a --plugin-dir of the user's would keep its command
- * hooks, and every event would run twice). ROZ_HOOKS=command forces processes.
+ * The facts a launch is planned from (core/launch-plan.ts), each read once:
+ * `claude --version` only when nothing else already rules http hooks out.
  */
-export function hookTransport(req: RunRequest, file: string, env: Record<string, string>, pluginDir: string): { http: boolean; note: string } {
-  const no = (why: string) => ({ http: false, note: `hooks: a process per event (${why})` });
-  if (req.supervisor?.hooks === 'command' || env.ROZ_HOOKS === 'command') return no('ROZ_HOOKS=command');
-  if (!isClaudeCommand(req.command)) return no('not claude');
-  if (req.args.includes('--plugin-dir')) return no('--plugin-dir given');
-  if (req.pluginDir === undefined && rozPluginInstalled(env, env.HOME || homedir())) return no('the roz plugin is installed and keeps its command hooks');
-  if (!existsSync(join(pluginDir, 'hooks', 'hooks.json'))) return no(`no hooks.json in ${pluginDir}`);
-  const version = clientVersion(file, env);
-  if (!supportsHttpHooks(version)) return no(`client ${version ? version.join('.') : 'version unknown'} predates onFailure (2.1.295)`);
-  return { http: true, note: `hooks: http to the supervisor (client ${version!.join('.')}); a tool call is blocked if roz cannot judge it` };
+export function launchFacts(req: RunRequest, file: string, pluginDir: string, config: RozConfig): LaunchFacts {
+  const env = req.env;
+  const isClaude = isClaudeCommand(req.command);
+  const facts: LaunchFacts = {
+    command: req.command,
+    args: req.args,
+    config,
+    pluginDir,
+    pluginDirGiven: req.pluginDir !== undefined,
+    pluginInstalled: isClaude && rozPluginInstalled(env, env.HOME || homedir()),
+    pluginHasHooks: existsSync(join(pluginDir, 'hooks', 'hooks.json')),
+    clientVersion: null,
+    hooks: req.supervisor?.hooks === 'command' || req.hooks === 'command' || env.ROZ_HOOKS === 'command' ? 'command' : 'auto',
+    server: req.supervisor ? 'supervisor' : 'launcher',
+    // The supervisor denies at the approval timeout; the request must outlive that.
+    preToolUseTimeoutS: req.supervisor ? Math.ceil(req.supervisor.approvalTimeoutMs / 1000) + 15 : EXEC_PRE_TOOL_USE_TIMEOUT_S,
+    path: env.PATH ?? '',
+  };
+  // The version decides only when everything else allows http.
+  if (transportFor({ ...facts, clientVersion: [Number.MAX_SAFE_INTEGER, 0, 0] }).http) facts.clientVersion = clientVersion(file, env);
+  return facts;
+}
+
+/** The hook transport a request would get (tests): http or a process per hook, and why. */
+export function hookTransport(req: RunRequest, file: string, env: Record<string, string>, pluginDir: string): HookTransport {
+  return transportFor(launchFacts({ ...req, env }, file, pluginDir, loadConfig(env, { cwd: req.cwd }).config));
 }
 
 /** The child on our own stdin/stdout/stderr (no terminal needed): `roz exec`. */

@@ -4,6 +4,7 @@
 // only, removed when the run ends.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { RozConfig } from '../core/config.js';
 import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
@@ -27,9 +28,10 @@ export function buildSettings(
   settingsFile: string | null,
   extra: ClaudeSettings[] = [],
   pluginDir?: string,
+  config: RozConfig = loadConfig(env).config,
 ): { settings: ClaudeSettings; paths: ProtectedPaths } {
-  const paths = protectedPaths(env, cwd, settingsFile, pluginDir);
-  const network = loadConfig(env).config.enforce.network;
+  const paths = protectedPaths(env, cwd, settingsFile, pluginDir, config);
+  const network = config.enforce.network;
   // Ours last: a user's own --settings may add to the sandbox, never loosen it.
   return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV })), paths };
 }
@@ -42,14 +44,21 @@ export function readUserSettings(value: string, cwd: string): ClaudeSettings {
   return doc as ClaudeSettings;
 }
 
-export function writeRunSettings(env: Record<string, string | undefined>, cwd: string, extra: ClaudeSettings[] = [], pluginDir?: string): RunSettings {
-  const store = resolve(cwd, loadConfig(env).config.storage.path);
+/** `config`: the run's one loaded config (core/launch-plan.ts); loaded here when not given. */
+export function writeRunSettings(
+  env: Record<string, string | undefined>,
+  cwd: string,
+  extra: ClaudeSettings[] = [],
+  pluginDir?: string,
+  config: RozConfig = loadConfig(env).config,
+): RunSettings {
+  const store = resolve(cwd, config.storage.path);
   const runs = join(store, 'runs');
   mkdirSync(runs, { recursive: true, mode: 0o700 });
   const dir = mkdtempSync(join(runs, 'run-'));
   const file = join(dir, 'settings.json');
   try {
-    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir);
+    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config);
     // The paths must exist before the sandbox mounts them read-only.
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
     writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600, flag: 'wx' });

@@ -22,7 +22,7 @@ import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
 import type { ProjectIntents } from './project-intents.js';
 import { AgentSession } from './agent-session.js';
-import { ConfigWatch } from './config-watch.js';
+import { ConfigWatch, type LoadedConfig } from './config-watch.js';
 import { TelemetrySender } from './telemetry-sender.js';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
@@ -44,6 +44,8 @@ export interface SupervisorOptions {
   httpHooks?: boolean;
   /** Told how long each http hook took roz, request in to answer out (bench and tests). */
   onHttpHook?: (event: string, ms: number) => void;
+  /** The run's config as its launcher loaded it (core/launch-plan.ts); loaded here when absent, reloaded on change. */
+  config?: LoadedConfig;
 }
 
 export interface SupervisorSnapshot {
@@ -77,13 +79,18 @@ export class Supervisor {
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
-    this.config = new ConfigWatch(opts.env, opts.cwd, {
-      reloaded: (file, problems) => this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`),
-      changed: (file) => {
-        this.agent.intentsChanged(file);
-        this.pushNotice('roz:IntentsReloaded', file);
+    this.config = new ConfigWatch(
+      opts.env,
+      opts.cwd,
+      {
+        reloaded: (file, problems) => this.pushNotice('roz:ConfigReloaded', `${file}${problems.length ? `: ${problems.join('; ')}` : ''}`),
+        changed: (file) => {
+          this.agent.intentsChanged(file);
+          this.pushNotice('roz:IntentsReloaded', file);
+        },
       },
-    });
+      opts.config,
+    );
     const config = this.config.current.config;
     const root = config.storage.path;
     this.log = opts.log ?? supervisorLog(root);

@@ -3,7 +3,7 @@
 // only; state comes from hooks.
 import { Box } from 'ink';
 import { useEffect, useRef, useState } from 'react';
-import { ApprovalPrompt } from './components/ApprovalPrompt.js';
+import { ApprovalPrompt, widenShown } from './components/ApprovalPrompt.js';
 import { HelpOverlay } from './components/HelpOverlay.js';
 import { IntentsView } from './components/IntentsView.js';
 import { ReviewsView } from './components/ReviewsView.js';
@@ -49,7 +49,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
   const [help, setHelp] = useState({ open: false, top: 0 });
   const bodyHeight = Math.max(3, height - 1);
   const trace = useTrace(source, snap.totalEvents, bodyHeight - 1, width);
-  const approvals = useApprovals(source, snap.pending);
+  const approvals = useApprovals(source, snap.pending, (a) => widenShown(a, width, bodyHeight));
   const intents = useIntents(source, snap.intents);
   const tick = useTicker(snap.pending.length > 0, now);
 

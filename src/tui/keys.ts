@@ -25,9 +25,9 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
   approvals: [
     ['a', 'approve once'],
     ['s', 'approve for this session (same tool, same command or file, same code)'],
-    ['g', "when the request suggests it: add the asked path's glob to the intent's owned_scope, then allow"],
+    ['g', "when the request suggests it: add the glob shown above the keys (the asked path, taken literally) to the intent's owned_scope, then allow"],
     ['b', 'block: type a reason, ⏎ sends it to the agent'],
-    ['i', "inspect: roz's reason, the raw tool input and ids (i or Esc back)"],
+    ['i', 'inspect: what roz tells the agent, the raw tool input and ids (i or Esc back)'],
     ['↑ ↓ PgUp PgDn', 'scroll a long input'],
   ],
   'approvals-reason': [

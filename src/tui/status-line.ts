@@ -68,13 +68,28 @@ interface Segment {
 
 const SEP = ' │ ';
 
-function pendingSegment(snap: SupervisorSnapshot, focus: 'child' | 'roz'): string {
+const cut = (text: string, n: number): string => (text.length > n ? `${text.slice(0, Math.max(0, n - 1))}…` : text);
+
+/**
+ * The first pending request in `room` columns: `!! APPROVAL: Bash rm -rf build
+ * — deletes the tree build/ · a/s/b to answer`. How to answer is never cut;
+ * the command and the human's reason share what is left: the command keeps
+ * enough to say which one (20 columns, or 40 % of the room), the reason the rest.
+ */
+function pendingLead(snap: SupervisorSnapshot, focus: 'child' | 'roz', room: number): string {
   const n = snap.pending.length;
   const first = snap.pending[0]!;
   const what = String(first.tool_input.command ?? first.tool_input.file_path ?? first.tool_input.url ?? '');
-  const head = `!! ${n} APPROVAL${n === 1 ? '' : 'S'} PENDING`;
+  const head = `!! ${n === 1 ? 'APPROVAL' : `${n} APPROVALS`}: `;
   const answer = focus === 'child' ? `${HOTKEY_LABEL} to answer` : first.widen ? 'a/s/g/b to answer' : 'a/s/b to answer';
-  return `${head}: ${safe(first.tool_name)}${what ? ` ${safe(what.replace(/\s+/g, ' '))}` : ''}\u0000${answer}`;
+  const tail = ` · ${answer}`;
+  const call = `${safe(first.tool_name)}${what ? ` ${safe(what.replace(/\s+/g, ' '))}` : ''}`;
+  const why = first.human ? ` — ${safe(first.human)}` : '';
+  const free = Math.max(0, room - head.length - tail.length);
+  if (call.length + why.length <= free) return `${head}${call}${why}${tail}`;
+  const callMin = Math.min(call.length, Math.max(20, Math.floor(free * 0.4)));
+  const whyRoom = Math.min(why.length, free - callMin);
+  return `${head}${cut(call, free - whyRoom)}${cut(why, whyRoom)}${tail}`;
 }
 
 export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', cols: number): string {
@@ -83,6 +98,7 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
   const lastText = last
     ? `${last.event}${last.tool_name ? ` ${last.tool_name}` : ''}${last.verdict.kind !== 'none' ? ` → ${last.verdict.kind}${last.code ? ` ${last.code}` : ''}` : ''}`
     : 'no events yet';
+  const lastWhy = last?.why ? `: ${last.why}` : '';
   const mode = enforcementMode(s);
   const segments: Segment[] = [
     { text: 'roz', rank: 6 },
@@ -90,17 +106,12 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
     { text: reviewText(s), rank: 2 },
     { text: breakerText(s), rank: s && breakerOpen(s) ? 2 : 4 },
     { text: `intent ${selectedIntent(s, snap.intents) ?? '-'}`, rank: 3 },
-    { text: `last ${lastText}`, rank: 7, clip: true },
+    { text: `last ${lastText}${lastWhy}`, rank: 7, clip: true },
   ];
   const hint = snap.pending.length ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;
-  // The pending request leads and is never dropped; only its command is shortened.
-  let lead = '';
-  if (snap.pending.length) {
-    const [what, answer] = pendingSegment(snap, focus).split('\u0000') as [string, string];
-    const tail = ` · ${answer}`;
-    const room = Math.max(0, cols - tail.length);
-    lead = `${what.length > room ? `${what.slice(0, Math.max(0, room - 1))}…` : what}${tail}`;
-  }
+  // The pending request leads and is never dropped; only its command and reason are shortened.
+  // From 120 columns on it leaves room for the review and the intent.
+  const lead = snap.pending.length ? pendingLead(snap, focus, cols >= 120 ? cols - 36 : cols) : '';
   const room = cols - (hint ? hint.length + 1 : 0) - (lead ? lead.length + SEP.length : 0);
   for (const seg of segments) seg.text = safe(seg.text);
   const kept = [...segments];

@@ -64,11 +64,23 @@ describe('scope audit at Stop', () => {
     const p = makeProject({ git: true });
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
-    const call = pre(p.root, 'Bash', { command: 'python3 tools/gen.py' }, { tool_use_id: 'toolu_gen' });
+    const call = pre(p.root, 'Bash', { command: 'bash -c "$GEN"' }, { tool_use_id: 'toolu_gen' });
     expect(governancePreToolUse(s, call, deps(p)).verdict).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
     p.write('docs/generated.md', 'gen\n');
-    governancePostToolUse(s, post(p.root, 'Bash', { command: 'python3 tools/gen.py' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
+    governancePostToolUse(s, post(p.root, 'Bash', { command: 'bash -c "$GEN"' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
     expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
+  });
+
+  it("running a project script is allowed, and what it writes outside the scope blocks the stop (issue 22's decision)", () => {
+    const p = makeProject({ git: true });
+    const s = session();
+    governanceOf(s).intent_id = 'INT-001';
+    const call = pre(p.root, 'Bash', { command: 'python3 tools/gen.py' }, { tool_use_id: 'toolu_gen' });
+    expect(governancePreToolUse(s, call, deps(p)).verdict.kind).toBe('none');
+    p.write('docs/generated.md', 'gen\n');
+    governancePostToolUse(s, post(p.root, 'Bash', { command: 'python3 tools/gen.py' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
+    const stopped = governanceStop(s, stop(p.root), deps(p)).verdict;
+    expect(stopped).toMatchObject({ kind: 'block', reason: expect.stringMatching(/^\[SCOPE_VIOLATION\][\s\S]*docs\/generated\.md/) });
   });
 
   it('outside git, or with no intent selected, there is nothing to audit', () => {

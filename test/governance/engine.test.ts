@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
-import { governanceOnReviewIssues, governancePostToolUse, governanceSessionStart } from '../../src/engine/governance/dispatch.js';
+import { governanceOnReviewIssues, governancePostToolUse, governanceSessionStart, runGovernance } from '../../src/engine/governance/dispatch.js';
 import { governancePreToolUse } from '../../src/engine/governance/gate.js';
 import { bindSelection } from '../../src/engine/governance/select.js';
 import { readLedger } from '../../src/store/ledger.js';
@@ -102,7 +102,13 @@ describe('governance engine', () => {
       tool_name: 'Write',
       symbols: { 'src/auth/jwt.ts': ['sign', 'x'] },
     });
-    const map = readFileSync(join(p.root, '.orchestration/intent_map.md'), 'utf8');
+    // The map follows at the end of the turn: not after the change, written at Stop.
+    const mapFile = join(p.root, '.orchestration/intent_map.md');
+    expect(existsSync(mapFile)).toBe(false);
+    expect(governanceOf(s).map_stale).toBe(true);
+    expect(runGovernance('Stop', s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'Stop' }, d).warnings).toEqual([]);
+    expect(governanceOf(s).map_stale).toBe(false);
+    const map = readFileSync(mapFile, 'utf8');
     expect(map).toMatch(/## INT-001: JWT Authentication Migration/);
     expect(map).toMatch(/\| src\/auth\/jwt\.ts \| sign, x \| 1 \|/);
 

@@ -37,17 +37,19 @@ describe('modules loaded on demand by the engine', () => {
     const allowed = await runHook('PreToolUse', JSON.stringify(pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts', content: 'x' })), { env });
     expect(allowed.verdict.kind).toBe('none');
 
-    // The first ledger append needs the schema: loaded, then the update runs again.
+    // A ledger append checks its record by hand (core/governance/trace-check.ts): the zod schema stays unloaded.
     p.write('src/auth/jwt.ts', 'export const a = 1;\n');
     const recorded = await runHook('PostToolUse', JSON.stringify(post(p.root, 'Write', { file_path: 'src/auth/jwt.ts', content: 'export const a = 1;\n' })), {
       env,
     });
     expect(recorded.stderr).toBe('');
+    expect(() => onDemand('trace-schema')).toThrow(NotLoaded);
+    await loadOnDemand('trace-schema'); // readLedger (the CLI's reader) checks with the schema
     const ledger = readLedger(join(p.root, '.orchestration/agent_trace.jsonl'));
     expect(ledger.records).toHaveLength(1);
     expect(ledger.bad).toEqual([]);
 
-    // Exactly once in state and trace, though two updates ran.
+    // Exactly once in state and trace.
     const state = store.read('sess-1')!;
     expect(state.counters.PostToolUse).toBe(1);
     expect(state.counters.PreToolUse).toBe(2);

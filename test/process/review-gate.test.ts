@@ -201,4 +201,17 @@ describe('review gate through hooks.json', () => {
     expect(bad.json?.hookSpecificOutput?.permissionDecisionReason).toContain(`SESSION_ID=${SID}`);
     expect((await state(env)).review.attempts[0].bad_session_id_spawns).toBe(1);
   });
+
+  it("an Agent call for roz:roz that picks the model is refused (the reviewer is roz's); without model it is not (issue 24)", async () => {
+    const { env } = sandbox();
+    const p = payloads(SID);
+    await runHook('UserPromptSubmit', p.prompt('#roz add a greeting'), env);
+    const spawn = { description: 'Independent review', prompt: `SESSION_ID=${SID}\nReview it.`, subagent_type: 'roz:roz' };
+    const withModel = await runHook('PreToolUse', p.pre('Agent', { ...spawn, model: 'haiku' }), env);
+    expect(withModel.json?.hookSpecificOutput?.permissionDecision).toBe('deny');
+    expect(withModel.json?.hookSpecificOutput?.permissionDecisionReason).toMatch(/REVIEWER_MODEL.*without the model parameter/);
+    const plain = await runHook('PreToolUse', p.pre('Agent', spawn), env);
+    expect(plain.json?.hookSpecificOutput?.permissionDecision ?? 'none').not.toBe('deny');
+    expect((await trace(env)).some((e) => e.event === 'roz:ReviewerModelRefused' || e.type === 'ReviewerModelRefused')).toBe(true);
+  });
 });

@@ -79,9 +79,10 @@ describe('roz run in a pseudo-terminal', () => {
     await pty.waitFor(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED[\s\S]*\[a\] approve once/, 'the approval prompt, focused automatically, its keys armed');
     const prompt = pty.screen();
     expect(prompt).toContain('$ rm -rf build');
-    expect(prompt).toContain('rm -rf deletes files for good');
+    expect(prompt).toContain('why: deletes the tree build/');
+    expect(prompt).not.toContain('rm -rf deletes files for good'); // the agent's text, under i
     expect(prompt).toContain('[a] approve once');
-    expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · a\/s\/b to answer/);
+    expect(pty.row(rows - 1)).toMatch(/^!! APPROVAL: Bash rm -rf build — deletes the tree build\/ · a\/s\/b to answer/);
     pty.write('a');
     await pty.waitFor('HOOK ANSWER allow: roz: approved by the human', 'the hook printing the human approval');
 
@@ -129,15 +130,15 @@ describe('roz run in a pseudo-terminal', () => {
     await pty.waitFor('FAKE CLAUDE READY size=80x23');
     pty.write('h');
     await pty.waitFor('APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED', 'the approval prompt, focused automatically');
-    expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · a\/s\/b to answer/);
+    expect(pty.row(rows - 1)).toMatch(/^!! APPROVAL: Bash rm -rf build — deletes the tree build\/ · a\/s\/b to answer/);
     // The human goes back to Claude while the hook waits.
     pty.write(CTRL_RBRACKET);
     const split = await pty.waitFor((s) => s.includes('RESIZED 80x13') && s.includes('APPROVAL NEEDED'), "Claude's pane and the approval panel under it");
     const lines = split.split('\n');
     expect(lines[13]).toMatch(/^── roz ─{73}$/);
     expect(lines.slice(14, 23).join('\n')).toContain('Ctrl-] to answer here');
-    expect(lines.slice(14, 23).join('\n')).toContain('rm -rf deletes files for good');
-    expect(pty.row(rows - 1)).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
+    expect(lines.slice(14, 23).join('\n')).toContain('why: deletes the tree build/');
+    expect(pty.row(rows - 1)).toMatch(/^!! APPROVAL: Bash rm -rf build — deletes the tree build\/ · Ctrl-\] to answer/);
     // Keys typed in Claude's pane go to Claude, never to the request.
     pty.write('a');
     await pty.waitFor('KEY 61', "the key in Claude's pane");

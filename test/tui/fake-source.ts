@@ -77,6 +77,7 @@ export class FakeSource implements SupervisorSource {
       tool_input: { command: 'rm -rf build' },
       code: 'DESTRUCTIVE_BLOCKED',
       reason: 'rm -rf deletes files',
+      human: 'deletes the tree build/',
       received_at: Date.now(),
       deadline_at: Date.now() + 20_000,
       ...p,

@@ -72,7 +72,7 @@ describe.each([
     focus.setPending(['a1']);
     const lines = await runFrame(cols, rows, focus, s);
     expect(lines[1]).toMatch(/^APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED/);
-    expect(lines[rows - 1]).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · a\/s\/b to answer/);
+    expect(lines[rows - 1]).toMatch(/^!! APPROVAL: Bash rm -rf build — deletes the tree build\/ · a\/s\/b to answer/);
   });
 
   it("back in Claude's pane while it waits: Claude above, the request in the panel, how to answer on the status line", async () => {
@@ -90,7 +90,7 @@ describe.each([
     expect(panel).toContain('APPROVAL NEEDED');
     expect(panel).toContain('$ rm -rf build');
     expect(panel).toContain('Ctrl-] to answer here');
-    expect(lines[rows - 1]).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
+    expect(lines[rows - 1]).toMatch(/^!! APPROVAL: Bash rm -rf build — deletes the tree build\/ · Ctrl-\] to answer/);
   });
 });
 

@@ -132,6 +132,7 @@ describe('status line', () => {
     tool_input: { command },
     code: 'DESTRUCTIVE_BLOCKED',
     reason: 'r',
+    human: 'deletes the tree build/',
     received_at: 0,
     deadline_at: 1,
   });
@@ -153,19 +154,28 @@ describe('status line', () => {
     expect(line).toMatch(/^review idle │ intent -\s+Ctrl-\]: claude$/);
   });
 
-  it.each([80, 120])('at %i columns a pending approval comes first, whole, with how to answer it', (cols) => {
+  it.each([80, 120])("at %i columns a pending approval comes first, whole, with the human's reason and how to answer it", (cols) => {
     const state = newSession('s', new Date());
     state.governance = { intent_id: 'INT-7' };
     const line = statusLine(snap({ state, pending: [pendingAsk('rm -rf build')], lastEvent: lastDeny }), 'child', cols);
     expect(line).toHaveLength(cols);
-    expect(line).toMatch(/^!! 1 APPROVAL PENDING: Bash rm -rf build · Ctrl-\] to answer/);
+    expect(line).toMatch(/^!! APPROVAL: Bash rm -rf build — deletes the tree build\/ · Ctrl-\] to answer/);
     if (cols >= 120) expect(line).toContain('intent INT-7');
   });
 
-  it('a long pending command is shortened, never the request itself nor how to answer', () => {
+  it('a long pending command is shortened, never the request itself, its reason nor how to answer', () => {
     const line = statusLine(snap({ pending: [pendingAsk(`rm -rf ${'x'.repeat(200)}`), pendingAsk('ls')] }), 'roz', 80);
     expect(line).toHaveLength(80);
-    expect(line).toMatch(/^!! 2 APPROVALS PENDING: Bash rm -rf x+… · a\/s\/b to answer$/);
+    expect(line).toMatch(/^!! 2 APPROVALS: Bash rm -rf x+… — deletes the tree build\/ · a\/s\/b to answer$/);
+  });
+
+  it('a long reason and a long command share the line, the reason keeping half', () => {
+    const ask = { ...pendingAsk(`rm -rf ${'x'.repeat(200)}`), human: `deletes the tree ${'y'.repeat(200)}/` };
+    const line = statusLine(snap({ pending: [ask] }), 'roz', 80);
+    expect(line).toHaveLength(80);
+    expect(line).toMatch(/^!! APPROVAL: Bash rm -rf x+… — deletes the tree y+… · a\/s\/b to answer$/);
+    expect(line.indexOf('—')).toBeGreaterThan(12 + 20);
+    expect(line.indexOf('—')).toBeLessThan(40);
   });
 
   it("the agent's command cannot reach the real terminal as escape sequences through the status line", () => {

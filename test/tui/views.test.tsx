@@ -29,22 +29,22 @@ const SIZES = [
 ] as const;
 
 describe.each(SIZES)('at %i×%i', (cols, rows) => {
-  it('the split layout: Claude keeps most of the screen, the panel fits every tab and the whole reason', async () => {
+  it("the split layout: Claude keeps most of the screen, the panel fits every tab, the human's reason and the keys", async () => {
     const l = computeLayout(cols, rows, true);
     expect(l.split).toBe(true);
     expect(l.child.cols * l.child.rows + l.roz.cols * l.roz.rows + (l.divider ? l.divider.cols * l.divider.rows : 0)).toBe(cols * (rows - 1));
     expect(l.child.rows).toBeGreaterThan(l.roz.rows);
     const s = new FakeSource();
     const { lastFrame } = app(s, l.roz.cols, l.roz.rows, true);
-    s.ask({ reason: LONG_REASON });
+    s.ask({ reason: LONG_REASON, human: "build/ is outside INT-042's scope: src/**; deletes the tree build/" });
     const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED') && x.includes('[a]'), 'the prompt in the panel');
     const lines = f.split('\n');
     expect(lines.length).toBeLessThanOrEqual(l.roz.rows);
     for (const line of lines) expect(line.length).toBeLessThanOrEqual(l.roz.cols);
     expect(lines[0]).toMatch(/1 trace.*2 appro.*3 revie.*4 inten.*5 stats/);
-    // Every word of the reason is on screen, and the keys to answer.
-    const flat = f.replace(/\s+/g, ' ');
-    expect(flat).toContain(LONG_REASON);
+    // Why in one line, what, and the keys; the agent's text is for the agent (under i).
+    expect(f).toContain("why: build/ is outside INT-042's scope: src/**; deletes the tree build/");
+    expect(f.replace(/\s+/g, ' ')).not.toContain('Approve only if you asked');
     expect(f).toContain('[a]');
     expect(f).toContain('$ rm -rf build');
   });
@@ -77,6 +77,7 @@ describe.each(SIZES)('at %i×%i', (cols, rows) => {
       tool_input: { command: 'rm -rf build' },
       code: 'DESTRUCTIVE_BLOCKED',
       reason: 'r',
+      human: 'h',
       received_at: base,
       deadline_at: base + 1,
     };
@@ -114,41 +115,45 @@ describe.each(SIZES)('at %i×%i', (cols, rows) => {
 });
 
 describe('roz views, details', () => {
-  it('i shows why roz asks and the raw input; i again goes back', async () => {
+  it('i shows what roz tells the agent and the raw input; i again goes back', async () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s, 80, 23);
     s.ask({ reason: LONG_REASON, tool_use_id: 'toolu_9' });
     await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
     stdin.write('i');
-    const f = await frameUntil(lastFrame, (x) => x.includes('why roz asks'), 'inspect');
+    const f = await frameUntil(lastFrame, (x) => x.includes('what roz tells the agent'), 'inspect');
     expect(f.replace(/\s+/g, ' ')).toContain(LONG_REASON);
     expect(f).toContain('"tool_use_id": "toolu_9"');
     expect(f).toContain('"command": "rm -rf build"');
     stdin.write('i');
-    await frameUntil(lastFrame, (x) => !x.includes('why roz asks') && x.includes('$ rm -rf build'), 'back to the prompt');
+    await frameUntil(lastFrame, (x) => !x.includes('what roz tells the agent') && x.includes('$ rm -rf build'), 'back to the prompt');
   });
 
   it('a command crafted with escape sequences cannot repaint the prompt to hide what it does', async () => {
     const s = new FakeSource();
     const { lastFrame } = app(s, 80, 23);
-    s.ask({ tool_input: { command: 'rm -rf ~ \x1b[2K\x1b[1G$ ls -la\r$ git status' }, reason: 'destructive\x1b[8m hidden' });
+    s.ask({ tool_input: { command: 'rm -rf ~ \x1b[2K\x1b[1G$ ls -la\r$ git status' }, human: 'deletes the tree ~\x1b[8m hidden' });
     const f = await frameUntil(lastFrame, (x) => x.includes('APPROVAL NEEDED'), 'the prompt');
     expect(f).toContain('$ rm -rf ~ \\x1b[2K\\x1b[1G$ ls -la');
     expect(f).toContain('$ git status');
-    expect(f).toContain('destructive\\x1b[8m hidden');
+    expect(f).toContain('deletes the tree ~\\x1b[8m hidden');
     expect(f).not.toContain('\x1b[2K');
   });
 
-  it('in a short panel, a reason longer than the panel scrolls into the input instead of being cut', async () => {
+  it("in a short panel, the agent's text under i scrolls instead of being cut; the why line and keys stay", async () => {
     const s = new FakeSource();
     const { lastFrame, stdin } = app(s, 60, 8, true);
     s.ask({ reason: `${LONG_REASON} ${LONG_REASON}` });
     let f = await frameUntil(lastFrame, (x) => x.includes('[a] once'), 'the prompt in a small panel');
+    expect(f).toContain('why: deletes the tree build/');
+    expect(f).toContain('$ rm -rf build');
+    stdin.write('i');
+    f = await frameUntil(lastFrame, (x) => x.includes('what roz tells the agent'), 'inspect in a small panel');
     expect(f).toMatch(/more lines \(↑↓\)/);
-    expect(f).not.toContain('$ rm -rf build');
-    for (let i = 0; i < 4; i++) stdin.write('\x1b[6~'); // PgDn
-    f = await frameUntil(lastFrame, (x) => x.includes('$ rm -rf build'), 'the input after the whole reason');
-    expect(f).toContain('the build script.');
+    expect(f).not.toContain('"command"');
+    for (let i = 0; i < 6; i++) stdin.write('\x1b[6~'); // PgDn
+    f = await frameUntil(lastFrame, (x) => x.includes('"command": "rm -rf build"'), 'the raw input after the agent text');
+    expect(f).toContain('[a] once');
   });
 
   it('a long input in the prompt scrolls with the arrows, the keys line stays', async () => {

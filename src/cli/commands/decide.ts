@@ -5,6 +5,7 @@
 // untrusted, so running it can never approve anything.
 import { parseDecideArgs, type DecideArgs } from '../../core/review/decide-args.js';
 import type { Decision } from '../../core/review/state.js';
+import { unseenSentence, WRITTEN_DURING_REVIEW } from '../../core/review/seen-tree.js';
 import { cliContext, requireSessionId, UsageError } from '../context.js';
 
 export interface DecideOptions {
@@ -42,6 +43,12 @@ export async function decideCommand(args: string[], opts: DecideOptions): Promis
       `roz: decision recorded: ${last.kind.toUpperCase()} for session ${sid} (by reviewer ${last.agent_id ?? '?'} at ${last.decided_at}` +
         `${last.tree ? `, tree ${last.tree.slice(0, 12)}` : ''}).\n`,
     );
+    // The hook re-armed the gate at this very decision: files changed after the reviewer last saw the worktree.
+    const r = state.review.rearmed;
+    if (last.kind === 'complete' && r && r.at === last.decided_at && r.why === WRITTEN_DURING_REVIEW) {
+      const run = last.agent_id ? state.review.reviewers[last.agent_id] : undefined;
+      process.stdout.write(`roz: ${unseenSentence(r.files, run?.seen_at)}\n`);
+    }
     return 0;
   }
   process.stderr.write(

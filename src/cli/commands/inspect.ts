@@ -4,6 +4,8 @@ import { tracePath } from '../../store/paths.js';
 import type { TraceRecord } from '../../store/session-store.js';
 import type { SessionState } from '../../core/session-state.js';
 import { clip } from '../../core/truncate.js';
+import { humanReason } from '../../core/human-reason.js';
+import type { Verdict } from '../../core/verdict.js';
 import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
 import { changedBetween, commitsSince, diffBetween, takeSnapshot } from '../../store/tree-snapshot.js';
 import type { RozConfig } from '../../core/config.js';
@@ -264,7 +266,11 @@ export function formatTraceLine(r: TraceRecord, verbose: boolean): string {
     what = clip(JSON.stringify(rest), 100);
   }
   const v = r.verdict as { kind: string; code?: string; reason?: string } | undefined;
-  const verdict = v ? ` → ${v.kind === 'deny' || v.kind === 'block' ? c.red(v.kind) : c.yellow(v.kind)}${v.code ? ` ${v.code}` : ''}` : '';
+  // The human's one line, not the agent's instructions (those are in --verbose and --json).
+  const why = v && (v.kind === 'ask' || v.kind === 'deny') && typeof v.reason === 'string' ? humanReason(v as Verdict) : null;
+  const verdict = v
+    ? ` → ${v.kind === 'deny' || v.kind === 'block' ? c.red(v.kind) : c.yellow(v.kind)}${v.code ? ` ${v.code}` : ''}${why ? `: ${why}` : ''}`
+    : '';
   let line = `${c.dim(time)} ${c.bold(r.event.padEnd(18))} ${who}${what}${verdict}`;
   if (verbose) {
     const { ts: _t, event: _e, session_id: _s, ...payload } = r;

@@ -4,9 +4,11 @@
 import { normalize } from 'node:path';
 import { guardVerdict, NOBODY_ANSWERS, type GuardMode } from '../guard.js';
 import type { HookInput } from '../hook-input.js';
+import { outsideProjectLine, outsideScopeLine, unknownWritesLine } from '../human-reason.js';
 import { mergeResults, result, type PolicyResult, type TraceNote, type Verdict } from '../verdict.js';
 import { formatProblems, type Intent, type IntentsParse } from './intents.js';
 import { FILE_TOOLS, mutationOf, type Mutation, type WriteAnalyzer, type WriteTarget } from './mutations.js';
+import { literalGlob, literalTreeGlob } from './literal-glob.js';
 import { intentLine, selectHint, SELECT_HOW } from './render.js';
 import { isInside, resolvePath, scopeMatcher, type PathContext, type ResolvedPath } from './scope.js';
 import type { GovernanceState } from './state.js';
@@ -43,7 +45,8 @@ const deny = (
   code: 'INTENT_REQUIRED' | 'SCOPE_VIOLATION' | 'STALE_FILE' | 'HOOK_ERROR' | 'STORE_PROTECTED',
   reason: string,
   notes: TraceNote[] = [],
-): PolicyResult => result({ kind: 'deny', code, reason: `roz: ${reason}` }, notes);
+  human?: string,
+): PolicyResult => result({ kind: 'deny', code, reason: `roz: ${reason}`, ...(human ? { human } : {}) }, notes);
 
 function describeCall(m: Mutation): string {
   return m.command !== null ? `\`${clip(m.command, 200)}\`` : `${m.tool} ${m.targets[0]?.path ?? ''}`.trim();
@@ -57,10 +60,17 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   const command = input.tool_name === 'Bash' && typeof input.tool_input.command === 'string' ? input.tool_input.command : null;
   // Destructive commands go to the human even when they write no file we can name (`git push --force`).
   const destructive = command !== null ? ctx.destructive(command) : { destructive: false, findings: [] };
-  const mutation = mutationOf(input, ctx.writes);
+  let mutation = mutationOf(input, ctx.writes);
   if (!mutation) return command !== null ? guardVerdict(destructive, `\`${clip(command, 200)}\``, ctx.guard ?? 'ask') : result();
   const what = describeCall(mutation);
   const { project } = ctx;
+  // `rm -rf $TMPDIR/x`: scratch when temp writes are allowed and no temp dir holds the project; otherwise unknown.
+  const temp = mutation.targets.filter((t) => t.temp);
+  if (temp.length > 0) {
+    const scratchOn = (ctx.tempDirs ?? []).length > 0 && !(ctx.tempDirs ?? []).some((d) => isInside(project.root, d));
+    const unknown = scratchOn ? [] : temp.map((t) => ({ command: t.path, why: `${t.via} writes ${t.path}, a temp path, and temp writes are governed here` }));
+    mutation = { ...mutation, targets: mutation.targets.filter((t) => !t.temp), unknown: [...mutation.unknown, ...unknown] };
+  }
 
   if (!project.intents.ok) {
     return deny(
@@ -69,6 +79,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
         `${formatProblems(project.intentsFile, project.intents.problems.slice(0, 5))}\n` +
         'Until it is fixed every change is refused. The file belongs to the human: tell them what is wrong, do not edit it.',
       [{ type: 'GovernanceInvalidIntents', problems: project.intents.problems.length }],
+      `${project.intentsFile} is invalid: every file change is refused`,
     );
   }
   const intents = project.intents.intents;
@@ -83,6 +94,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
           'Those are maintained by the human and by roz; no intent can own them. Leave them alone and carry on with the task ' +
           '(to change an intent, ask the human).',
         [{ type: 'ScopeViolation', path: path.real, why: 'orchestration' }],
+        `writes ${path.given} in .orchestration/ (roz's records)`,
       );
     }
     if (isInside(path.real, ctx.storeRoot)) {
@@ -90,6 +102,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
         'STORE_PROTECTED',
         `${what} would write ${path.given} inside roz's own store (${ctx.storeRoot}); that is recorded only by roz. Leave it alone.`,
         [{ type: 'ScopeViolation', path: path.real, why: 'store' }],
+        `writes ${path.given} in roz's own store`,
       );
     }
   }
@@ -97,21 +110,33 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   // Scratch files under /tmp, $TMPDIR or the client's temp are nobody's scope ([governance] allow_temp_writes).
   // A temp dir that holds the project itself (a checkout under /tmp) is not scratch: its other files are someone's.
   const scratch = (ctx.tempDirs ?? []).filter((d) => !isInside(project.root, d));
-  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d));
+  // The home is the user's even where it lies under a temp dir (a CI runner): only a temp dir
+  // inside the home ($TMPDIR=~/tmp) makes part of it scratch.
+  let home: string | undefined;
+  const inHome = (real: string): boolean => isInside(real, (home ??= ctx.paths.realish(ctx.paths.home)));
+  const isTemp = (p: ResolvedPath): boolean => p.rel === null && scratch.some((d) => isInside(p.real, d) && (!inHome(p.real) || inHome(d)));
   const governed = resolved.filter(({ path }) => !project.ignored(path) && !isTemp(path));
   const guard = guardVerdict(destructive, what, ctx.guard ?? 'ask');
   // Everything the call writes is listed in .intentignore or is scratch: outside governance.
-  if (governed.length === 0 && mutation.unknown.length === 0 && resolved.length > 0) return guard;
+  if (governed.length === 0 && mutation.unknown.length === 0 && (resolved.length > 0 || temp.length > 0)) return guard;
 
   const intent = gov.intent_id ? intents.find((i) => i.id === gov.intent_id) : undefined;
   if (!gov.intent_id) {
-    return deny('INTENT_REQUIRED', `${what} changes files, and no intent is selected for this session. ${selectHint(intents)}`, [{ type: 'IntentRequired' }]);
+    return deny(
+      'INTENT_REQUIRED',
+      `${what} changes files, and no intent is selected for this session. ${selectHint(intents)}`,
+      [{ type: 'IntentRequired' }],
+      'changes files with no intent selected',
+    );
   }
   if (!intent || intent.status !== 'IN_PROGRESS') {
     const why = intent ? `is now ${intent.status}` : `is no longer in ${project.intentsFile}`;
-    return deny('INTENT_REQUIRED', `${what} changes files, but the selected intent ${gov.intent_id} ${why}. ${selectHint(intents)}`, [
-      { type: 'IntentRequired', stale_intent: gov.intent_id },
-    ]);
+    return deny(
+      'INTENT_REQUIRED',
+      `${what} changes files, but the selected intent ${gov.intent_id} ${why}. ${selectHint(intents)}`,
+      [{ type: 'IntentRequired', stale_intent: gov.intent_id }],
+      `changes files, but intent ${gov.intent_id} ${why}`,
+    );
   }
 
   // Exceptions a human can settle: writes roz cannot name, and writes outside the scope. Each is an ask.
@@ -120,6 +145,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
       'SCOPE_VIOLATION',
       `${what}: the call names no file, so roz cannot check it against the scope of ${intentLine(intent)}. Name the file in file_path.`,
       [{ type: 'ScopeViolation', unknown: mutation.tool }],
+      `${mutation.tool} names no file: ${intent.id}'s scope cannot be checked`,
     );
   }
   if (mutation.unknown.length > 0) {
@@ -131,6 +157,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
         reason:
           `roz: ${what}: roz cannot tell which files \`${clip(u.command, 120)}\` writes (${u.why}), so a human must confirm it stays inside the scope of ${intentLine(intent)}. ` +
           `${NOBODY_ANSWERS} To avoid the question, make the change with the Write/Edit tools or with a command whose targets are plain paths (e.g. \`cmd > src/file\`).`,
+        human: unknownWritesLine(u.why, intent.id),
       },
       [{ type: 'ScopeViolation', unknown: u.command, why: u.why, asked: true }],
     );
@@ -161,15 +188,27 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
             .map((o) => o.path.rel ?? o.path.real)
             .join(', ')})`
         : '';
-    const globs = outside.every((o) => o.path.rel !== null && o.path.rel !== '.')
-      ? [...new Set(outside.map((o) => (o.target.tree ? `${o.path.rel}/**` : o.path.rel!)))]
-      : [];
+    // Each path taken literally: a file named `**` or `[!x]*` must not become a wildcard that hands over the repository.
+    const literal = outside.map((o) =>
+      o.path.rel === null || o.path.rel === '.' ? null : o.target.tree ? literalTreeGlob(o.path.rel) : literalGlob(o.path.rel),
+    );
+    const globs = literal.every((g) => g !== null) ? [...new Set(literal as string[])] : [];
+    const human =
+      path.rel === null
+        ? outsideProjectLine(path.real)
+        : outsideScopeLine(
+            path.rel === '.' && target.tree ? 'the whole work tree' : target.tree ? `${path.rel}/` : path.rel,
+            intent.id,
+            intent.owned_scope,
+            outside.length - 1,
+          );
     const verdict: Verdict = {
       kind: 'ask',
       code: 'SCOPE_VIOLATION',
       reason:
         `roz: ${what} would write ${where}${via}${more}, which is not in the owned_scope of intent ${intent.id} (${intent.owned_scope.join(', ') || 'empty'}), so a human must approve it. ` +
         `${NOBODY_ANSWERS} Otherwise change only files matching that scope; if this file really must change, ${SELECT_HOW.replace('select one', 'select an intent that owns it')}, or ask the human to widen the scope.`,
+      human,
     };
     if (globs.length > 0) verdict.widen = { intent_id: intent.id, globs };
     return mergeResults(result(verdict, [{ type: 'ScopeViolation', path: path.real, intent_id: intent.id, asked: true }]), guard);
@@ -186,6 +225,7 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
           `${path.rel ?? path.real} changed on disk since you last ${known.via === 'read' ? 'read' : 'wrote'} it (${known.at}); ` +
             'someone else (another session or the human) edited it. Re-read it with the Read tool, then make your change on the current content.',
           [{ type: 'StaleFile', path: path.real }],
+          `${path.rel ?? path.real} changed on disk since the agent ${known.via === 'read' ? 'read' : 'wrote'} it`,
         );
       }
     }

@@ -30,10 +30,12 @@ export interface GovernanceState {
   project_root: string | null;
   /** The after-the-fact scope audit's base and bookkeeping (core/governance/audit.ts). */
   audit: AuditState | null;
+  /** This session appended to the ledger since intent_map.md was last brought up to it (done at Stop). */
+  map_stale: boolean;
 }
 
 export function emptyGovernance(): GovernanceState {
-  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null, audit: null };
+  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null, audit: null, map_stale: false };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -60,6 +62,7 @@ export function governanceOf(state: SessionState): GovernanceState {
     model_id: str(raw.model_id),
     project_root: str(raw.project_root),
     audit: auditOf(raw.audit),
+    map_stale: raw.map_stale === true,
   };
   state.governance = gov as unknown as Record<string, unknown>;
   return gov;

@@ -12,7 +12,8 @@ import { DECIDE_USAGE, parseDecideArgs } from './decide-args.js';
 import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedTaskId } from './reviewer-life.js';
 import { approvedMessage, pendingSummary } from './outcome.js';
 import type { SessionState } from '../session-state.js';
-import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewTrigger, type TreeSnapshot } from './state.js';
+import { namedFiles, noteSeen, noteUnseenWrites, projectFiles, unseenChanges, unseenSentence, WRITTEN_DURING_REVIEW } from './seen-tree.js';
+import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {
@@ -66,6 +67,28 @@ function rozSubcommandIndex(argv: string[]): number | null {
   return null;
 }
 
+/**
+ * Does this `roz context` argv show session `sid`? Its session argument must
+ * be `sid`; with none, roz context reads $CLAUDE_CODE_SESSION_ID, which the
+ * client sets to this session: trusted only for a plain command (no prefix
+ * assignment or wrapper could change it). `--last` (the most recent session,
+ * whichever that is) or an option roz context does not take: no.
+ */
+export function contextShows(argv: string[], sid: string, plain: boolean): boolean {
+  const at = rozSubcommandIndex(argv);
+  if (at === null || argv[at] !== 'context') return false;
+  const positional: string[] = [];
+  let options = true;
+  for (const arg of argv.slice(at + 1)) {
+    if (options && arg === '--') options = false;
+    else if (options && arg.startsWith('-')) {
+      if (arg !== '--json') return false;
+    } else positional.push(arg);
+  }
+  if (positional.length === 0) return plain;
+  return positional.length === 1 && positional[0] === sid;
+}
+
 /** `roz decide ...`, `/x/bin/roz decide`, `node bin/roz decide`, `npx roz decide` -> 'decide'. */
 export function rozSubcommand(argv: string[]): string | null {
   const i = rozSubcommandIndex(argv);
@@ -107,19 +130,6 @@ function rearm(state: SessionState, files: string[], why: string, now: Date): Tr
   return { type: 'ReviewRearmed', files, why };
 }
 
-function namedFiles(files: string[]): string {
-  if (files.length === 0) return 'files';
-  const shown = files.slice(0, 10).join(', ');
-  return files.length > 10 ? `${shown} and ${files.length - 10} more` : shown;
-}
-
-/**
- * Files roz and the client write into a project themselves (the Agent Trace
- * ledger and lessons, the client's local settings): a change there is not the
- * agent's work and does not undo an approval.
- */
-const OWN_FILES = /^(\.orchestration|\.claude)\//;
-
 const CHANGED_AFTER = 'changed after the review approved the work';
 
 /**
@@ -141,7 +151,8 @@ function changedSinceApproval(state: SessionState, ctx: ReviewContext): { files:
   if (now.tree === d.tree) return null;
   const files = ctx.changedFiles(d.tree, now.tree);
   if (files === null) return { files: [], why: CHANGED_AFTER };
-  const work = files.filter((f) => !OWN_FILES.test(f));
+  // roz's and the client's own files (.orchestration/, .claude/) are not the agent's work.
+  const work = projectFiles(files);
   return work.length > 0 ? { files: work, why: CHANGED_AFTER } : null;
 }
 
@@ -154,9 +165,11 @@ export function onSessionStart(state: SessionState, input: HookInput<'SessionSta
   state.cwd = input.cwd;
   state.transcript_path = input.transcript_path ?? state.transcript_path;
   // After /compact (or an automatic compaction) the agent has lost what it was
-  // told: say again that its work is under review and what is pending.
-  if (input.source === 'compact' && state.review.enabled) {
-    return result({ kind: 'context', text: `roz: ${pendingSummary(state)}` }, [{ type: 'ReviewRecalled', status: state.review.status }]);
+  // told: say again that its work is under review and what is pending. A
+  // resumed session is told too: 2.1.197 does not keep the compaction's hook
+  // context in the transcript it resumes from (test/e2e/README.md).
+  if ((input.source === 'compact' || input.source === 'resume') && state.review.enabled) {
+    return result({ kind: 'context', text: `roz: ${pendingSummary(state)}` }, [{ type: 'ReviewRecalled', status: state.review.status, source: input.source }]);
   }
   return result();
 }
@@ -217,6 +230,12 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
     });
   }
 
+  // What a reviewer could have seen starts at its start (seen-tree.ts); a run
+  // whose SubagentStart took no snapshot (a session from before) takes it at
+  // its first tool call.
+  const own = input.agent_id && isReviewer(input.agent_type) ? state.review.reviewers[input.agent_id] : undefined;
+  if (own && own.stopped_at === null && own.seen_tree === undefined) noteSeen(own, ctx.snapshot()?.tree ?? null, ctx.now);
+
   if (command !== null) {
     const view = ctx.shell(command);
     const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
@@ -239,6 +258,11 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
     }
     if (isReviewer(input.agent_type)) {
       const argvs = view.argvs();
+      // Only a `roz context` of this session counts as having seen it: one of another session (or --last) shows another diff.
+      const plain = view.alone() !== null;
+      const contexts = argvs.filter((argv) => rozSubcommand(argv) === 'context');
+      const reader = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+      if (reader && contexts.some((argv) => !contextShows(argv, sid, plain))) reader.read_other_context = true;
       const allRoz = argvs.every((argv) => {
         const sub = rozSubcommand(argv);
         return sub === 'context' || sub === 'debug' || sub === 'trace';
@@ -246,10 +270,10 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       if (allRoz && argvs.length > 0) {
         // What the reviewer sees is the worktree now: its decision is bound to it.
         const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-        if (run && reviewerRunning && argvs.some((argv) => rozSubcommand(argv) === 'context')) {
+        if (run && reviewerRunning && contexts.some((argv) => contextShows(argv, sid, plain))) {
           // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
-          run.seen_tree = ctx.snapshot()?.tree ?? null;
-          run.seen_at = ctx.now.toISOString();
+          noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
+          run.read_own_context = true;
         }
         return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
       }
@@ -257,6 +281,20 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   }
 
   if ((tool === 'Agent' || tool === 'Task') && input.tool_input.subagent_type === REVIEWER_AGENT_TYPE) {
+    // The reviewer is roz's: its agent file picks its model, and the agent under review may not pick a weaker one.
+    if (input.tool_input.model !== undefined) {
+      const asked = typeof input.tool_input.model === 'string' ? input.tool_input.model : JSON.stringify(input.tool_input.model);
+      return result(
+        {
+          kind: 'deny',
+          code: 'REVIEWER_MODEL',
+          reason:
+            `roz: the reviewer's model is set by roz's reviewer agent, not by the agent under review (this call asks for "${asked}"). ` +
+            `Spawn ${REVIEWER_AGENT_TYPE} again without the model parameter, with a prompt that starts with SESSION_ID=${sid}.`,
+        },
+        [{ type: 'ReviewerModelRefused', model: asked }],
+      );
+    }
     const prompt = typeof input.tool_input.prompt === 'string' ? input.tool_input.prompt : '';
     const named = /SESSION_ID=([A-Za-z0-9._-]+)/.exec(prompt)?.[1];
     if (named !== sid) {
@@ -350,16 +388,36 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
     );
   }
   const run = state.review.reviewers[agentId]!;
-  const tree = run.seen_tree !== undefined ? run.seen_tree : (ctx.snapshot()?.tree ?? null);
+  // What it read must be this session's change: a reviewer steered to another session's (harmless) diff cannot approve this one.
+  if (args.kind === 'complete' && run.read_other_context && !run.read_own_context) {
+    return refuse(
+      `you read \`roz context\` of another session (or --last), not of SESSION_ID=${sid}. Run \`roz context ${sid}\`, check that change, then decide`,
+    );
+  }
+  // Bound to the tree the reviewer could have seen (its start, or its last
+  // `roz context`), not the tree when it decides: another agent may have
+  // written meanwhile (a background reviewer runs beside the agent).
+  const nowTree = ctx.snapshot()?.tree ?? null;
+  const seenAt = run.seen_at;
+  const unseen = unseenChanges(run, nowTree, ctx.changedFiles);
+  const tree = run.seen_tree ?? nowTree;
   const base = state.review.base?.tree;
-  const covers = tree && base ? (ctx.changedFiles(base, tree) ?? undefined) : undefined;
+  const changed = tree && base ? ctx.changedFiles(base, tree) : null;
+  const covers = changed ? projectFiles(changed) : undefined;
   const d = recordDecision(
     state,
     args,
     { agent_id: agentId, ...(input.tool_use_id ? { tool_use_id: input.tool_use_id } : {}), tree, ...(covers ? { covers } : {}), opinion_policy: opinionPolicy },
     ctx.now,
   );
-  return result({ kind: 'allow', reason: `roz: decision recorded: ${d.kind.toUpperCase()} for SESSION_ID=${sid}` }, [
+  const notes: TraceNote[] = [];
+  let said = `roz: decision recorded: ${d.kind.toUpperCase()} for SESSION_ID=${sid}`;
+  if (d.kind === 'complete' && unseen !== null) {
+    // The approval stands for what the reviewer saw; what it could not see re-arms the gate now, by name.
+    notes.push(rearm(state, unseen, WRITTEN_DURING_REVIEW, ctx.now));
+    said += `. ${unseenSentence(unseen, seenAt)}`;
+  }
+  return result({ kind: 'allow', reason: said }, [
     {
       type: 'Decision',
       kind: d.kind,
@@ -371,6 +429,7 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
       ...(d.no_opinion ? { no_opinion: d.no_opinion } : {}),
       tree,
     },
+    ...notes,
   ]);
 }
 
@@ -381,24 +440,41 @@ function capitalise(s: string): string {
 /** Tools whose PostToolUse means a file changed (the path is in tool_input). */
 const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
 
+/**
+ * The files a finished tool call wrote, as far as the call says: a Write-like
+ * tool's path, or the targets the shell parser names in a Bash command (a
+ * failed command may still have written before it failed). null: no write seen.
+ */
+function writtenBy(input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, ctx: ReviewContext): { files: string[]; how: string } | null {
+  if (input.hook_event_name !== 'PostToolUseFailure' && WRITE_TOOLS.has(input.tool_name)) {
+    const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
+    return { files: typeof file === 'string' ? [file] : [], how: `with ${input.tool_name}` };
+  }
+  if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
+    const files = ctx
+      .shell(input.tool_input.command)
+      .writes()
+      .targets.filter((t) => !/^\/dev\//.test(t));
+    return files.length > 0 ? { files, how: 'by a Bash command' } : null;
+  }
+  return null;
+}
+
 export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, ctx: ReviewContext): PolicyResult {
   const notes: TraceNote[] = [];
   const stopped = stoppedTaskId(input.tool_name, input.tool_input);
   if (stopped && endReviewer(state, stopped, 'task_stop', ctx.now)) notes.push({ type: 'ReviewerEnded', agent_id: stopped, why: 'task_stop' });
+  // Only a write that can matter is looked for: one after an approval, or one while a reviewer is reading.
+  const reviewing = Object.values(state.review.reviewers).some((r) => r.stopped_at === null && !r.decided);
+  const written = state.review.enabled && (reviewing || state.review.status === 'approved') ? writtenBy(input, ctx) : null;
+  if (!written) return result(undefined, notes);
+  // Written while a reviewer runs: not seen by it, whoever wrote it (but itself).
+  noteUnseenWrites(state, written.files, input.agent_id);
   // A file written after an approval is not covered by it. Tool writes and
   // Bash writes the parser can see re-arm at once; whatever it cannot see is
   // caught by the tree re-hash at the next stop or gated call.
-  if (!isReviewer(input.agent_type) && state.review.enabled && state.review.status === 'approved') {
-    if (input.hook_event_name !== 'PostToolUseFailure' && WRITE_TOOLS.has(input.tool_name)) {
-      const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
-      const files = typeof file === 'string' ? [file] : [];
-      notes.push(rearm(state, files, `written with ${input.tool_name} after the review approved the work`, ctx.now));
-    } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
-      // A failed command may still have written before it failed.
-      const w = ctx.shell(input.tool_input.command).writes();
-      const files = w.targets.filter((t) => !/^\/dev\//.test(t));
-      if (files.length > 0) notes.push(rearm(state, files, 'written by a Bash command after the review approved the work', ctx.now));
-    }
+  if (!isReviewer(input.agent_type) && state.review.status === 'approved') {
+    notes.push(rearm(state, written.files, `written ${written.how} after the review approved the work`, ctx.now));
   }
   return result(undefined, notes);
 }
@@ -406,12 +482,10 @@ export function onPostToolUse(state: SessionState, input: HookInput<'PostToolUse
 export function onSubagentStart(state: SessionState, input: HookInput<'SubagentStart'>, ctx: ReviewContext): PolicyResult {
   if (!isReviewer(input.agent_type)) return result();
   const at = ctx.now.toISOString();
-  state.review.reviewers[input.agent_id] = {
-    agent_type: input.agent_type,
-    started_at: at,
-    stopped_at: null,
-    decided: false,
-  };
+  const run: ReviewerRun = { agent_type: input.agent_type, started_at: at, stopped_at: null, decided: false };
+  // The earliest the reviewer can read anything: its decision covers at most this tree, unless a `roz context` shows it a later one.
+  noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
+  state.review.reviewers[input.agent_id] = run;
   const attempt = currentAttempt(state);
   if (attempt && !attempt.spawned_at) {
     attempt.spawned_at = at;

@@ -72,9 +72,19 @@ export interface ReviewerRun {
    * Stop payload's background_tasks, the configured window, or the session end.
    */
   end_reason?: ReviewerEnd;
-  /** The worktree when the reviewer last ran `roz context` (what it saw), snapshotted by that call's hook. */
+  /**
+   * The worktree the reviewer could have seen: snapshotted when it started
+   * (SubagentStart, else its first tool call) and again at each `roz context`
+   * (that call's hook). Its decision is bound to this tree (seen-tree.ts).
+   */
   seen_tree?: string | null;
   seen_at?: string;
+  /** It ran `roz context` of something other than this session (another session, `--last`): it read another diff. */
+  read_other_context?: boolean;
+  /** It ran `roz context` of this session: it read this change. */
+  read_own_context?: boolean;
+  /** Files other agents wrote (PostToolUse) since `seen_at`, for when no tree can be compared. */
+  unseen_writes?: string[];
 }
 
 export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end';

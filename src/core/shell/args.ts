@@ -69,7 +69,7 @@ export function gitSubcommandIndex(argv: readonly string[]): number {
   let i = 1;
   while (i < argv.length) {
     const v = argv[i]!;
-    if (v === '-C' || v === '-c' || v === '--git-dir' || v === '--work-tree' || v === '--namespace' || v === '--exec-path') i += 2;
+    if (v === '-C' || v === '-c' || v === '--git-dir' || v === '--work-tree' || v === '--namespace' || v === '--exec-path' || v === '--config-env') i += 2;
     else if (v.startsWith('-')) i++;
     else return i;
   }

@@ -2,6 +2,7 @@
 import { forEachChild, parse } from 'unbash';
 import type { AndOr, Command, CommandNode, CompoundList, ParsedScript, PipelineNode, Redirection, Statement, SyntaxNode } from 'unbash';
 import type { NestingFrame, NestingKind, ShellAnalysis, ShellAssignment, ShellParseError, ShellRedirect, ShellWord, SimpleCommand } from './types.js';
+import { evaluateHead, MAX_ITEMS, printedText, spliceEnvSplit, splitItems, xargsReplace } from './stdin-args.js';
 import { basename, cookWord, literalWord, partsDynamic } from './words.js';
 import { DASH_C_RUNNERS, SUBCOMMAND_RUNNERS, WATCH, WRAPPERS, looksLikeWrapper, peelWrapper } from './wrappers.js';
 
@@ -295,8 +296,16 @@ class Walker {
     let chdir: ShellWord | undefined;
     while (start < words.length) {
       const head = words[start]!;
-      if (head.dynamic) break;
+      if (head.dynamic) {
+        // `$(echo rm) -rf /`: a read-only command printing literal text names the command.
+        const evaluated = evaluateHead(head);
+        if (evaluated === undefined) break;
+        words = [...words.slice(0, start), ...evaluated, ...words.slice(start + 1)];
+        continue;
+      }
       const wrapperName = basename(head.value);
+      // `env -S 'PATH=/bin git reset --hard'`: the string is split into words in place.
+      if (wrapperName === 'env') words = spliceEnvSplit(words, start) ?? words;
       const spec = WRAPPERS[wrapperName];
       if (spec === undefined) {
         const next = runnerStart(wrapperName, words, start);
@@ -306,7 +315,12 @@ class Walker {
         continue;
       }
       const peeled = peelWrapper(spec, wrapperName, words, start);
-      if (peeled === undefined) break;
+      if (peeled === undefined) {
+        // `… | parallel`: with no command, each input line is one.
+        if (wrapperName === 'parallel' && this.stdinArgs('parallel', words, start, words.length, base, frames, depth, { sudo, argsFromStdin, wrappers }))
+          return;
+        break;
+      }
       if (wrapperName === 'env') chdir = envChdir(words, start, peeled.start) ?? chdir;
       wrappers = [...wrappers, wrapperName];
       sudo ||= spec.sudo === true;
@@ -327,6 +341,12 @@ class Walker {
         this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, base.text);
         return;
       }
+      // `echo / | xargs -I{} bash -c 'rm -rf {}'`, `parallel ::: 'rm -rf /'`: what the items make of the body.
+      if (
+        (wrapperName === 'xargs' || wrapperName === 'parallel') &&
+        this.stdinArgs(wrapperName, words, start, peeled.start, { ...base, assignments }, frames, depth, { sudo, argsFromStdin: inh.argsFromStdin, wrappers })
+      )
+        return;
       // `parallel CMD ::: args`: the arguments after `:::` are data, not part of the command.
       if (wrapperName === 'parallel') {
         const cut = words.findIndex((w, i) => i >= peeled.start && (w.value === ':::' || w.value === '::::' || w.value === ':::+'));
@@ -391,6 +411,24 @@ class Walker {
       this.carrier(b, frames, depth, here);
       this.reparse(args.map((w) => w.value).join(' '), [...frames, this.frame('eval')], depth + 1, here, b.text);
       return;
+    } else if (name === 'ssh') {
+      // `ssh host git clean -f`: the remote shell runs the rest, joined.
+      const remote = sshCommand(argv);
+      if (remote !== undefined) {
+        if (remote.some((w) => w.dynamic)) {
+          this.opaque(argv, b, frames, depth, here, 'ssh runs a remote command that is not known statically');
+          return;
+        }
+        this.carrier(b, frames, depth, here);
+        this.reparse(
+          remote.map((w) => w.value).join(' '),
+          [...frames, this.frame('shell-c')],
+          depth + 1,
+          { sudo, argsFromStdin, wrappers: [...wrappers, 'ssh'] },
+          b.text,
+        );
+        return;
+      }
     } else if (name === 'watch') {
       // watch joins its operands and runs them with `sh -c`, repeatedly.
       const peeled = peelWrapper(WATCH, 'watch', argv, 0);
@@ -440,6 +478,102 @@ class Walker {
     for (const body of bodies) {
       this.effective(body, 0, emptyBase(base.text), [...frames, this.frame('find-exec')], depth, inh);
     }
+  }
+
+  /**
+   * xargs/parallel whose items are known (`echo / | xargs …`, `parallel CMD ::: a b`) are judged as
+   * the commands they become; a shell whose script comes from unknown items is opaque. Returns
+   * false to leave the command to the ordinary path (items appended from stdin, unknown).
+   */
+  stdinArgs(
+    name: string,
+    words: ShellWord[],
+    at: number,
+    bodyStart: number,
+    base: Base,
+    frames: readonly NestingFrame[],
+    depth: number,
+    inh: Inherited,
+  ): boolean {
+    const parallel = name === 'parallel';
+    const separator = /^(?::::?\+?|::::)$/;
+    let end = words.length;
+    let items: string[] | undefined;
+    if (parallel) {
+      const cut = words.findIndex((w, i) => i >= bodyStart && separator.test(w.value));
+      if (cut !== -1) {
+        end = cut;
+        const data = words.slice(cut).filter((w) => !separator.test(w.value));
+        // `::::` names files of arguments: not known here.
+        const fromFiles = words.slice(cut).some((w) => w.value === '::::');
+        items = fromFiles || data.some((w) => w.dynamic) ? undefined : data.slice(0, MAX_ITEMS).map((w) => w.value);
+      }
+    }
+    const replace = parallel ? '{}' : xargsReplace(words, at + 1, bodyStart);
+    if (items === undefined && end === words.length) {
+      const text = this.upstreamText(frames);
+      if (text !== undefined) items = splitItems(text, parallel || replace !== undefined);
+    }
+    const body = words.slice(bodyStart, end);
+    const known: Inherited = { ...inh, wrappers: [...inh.wrappers, name] };
+    const run = (argv: ShellWord[]): void => {
+      // parallel hands a one-word body to a shell: `parallel 'rm -rf {}'`.
+      if (parallel && argv.length === 1 && /\s/.test(argv[0]!.value) && !argv[0]!.dynamic)
+        this.reparse(argv[0]!.value, [...frames, this.frame('shell-c')], depth + 1, known, base.text);
+      else this.effective(argv, 0, base, frames, depth, known);
+    };
+    const shellFromStdin = (argv: readonly ShellWord[]): boolean => {
+      const head = argv[0];
+      if (head === undefined || head.dynamic || !SHELLS.has(basename(head.value))) return false;
+      const script = shellBody(argv, undefined);
+      const dashC = argv.slice(1).some((w) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(w.value));
+      return (script === undefined && dashC) || (script !== undefined && replace !== undefined && script.value.includes(replace));
+    };
+    if (items !== undefined) {
+      if (items.length === 0) return false;
+      if (body.length === 0) {
+        // parallel runs each item as a command line; xargs echoes them.
+        if (parallel) for (const item of items) this.reparse(item, [...frames, this.frame('shell-c')], depth + 1, known, base.text);
+        return parallel;
+      }
+      if (replace !== undefined && body.some((w) => w.value.includes(replace))) {
+        for (const item of items) run(body.map((w) => (w.value.includes(replace) ? { ...w, value: w.value.split(replace).join(item) } : w)));
+        return true;
+      }
+      if (parallel) {
+        for (const item of items) run([...body, literalWord(item)]);
+        return true;
+      }
+      // `echo 'rm -rf /' | xargs bash -c`: the first item is the script; judge the whole line as one.
+      if (shellFromStdin(body)) {
+        this.reparse(items.join(' '), [...frames, this.frame('shell-c')], depth + 1, known, base.text);
+        return true;
+      }
+      this.effective([...body, ...items.map(literalWord)], 0, base, frames, depth, known);
+      return true;
+    }
+    if (parallel && body.length === 0) {
+      this.opaque(words.slice(at), base, frames, depth, known, 'parallel runs command lines it reads from stdin');
+      return true;
+    }
+    if (shellFromStdin(body)) {
+      this.opaque(words.slice(at), base, frames, depth, known, `${name} hands a shell command text read from stdin`);
+      return true;
+    }
+    return false;
+  }
+
+  /** What the element before this one in the pipeline prints, when it is a literal echo/printf. */
+  upstreamText(frames: readonly NestingFrame[]): string | undefined {
+    let frame: NestingFrame | undefined;
+    for (let i = frames.length - 1; i >= 0 && frame === undefined; i--) if (frames[i]!.kind === 'pipeline') frame = frames[i];
+    if (frame === undefined || frame.index === undefined || frame.index === 0) return undefined;
+    const index = frame.index - 1;
+    const previous = this.commands.filter((c) => {
+      const last = c.nesting[c.nesting.length - 1];
+      return last !== undefined && last.kind === 'pipeline' && last.id === frame.id && last.index === index;
+    });
+    return previous.length === 1 ? printedText(previous[0]!) : undefined;
   }
 
   /** Keep redirections/assignments of a command that was replaced by the script it runs. */
@@ -589,6 +723,26 @@ function quote(s: string): string {
   return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
+/** ssh options that take a value (`-p 22`, `-o X=Y`, `-i key`). */
+const SSH_VALUE = 'BbcDEeFIiJLlmOoPpQRSWw';
+
+/** The remote command of `ssh [opts] host cmd…`, when there is one. */
+function sshCommand(argv: readonly ShellWord[]): ShellWord[] | undefined {
+  let i = 1;
+  while (i < argv.length && argv[i]!.value.startsWith('-') && argv[i]!.value.length > 1) {
+    const v = argv[i]!.value;
+    if (v === '--') {
+      i++;
+      break;
+    }
+    // In a cluster (`-tp 22`, `-p22`) the first letter taking a value takes the rest, or the next word.
+    const k = [...v.slice(1)].findIndex((c) => SSH_VALUE.includes(c));
+    i += k !== -1 && k === v.length - 2 ? 2 : 1;
+  }
+  const rest = argv.slice(i + 1);
+  return rest.length > 0 ? rest : undefined;
+}
+
 /** `su [-] [user] -c CMD` / `--command=CMD`, `script -qc CMD`, `runuser -u U -c CMD`. */
 function suBody(argv: readonly ShellWord[]): ShellWord | undefined {
   for (let i = 1; i < argv.length; i++) {
@@ -626,8 +780,26 @@ function cookRedirect(r: Redirection): ShellRedirect {
 /** Parse `source` once and list every simple command that could run, in execution order. */
 export function analyzeCommand(source: string): ShellAnalysis {
   const walker = new Walker();
-  walker.script(parse(source), source, NO_FRAMES, 0, ROOT);
+  const parsed = parse(source);
+  const fixed = parsed.errors !== undefined && parsed.errors.length > 0 ? recover(source) : undefined;
+  if (fixed !== undefined) walker.script(fixed.script, fixed.source, NO_FRAMES, 0, ROOT);
+  else walker.script(parsed, source, NO_FRAMES, 0, ROOT);
   return { commands: walker.commands, errors: walker.errors, complete: walker.complete };
+}
+
+/**
+ * A line the shell refuses to run (`&& git reset --hard`, `echo 'unterminated`) read as the
+ * nearest line it would run: leading operators dropped, an open quote closed. What that line
+ * does is a superset of what the refused one does (nothing), so judging it fails closed.
+ */
+function recover(source: string): { script: ParsedScript; source: string } | undefined {
+  const stripped = source.replace(/^\s*(?:(?:&&|\|\||\|&|\||&|;)\s*)+/, '');
+  for (const candidate of [stripped, `${stripped}'`, `${stripped}"`, `${stripped}\``]) {
+    if (candidate === source) continue;
+    const script = parse(candidate);
+    if (script.errors === undefined || script.errors.length === 0) return { script, source: candidate };
+  }
+  return undefined;
 }
 
 /**

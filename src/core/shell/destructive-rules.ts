@@ -1,5 +1,6 @@
 // The destructive-command rules, as data: which command, which subcommand, which flags/operands.
 import { parseArgs, type OptionShape, type ParsedArgs } from './args.js';
+import { isScratchPath } from './scratch.js';
 import type { NestingFrame, SimpleCommand } from './types.js';
 
 /** What a rule's condition sees for one effective simple command. */
@@ -104,6 +105,41 @@ export function isBroadPath(path: string): boolean {
 }
 
 const broadOperand: Condition = restHas(isBroadPath);
+
+/** Caches a tool rebuilds on its next run: deleting one loses nothing. */
+const CACHE_SEGMENT = new Set([
+  '.cache',
+  '__pycache__',
+  '.pytest_cache',
+  '.mypy_cache',
+  '.ruff_cache',
+  '.turbo',
+  '.parcel-cache',
+  '.eslintcache',
+  '.sass-cache',
+  '.hypothesis',
+  '.vite',
+  '.nyc_output',
+  '.jest-cache',
+  '.webpack-cache',
+]);
+
+/** A project cache (`node_modules/.cache`, `src/__pycache__`, `.next/cache`), named relatively and without `..`. */
+export function isCachePath(path: string): boolean {
+  if (path.startsWith('/') || path.startsWith('~') || path.startsWith('$') || /[`$]/.test(path)) return false;
+  const segments = path.replace(/^\.\//, '').replace(/\/+$/, '').split('/');
+  if (segments.some((s) => s === '..' || s === '')) return false;
+  return segments.some((s, i) => CACHE_SEGMENT.has(s) || (s === 'cache' && segments[i - 1] === '.next'));
+}
+
+/** Every operand is scratch or a cache, and there is one at least (`rm -rf 2>/dev/null` deletes nothing). */
+const onlyScratch: Condition = ({ cmd, args }) => {
+  if (cmd.argsFromStdin) return false;
+  // `TMPDIR=/Users rm -rf $TMPDIR/x`: a command that sets TMPDIR itself must point it at a scratch area.
+  const set = cmd.assignments.filter((a) => a.name === 'TMPDIR' || a.name === 'CLAUDE_CODE_TMPDIR');
+  if (set.some((a) => a.dynamic || !isScratchPath(a.value))) return false;
+  return args.operands.every((o) => isScratchPath(o) || isCachePath(o));
+};
 
 /** Block devices whose contents a write destroys. */
 const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/)/;
@@ -368,6 +404,8 @@ const runsFetchedFile: Condition = ({ cmd, all }) => {
 /** Shell commands inside inline interpreter code: `python -c "os.system('rm -rf x')"`, `node -e "execSync('...')"`. */
 const inlineShellIsDestructive: Condition = ({ cmd }) => {
   if (!isInterpreter(cmd.name) || SHELL_NAMES.has(cmd.name)) return false;
+  // `node -e "rm -rf /"`: code that reads as a destructive shell command is asked about either way.
+  for (let i = 1; i < cmd.argv.length - 1; i++) if (/^-[a-zA-Z]*[ceErp]$|^--eval$/.test(cmd.argv[i]!) && nested.destructive(cmd.argv[i + 1]!)) return true;
   const code = cmd.argv.slice(1).join(' ');
   const re =
     /\b(?:system|popen|exec|execSync|spawnSync|check_output|check_call|getoutput|getstatusoutput|call|run|Popen|shell_exec|passthru|qx)\s*\(\s*(['"`])(.+?)\1/g;
@@ -499,6 +537,30 @@ const cloudDeleteVerb: Condition = ({ cmd, args }) => {
   return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
 };
 
+/** Opaque reasons that mean a shell or interpreter runs text nobody has read (not just an unknown write). */
+const SHELL_TEXT =
+  /runs a script whose text|eval of a string|runs a command that is not known|command lines it reads from stdin|command text read from stdin|remote command that is not known|nested too deeply|-S cannot be analysed|--split-string re-splits/;
+const MAX_OPAQUE_DEPTH = 8;
+const isShellText = (why: string): boolean => SHELL_TEXT.test(why);
+
+/** Values some git checkout options take as the next word (`--track direct`, `--unified 3`): not paths. */
+const CHECKOUT_OPTION_VALUE: Readonly<Record<string, RegExp>> = {
+  '--recurse-submodules': /^(?:checkout|on-demand|yes|no)$/,
+  '--track': /^(?:direct|inherit)$/,
+  '--unified': /^\d+$/,
+  '--inter-hunk-context': /^\d+$/,
+};
+
+/** How many operands `git checkout` has (the subcommand included), not counting such option values. */
+function checkoutOperands(argv: readonly string[], args: ParsedArgs): number {
+  let n = args.operands.length;
+  for (const i of args.operandIndex) {
+    const re = CHECKOUT_OPTION_VALUE[argv[i - 1] ?? ''];
+    if (re !== undefined && re.test(argv[i]!)) n--;
+  }
+  return n;
+}
+
 // ---- the table ----------------------------------------------------------------------------
 
 export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
@@ -506,7 +568,7 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     id: 'rm-recursive-force',
     description: 'rm -rf deletes whole trees without asking',
     names: ['rm'],
-    when: both(flag('rR', '--recursive'), flag('f', '--force')),
+    when: both(flag('rR', '--recursive'), flag('f', '--force'), not(onlyScratch)),
   },
   {
     id: 'rm-broad-target',
@@ -537,9 +599,13 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'force-pushing rewrites shared history',
     names: ['git'],
     sub: [['push']],
-    when: either(
-      flag('f', '--force', '--force-with-lease', '--mirror'),
-      restHas((o) => o.startsWith('+')),
+    // `--force-with-lease` (alone or with --force/+ref) still checks the remote: the safe force.
+    when: both(
+      either(
+        flag('f', '--force', '--mirror'),
+        restHas((o) => o.startsWith('+')),
+      ),
+      not(flag('', '--force-with-lease')),
     ),
   },
   {
@@ -571,6 +637,7 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'checking out/restoring the whole tree discards every uncommitted change',
     names: ['git'],
     sub: [['checkout'], ['restore']],
+    shape: { shortWithValue: 'sbBcC', longWithValue: ['--source', '--conflict', '--pathspec-from-file', '--orphan'] },
     when: either(
       both(({ args }) => args.operands[0] === 'checkout', flag('f', '--force')),
       both(
@@ -585,7 +652,7 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'restoring or checking out files over the work tree discards their uncommitted changes',
     names: ['git'],
     sub: [['checkout'], ['restore'], ['switch']],
-    shape: { shortWithValue: 'sbBc', longWithValue: ['--source', '--conflict', '--pathspec-from-file'] },
+    shape: { shortWithValue: 'sbBcC', longWithValue: ['--source', '--conflict', '--pathspec-from-file', '--orphan'] },
     when: ({ cmd, args }) => {
       const sub = args.operands[0];
       if (sub === 'restore')
@@ -594,9 +661,11 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
           (args.operands.length > 1 || args.long.has('--pathspec-from-file'))
         );
       if (sub === 'switch') return args.short.has('f') || args.long.has('--discard-changes') || args.long.has('--force');
-      // checkout: `git checkout [tree-ish] -- paths`, or --pathspec-from-file.
+      // checkout: `git checkout [tree-ish] -- paths`, `git checkout REV path...`, or --pathspec-from-file.
+      const creates = args.short.has('b') || args.short.has('B') || args.long.has('--orphan');
       return (
         (cmd.argv.includes('--') && cmd.argv.indexOf('--') < cmd.argv.length - 1) ||
+        (!creates && checkoutOperands(cmd.argv, args) > 2) ||
         args.long.has('--pathspec-from-file') ||
         args.short.has('f') ||
         args.long.has('--force')
@@ -852,6 +921,19 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     names: ['terraform', 'tofu', 'terragrunt'],
     sub: [['apply'], ['plan']],
     when: argMatches(/^--?destroy$/),
+  },
+  {
+    id: 'unseen-script',
+    description: 'a shell runs command text roz cannot read (from stdin, a variable or a substitution)',
+    names: 'any',
+    when: ({ cmd }) => cmd.opaque !== undefined && cmd.depth <= MAX_OPAQUE_DEPTH && isShellText(cmd.opaque),
+  },
+  {
+    id: 'docker-rm-computed',
+    description: 'removing every container or image a command lists deletes them all, with their data',
+    names: ['docker', 'podman', 'nerdctl'],
+    sub: [['rm'], ['rmi'], ['container', 'rm'], ['image', 'rm'], ['container', 'remove'], ['image', 'remove']],
+    when: ({ cmd, args, rest }) => rest.length > 0 && args.operandIndex.slice(args.operands.length - rest.length).some((i) => cmd.dynamic[i] === true),
   },
   {
     id: 'npm-unpublish',

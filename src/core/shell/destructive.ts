@@ -75,6 +75,8 @@ function ruleName(cmd: SimpleCommand): string {
 function check(rule: DestructiveRule, cmd: SimpleCommand, analysis: ShellAnalysis, findings: DestructiveFinding[]): void {
   const from = cmd.name === 'git' ? gitSubcommandIndex(cmd.argv) : 1;
   if (from < 0) return;
+  // `git restore --help`: git shows a manual page and runs nothing.
+  if (cmd.name === 'git' && cmd.argv.includes('--help', from)) return;
   const args = parseArgs(cmd.argv, from, rule.shape);
   let rest = args.operands;
   if (rule.sub !== undefined) {

@@ -24,7 +24,7 @@ export interface WrapperSpec {
 
 export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   env: {
-    shortWithValue: 'uCS',
+    shortWithValue: 'uCSP',
     longWithValue: ['--unset', '--chdir', '--split-string', '--block-signal', '--default-signal', '--ignore-signal'],
     opaqueWith: 'S',
     assignments: true,
@@ -50,9 +50,10 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   doas: { shortWithValue: 'uaC', longWithValue: [], notWrapperWith: 'C', sudo: true },
   // `busybox rm -rf /` runs the applet named by its first operand.
   busybox: { shortWithValue: '', longWithValue: [] },
+  // `--replace[=R]` takes its value only after `=`; BSD `-J R` is a replace string.
   xargs: {
-    shortWithValue: 'adEIiLlnPs',
-    longWithValue: ['--arg-file', '--delimiter', '--eof', '--replace', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
+    shortWithValue: 'adEIiJLlnPs',
+    longWithValue: ['--arg-file', '--delimiter', '--eof', '--max-lines', '--max-args', '--max-procs', '--max-chars', '--process-slot-var'],
     argsFromStdin: true,
   },
   // GNU parallel reads arguments from stdin (or after `:::`, which the caller cuts off).
@@ -193,7 +194,8 @@ export const SUBCOMMAND_RUNNERS: Readonly<Record<string, Readonly<Record<string,
  * `with-lock rm -rf x`): its first operand is taken as the command it runs.
  */
 export function looksLikeWrapper(name: string): boolean {
-  return /wrap|^with[-_]|^run[-_]?with|^retry$|^(?:exec|run)[-_]/i.test(name);
+  // `1A=2 git reset --hard`: not an assignment, so bash runs a command by that name; judge what follows.
+  return /wrap|^with[-_]|^run[-_]?with|^retry$|^(?:exec|run)[-_]|=/i.test(name);
 }
 
 /** `watch [opts] cmd...`: not a plain wrapper (it re-joins its operands for `sh -c`), but its options peel alike. */

@@ -354,6 +354,7 @@ const LITERAL_WRITES: readonly RegExp[] = [
   /\bopen\(\s*(['"])(?<p>[^'"]+)\1\s*,\s*(['"])[^'"]*[wax+][^'"]*\3/g,
   /\b(?:writeFileSync|writeFile|appendFileSync|appendFile|createWriteStream|rmSync|unlinkSync|mkdirSync|rm|unlink|mkdir|truncate|truncateSync)\(\s*(['"`])(?<p>[^'"`]+)\1/g,
   /\bFile\.(?:write|open|delete|unlink)\(\s*(['"])(?<p>[^'"]+)\1/g,
+  /\b(?:os\.(?:remove|unlink|rmdir|removedirs|truncate)|shutil\.rmtree)\(\s*(['"])(?<p>[^'"]+)\1/g,
   /\bPath\(\s*(['"])(?<p>[^'"]+)\1\s*\)\.(?:write_text|write_bytes|unlink|mkdir|touch|rmdir)/g,
   // perl two-argument open: open(FH, '>out')
   /\bopen\s*\(?\s*(?:my\s+)?\$?\w+\s*,\s*(['"])\s*(?:>>?|\+<)\s*(?<p>[^'"]+)\1/g,
@@ -389,45 +390,14 @@ export function inlineCode(cmd: SimpleCommand, sink: WriteSink): void {
 }
 
 /**
- * An interpreter running a script file (`python3 src/w.py`, `bash src/w.sh`) may write anything:
- * an unknown writer. Modules (`python -m pytest`), inline code and version queries are not scripts.
+ * An interpreter's inline code (`python3 -c`, `node -e`) is read for the files it writes. A script
+ * file it runs (`python3 scripts/gen.py`, `bash scripts/test.sh`) is not a write roz asks about: it
+ * runs like `make` or `npm test`, and the Stop-time scope audit checks what it changed (docs/guard.md,
+ * "Running the project's own scripts").
  */
 const interpreter: WriteExtractor = (cmd, sink) => {
-  const before = { n: 0 };
-  const counting: WriteSink = { ...sink, path: (...a) => (before.n++, sink.path(...a)), unknown: (w) => (before.n++, sink.unknown(w)) };
-  inlineCode(cmd, counting);
-  if (before.n > 0) return;
-  const script = scriptOperand(cmd);
-  if (script !== undefined) sink.unknown(`${cmd.name} runs ${script}, a program whose writes roz cannot see`);
+  inlineCode(cmd, sink);
 };
-
-/** The script file an interpreter runs, if its argv names one. */
-function scriptOperand(cmd: SimpleCommand): string | undefined {
-  const valueOpts = /^(?:-[mcWXQe]|--eval|--require|-r|--import|--loader|--env-file|-I|-M|-x)$/;
-  for (let i = 1; i < cmd.argv.length; i++) {
-    const w = cmd.argv[i]!;
-    if (
-      w === '-m' ||
-      w === '-c' ||
-      w === '-e' ||
-      w === '-p' ||
-      w === '--eval' ||
-      w === '--print' ||
-      w === '-V' ||
-      w === '--version' ||
-      w === '-h' ||
-      w === '--help'
-    )
-      return undefined;
-    if (w === '--') return cmd.argv[i + 1];
-    if (w.startsWith('-')) {
-      if (valueOpts.test(w)) i++;
-      continue;
-    }
-    return w;
-  }
-  return undefined;
-}
 
 /** `awk '... > "file"'`, `awk -i inplace`, gawk's `print > f`/`printf >> f`/`| "cmd"`: files named inside the program. */
 const awk: WriteExtractor = (cmd, sink) => {
@@ -439,10 +409,8 @@ const awk: WriteExtractor = (cmd, sink) => {
     for (let k = 1; k < args.operands.length; k++) sink.path(args.operands[k]!, `${cmd.name} -i inplace`, args.operandIndex[k]);
     return;
   }
-  if (args.values.has('f') || args.values.has('--file')) {
-    sink.unknown(`${cmd.name} -f runs a program file that may write files`);
-    return;
-  }
+  // `awk -f prog`: a program file, run like a project script (allowed; the scope audit sees its writes).
+  if (args.values.has('f') || args.values.has('--file')) return;
   const program = args.operands[0];
   if (program === undefined) return;
   // `print > "x"`, `printf ... >> x`, `| "sh"`, `system(...)`: any output redirection inside the program.
@@ -455,7 +423,8 @@ function sedScriptWrites(cmd: SimpleCommand, sink: WriteSink): void {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: 'efl', longWithValue: ['--expression', '--file', '--line-length'] });
   const scripts = [...(args.values.get('e') ?? []), ...(args.values.get('--expression') ?? [])];
   if (scripts.length === 0 && args.operands[0] !== undefined) scripts.push(args.operands[0]);
-  if (args.values.has('f') || args.values.has('--file')) sink.unknown('sed -f runs a script file that may write files (w command)');
+  // `sed -f script`: a script file, run like a project script (allowed; the scope audit sees its writes).
+  if (args.values.has('f') || args.values.has('--file')) return;
   for (const script of scripts) {
     if (/(?:^|[;\n}]|\d|\$|\/)\s*[wW]\s+\S|\/[gpiImMe0-9]*w\s+\S|(?:^|[;\n])\s*e\b/.test(script))
       sink.unknown(`sed script writes a file or runs a command (${script.slice(0, 60)})`);

@@ -1,5 +1,6 @@
 // Which paths a command line may create, modify or delete, as written, with `cd` applied.
 import { analyzeCommand } from './commands.js';
+import { isScratchPath } from './scratch.js';
 import { OPERAND_WRITERS, WRITERS, type GitMove, type WriteSink } from './write-rules.js';
 import type { ShellAnalysis, ShellRedirect, SimpleCommand } from './types.js';
 
@@ -12,6 +13,8 @@ export interface WriteTarget {
   tree?: true;
   /** For a git move: what the caller may ask git, to replace the tree with the exact files. */
   git?: GitMove;
+  /** `$TMPDIR/x`, `${TMPDIR:-/tmp}/x`: inside a scratch area whose value only the shell knows (path is as written). */
+  temp?: true;
 }
 
 /** A write (or a part of the command) whose target cannot be determined statically. */
@@ -65,7 +68,15 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
     };
     const add = (path: string, via: string, dynamic: boolean, glob: boolean, tree = false, git?: GitMove): void => {
       report.writes = true;
-      if (dynamic) return addUnknown(`${via} writes ${path}, which is not known statically`);
+      if (dynamic) {
+        // `$TMPDIR/x` names a scratch area; a command that sets TMPDIR itself is not read that way.
+        const setsTemp = cmd.assignments.some((a) => (a.name === 'TMPDIR' || a.name === 'CLAUDE_CODE_TMPDIR') && (a.dynamic || !isScratchPath(a.value)));
+        if (!glob && !setsTemp && isScratchPath(path)) {
+          report.targets.push({ path, via, temp: true });
+          return;
+        }
+        return addUnknown(`${via} writes ${path}, which is not known statically`);
+      }
       if (glob) {
         // `rm src/*.log`: whatever the pattern matches lies under its literal directory part.
         const dir = globDir(path);

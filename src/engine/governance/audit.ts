@@ -11,9 +11,9 @@ import { remember, type AuditState } from '../../core/governance/audit-state.js'
 import { auditVerdict, unattributed } from '../../core/governance/audit.js';
 import { resolvePath } from '../../core/governance/scope.js';
 import { governanceOf, type GovernanceState } from '../../core/governance/state.js';
-import { onDemand, rethrowNotLoaded } from '../../core/on-demand.js';
+import { rethrowNotLoaded } from '../../core/on-demand.js';
 import type { TreeSnapshot } from '../../core/review/state.js';
-import { changedBetween, takeSnapshot } from '../../store/tree-snapshot.js';
+import { snapshotModule } from '../snapshots.js';
 import { type GovernanceDeps, loadProject, pathContext, projectFor } from './project.js';
 import { appendUnattributed } from './records.js';
 
@@ -24,7 +24,7 @@ interface Snap {
 }
 
 function snapshot(root: string, deps: GovernanceDeps): Snap {
-  const r = takeSnapshot(root, deps.storeRoot, { now: deps.now, expect: deps.gitIdentity?.() ?? null });
+  const r = snapshotModule().takeSnapshot(root, deps.storeRoot, { now: deps.now, expect: deps.gitIdentity?.() ?? null });
   return r.ok ? { tree: r.snapshot, top: r.top, error: null } : { tree: null, top: null, error: r.error };
 }
 
@@ -36,7 +36,7 @@ export function ensureAuditBase(gov: GovernanceState, root: string, deps: Govern
 
 /** Paths changed between two trees, relative to the project root (the git top may be above it). */
 function changedInProject(root: string, top: string, from: string, to: string, deps: GovernanceDeps): string[] | null {
-  const changed = changedBetween(deps.storeRoot, from, to);
+  const changed = snapshotModule().changedBetween(deps.storeRoot, from, to);
   if (changed === null) return null;
   const out: string[] = [];
   for (const p of changed) {
@@ -90,8 +90,6 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
       );
     const paths = pathContext(project, root, deps, state.session_id);
     const files = unattributed(changed, intent, audit, (rel) => project.ignored(resolvePath(rel, paths)));
-    // Before deciding anything: the ledger append needs the schema (NotLoaded makes the engine load it and rerun).
-    if (files.length > 0) onDemand('trace-schema');
     const out = auditVerdict(files, intent, audit);
     if (out.verdict.kind === 'block') {
       try {

@@ -21,7 +21,7 @@ import { attributeAsked, ensureAuditBase, governanceStop } from './audit.js';
 import { governancePreToolUse } from './gate.js';
 import { type GovernanceDeps, hashFile, LESSONS_FED_BACK, loadProject, pathContext, projectFor } from './project.js';
 import { assertOrchestrationTrusted } from './orchestration-trust.js';
-import { recordMutation } from './records.js';
+import { recordMutation, refreshStaleMap } from './records.js';
 
 /** .intentignore patterns roz refused (scope.ts refusedIgnore), said at SessionStart. */
 function refusedIgnoreWarning(project: ProjectView): string[] {
@@ -32,7 +32,7 @@ function refusedIgnoreWarning(project: ProjectView): string[] {
 
 /**
  * After a tool ran: bind an intent chosen through the MCP tool, remember what
- * the agent read, record a successful mutation in the ledger and the map, and
+ * the agent read, record a successful mutation in the ledger (the map follows at Stop), and
  * turn a failed test run into a lesson. Never denies.
  */
 export function governancePostToolUse(
@@ -160,8 +160,13 @@ export function runGovernance(event: HookEventName, state: SessionState, input: 
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return governancePostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
-    case 'Stop':
-      return governanceStop(state, input as HookInput<'Stop'>, deps);
+    case 'Stop': {
+      // The audit first: the unattributed changes it records belong in the map too.
+      const out = governanceStop(state, input as HookInput<'Stop'>, deps);
+      const warning = refreshStaleMap(state, input.cwd, deps);
+      if (warning) out.warnings.push(warning);
+      return out;
+    }
     default:
       return result();
   }

@@ -14,6 +14,7 @@ import { intentSelectCall } from '../../core/governance/select-call.js';
 import { governanceOf, selectIntent, type GovernanceState } from '../../core/governance/state.js';
 import { rethrowNotLoaded } from '../../core/on-demand.js';
 import { filesOfGitMove } from '../../store/git-moves.js';
+import { snapshotModule } from '../snapshots.js';
 import { resolveReal } from '../../store/realpath.js';
 import { takePendingSelection } from '../../store/selections.js';
 import { analysis, destructiveVerdict, writeReport } from '../shell-view.js';
@@ -35,6 +36,8 @@ function withGitMoves(analyze: WriteAnalyzer, cwd: string, root: string, deps: G
         projectDir: deps.env.CLAUDE_PROJECT_DIR || root,
         storeDir: deps.storeRoot,
         expect: deps.gitIdentity?.() ?? null,
+        // Loaded on demand (NotLoaded reruns the update): only `git stash` in the project hashes the work tree.
+        snapshot: (...args) => snapshotModule().takeSnapshot(...args),
       });
       if (moved === null) return [t];
       if ('under' in moved) return [{ ...t, path: moved.under, via: t.via.replace(/ \(.*\)$/, ' (anything in the repository it runs in)') }];

@@ -66,10 +66,10 @@ export function pathContext(project: ProjectView, cwd: string, deps: GovernanceD
 // Files the agent names: a FIFO or device there must not hang the hook (null: nothing to hash).
 const PROJECT_FILE_MAX = 256 * MiB;
 
-/** /tmp, $TMPDIR, the client's session temp (CLAUDE_CODE_TMPDIR) and the OS temp, as real paths. */
+/** /tmp, /var/tmp, $TMPDIR, the client's session temp (CLAUDE_CODE_TMPDIR) and the OS temp, as real paths. */
 export function tempDirs(env: Record<string, string | undefined>): string[] {
   const dirs = new Set<string>();
-  for (const d of ['/tmp', env.TMPDIR, env.CLAUDE_CODE_TMPDIR, env.TMP, env.TEMP, tmpdir()]) {
+  for (const d of ['/tmp', '/var/tmp', env.TMPDIR, env.CLAUDE_CODE_TMPDIR, env.TMP, env.TEMP, tmpdir()]) {
     if (d && d.startsWith('/') && d !== '/') dirs.add(resolveReal(d));
   }
   return [...dirs];

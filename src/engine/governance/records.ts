@@ -11,11 +11,11 @@ import { FILE_TOOLS, mutationOf } from '../../core/governance/mutations.js';
 import type { ProjectView } from '../../core/governance/policy.js';
 import { changedRanges, rangeHash, splitLines } from '../../core/governance/ranges.js';
 import { isInside, resolvePath, type PathContext } from '../../core/governance/scope.js';
-import { rememberFile, type GovernanceState } from '../../core/governance/state.js';
+import { governanceOf, rememberFile, type GovernanceState } from '../../core/governance/state.js';
 import { symbolsTouched } from '../../core/governance/symbols.js';
 import { remember } from '../../core/governance/audit-state.js';
 import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../../core/governance/trace-record.js';
-import { onDemand } from '../../core/on-demand.js';
+import { rethrowNotLoaded } from '../../core/on-demand.js';
 import { sha256 } from '../../core/sha256.js';
 import { rozVersion } from '../../core/version.js';
 import { gitHead } from '../../store/git-head.js';
@@ -25,7 +25,7 @@ import { assertOrchestrationTrusted } from './orchestration-trust.js';
 import { orchestrationPaths } from '../../store/orchestration.js';
 import { randomUuid } from '../../store/random-uuid.js';
 import { writeReport } from '../shell-view.js';
-import { type GovernanceDeps, hashFile, readText } from './project.js';
+import { type GovernanceDeps, hashFile, loadProject, projectFor, readText } from './project.js';
 
 /** What every Agent Trace record roz writes starts with: version, a new id, the time, the git revision, roz. */
 function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 'version' | 'id' | 'timestamp' | 'vcs' | 'tool'> {
@@ -40,7 +40,6 @@ function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 've
 }
 
 export function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
-  onDemand('trace-schema');
   const record: TraceRecord = {
     ...recordHeader(root, deps),
     files: files.map((path) => ({
@@ -61,6 +60,32 @@ export function appendUnattributed(state: SessionState, gov: GovernanceState, ro
   };
   assertOrchestrationTrusted(state, root, 'the ledger');
   appendLedger(root, orchestrationPaths(root).ledger, record);
+  gov.map_stale = true;
+}
+
+/**
+ * intent_map.md brought up to the ledger at the end of a turn (Stop), when
+ * this session appended to the ledger since: once a turn instead of after
+ * every change. Folding the new records into the cached tally, rendering
+ * and writing the map was a quarter of a governed PostToolUse's own cost at
+ * 10,000 records (issue 23); the ledger itself is still written at once.
+ * Returns a warning when the map could not be written.
+ */
+export function refreshStaleMap(state: SessionState, cwd: string, deps: GovernanceDeps): string | null {
+  const gov = governanceOf(state);
+  if (!gov.map_stale) return null;
+  // Cleared first: an update that throws (NotLoaded, to load the parser) writes no state and runs again.
+  gov.map_stale = false;
+  const root = projectFor(gov, cwd, deps);
+  if (!root) return null;
+  try {
+    const project = loadProject(root, deps);
+    refreshIntentMap(root, project.intents.ok ? project.intents.intents : [], intentMapCacheDir(deps.storeRoot));
+    return null;
+  } catch (err) {
+    rethrowNotLoaded(err);
+    return `roz: could not update .orchestration/intent_map.md (${(err as Error).message})`;
+  }
 }
 
 function modelFromTranscript(transcript: string | undefined | null): string | null {
@@ -95,7 +120,6 @@ export function recordMutation(
 ): PolicyResult {
   const mutation = mutationOf(input, deps.writeTargets ?? writeReport);
   if (!mutation) return result();
-  onDemand('trace-schema'); // before any work: the ledger append needs it
   const response = (input.tool_response ?? {}) as Record<string, unknown>;
   const isFileTool = FILE_TOOLS.has(mutation.tool);
   const files: TraceRecord['files'] = [];
@@ -167,11 +191,7 @@ export function recordMutation(
   assertOrchestrationTrusted(state, root, 'the ledger');
   appendLedger(root, orchestrationPaths(root).ledger, record);
   gov.mutations += 1;
-  const warnings: string[] = [];
-  try {
-    refreshIntentMap(root, project.intents.ok ? project.intents.intents : [], intentMapCacheDir(deps.storeRoot));
-  } catch (err) {
-    warnings.push(`roz: could not update .orchestration/intent_map.md (${(err as Error).message})`);
-  }
-  return result(undefined, [{ type: 'LedgerAppended', id: record.id, intent_id: gov.intent_id, files: files.map((f) => f.path) }], warnings);
+  // intent_map.md follows at the end of the turn (refreshStaleMap), not after every change.
+  gov.map_stale = true;
+  return result(undefined, [{ type: 'LedgerAppended', id: record.id, intent_id: gov.intent_id, files: files.map((f) => f.path) }]);
 }

@@ -1,6 +1,8 @@
-// The human gate: what the agent wants to do (full input, a diff for edits),
-// why roz asks (wrapped in full), the time left, and the keys that answer;
-// with nothing pending, the history of decided requests.
+// The human gate: which agent asks, why in one line (the human's reason, not
+// the agent's instructions), what it wants to do (full input, a diff for
+// edits), the exact glob `g` would add, the time left and the keys; the
+// agent's own text under `i`. With nothing pending, the history of decided
+// requests.
 import { Box, Text } from 'ink';
 import type { DecidedApproval, PendingApproval } from '../../supervisor/approval-broker.js';
 import { diffPreview } from '../diff-preview.js';
@@ -30,9 +32,16 @@ export interface ApprovalPromptProps {
 
 type Line = { text: string; colour?: string; bold?: boolean; dim?: boolean };
 
+/** A file path as the human reads it: relative to the agent's cwd when inside it. */
+function shownPath(path: unknown, cwd: string | undefined): unknown {
+  if (typeof path !== 'string' || !cwd) return path;
+  const dir = cwd.endsWith('/') ? cwd : `${cwd}/`;
+  return path.startsWith(dir) && path.length > dir.length ? path.slice(dir.length) : path;
+}
+
 function inputLines(a: PendingApproval, width: number): Line[] {
   // The prompt scrolls, so the preview can be long; still bounded for a generated megabyte.
-  const diff = diffPreview(a.tool_name, a.tool_input, 500);
+  const diff = diffPreview(a.tool_name, { ...a.tool_input, file_path: shownPath(a.tool_input.file_path, a.cwd) }, 500);
   if (diff) {
     return diff.map((d) => ({
       text: visible(`${d.sign === '@' ? '@@' : d.sign} ${d.text}`).slice(0, width),
@@ -53,12 +62,32 @@ function inputLines(a: PendingApproval, width: number): Line[] {
 }
 
 function inspectLines(a: PendingApproval, width: number): Line[] {
+  const ids = { session_id: a.session_id, tool_use_id: a.tool_use_id, agent: a.agent ?? 'main', cwd: a.cwd, tool_input: a.tool_input };
   return [
-    { text: 'why roz asks', bold: true },
+    { text: 'what roz tells the agent', bold: true },
     ...wrapText(a.reason, width).map((text) => ({ text })),
     { text: 'tool input and ids', bold: true },
-    ...wrapText(JSON.stringify({ session_id: a.session_id, tool_use_id: a.tool_use_id, tool_input: a.tool_input }, null, 2), width).map((text) => ({ text })),
+    ...wrapText(JSON.stringify(ids, null, 2), width).map((text) => ({ text })),
   ];
+}
+
+/** Which agent asks: the main agent, or a subagent by its type. */
+export function agentLabel(a: PendingApproval): string {
+  return a.agent ? `subagent ${visible(a.agent.type ?? a.agent.id ?? '?')}` : 'main agent';
+}
+
+/** Text cut into rows of exactly `width`: a glob is shown character for character, never reflowed at its spaces. */
+function hardWrap(text: string, width: number): string[] {
+  const w = Math.max(1, width);
+  const out: string[] = [];
+  for (let i = 0; i < text.length; i += w) out.push(text.slice(i, i + w));
+  return out.length ? out : [''];
+}
+
+/** What `g` adds, exactly, whatever the width: the intent, then each glob on rows of its own. */
+export function widenLines(widen: NonNullable<PendingApproval['widen']>, width: number): Line[] {
+  const head = `[g] adds to ${visible(widen.intent_id)}'s owned_scope exactly:`;
+  return [{ text: head, bold: true }, ...widen.globs.flatMap((g) => hardWrap(`  ${visible(g)}`, width).map((text) => ({ text, colour: 'cyan' })))];
 }
 
 const clock = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
@@ -100,7 +129,16 @@ function keysLine({
   if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
   return width >= 96
     ? `[a] approve once  [s] approve for this session${widen ? `  [g] add ${widen.globs.join(', ')} to ${widen.intent_id}` : ''}  [b] block with a reason  [i] inspect  [?] keys`
-    : `[a] once  [s] session${widen ? '  [g] widen intent' : ''}  [b] block  [i] inspect  [?] keys`;
+    : `[a] once  [s] session${widen ? '  [g] add glob' : ''}  [b] block  [i] agent's text  [?] keys`;
+}
+
+/**
+ * Whether the panel shows `g` for this request at this size: only a glob the
+ * human can read in full may be added (the title, the why line and the keys
+ * keep their rows). The keymap asks the same question before `g` acts.
+ */
+export function widenShown(a: PendingApproval, width: number, height: number): boolean {
+  return a.widen !== undefined && a.widen.globs.length > 0 && widenLines(a.widen, width).length <= height - 4;
 }
 
 function Lines({ lines }: { lines: Line[] }) {
@@ -146,13 +184,21 @@ export function ApprovalPrompt({
     );
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
-  const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${left}s left (then denied)${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
-  const keys = keysLine({ focused, armed, mode, reason, width, widen: approval.widen });
-  // Why roz asks, in full, then what the agent wants to do: one block that scrolls when the pane is short
-  // (a split panel), so neither is ever cut off silently.
-  const body: Line[] =
-    mode === 'inspect' ? inspectLines(approval, width) : [...wrapText(approval.reason, width).map((text) => ({ text })), ...inputLines(approval, width)];
-  const room = Math.max(1, height - 2);
+  const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${agentLabel(approval)} · ${left}s left${width >= 96 ? ' (then denied)' : ''}${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
+  const widen = widenShown(approval, width, height) ? approval.widen : undefined;
+  const keys = keysLine({ focused, armed, mode, reason, width, widen });
+  // Fixed: the title, why in one line (two on a narrow pane at most), the glob `g` adds, the keys.
+  // What the agent wants to do scrolls between them when the pane is short (a split panel),
+  // so none of it is ever cut off silently.
+  const why: Line[] =
+    mode === 'inspect'
+      ? []
+      : wrapText(`why: ${approval.human}`, width)
+          .slice(0, 2)
+          .map((text) => ({ text, bold: true }));
+  const footer: Line[] = widen ? widenLines(widen, width) : [];
+  const body: Line[] = mode === 'inspect' ? inspectLines(approval, width) : inputLines(approval, width);
+  const room = Math.max(1, height - 2 - why.length - footer.length);
   const fits = body.length <= room;
   const top = fits ? 0 : Math.max(0, Math.min(bodyTop, body.length - (room - 1)));
   const shown = fits ? body : body.slice(top, top + room - 1);
@@ -162,9 +208,11 @@ export function ApprovalPrompt({
       <Text bold color="yellow" wrap="truncate">
         {title}
       </Text>
+      <Lines lines={why} />
       <Lines lines={shown} />
       {fits ? null : <Text dimColor wrap="truncate">{`… ${top ? `${top} above, ` : ''}${below} more line${below === 1 ? '' : 's'} (↑↓)`}</Text>}
       <Box flexGrow={1} />
+      <Lines lines={footer} />
       <Text bold inverse wrap="truncate">
         {keys}
       </Text>

@@ -53,7 +53,9 @@ export function TraceView({ rows, selected, detail, detailLines, detailTop, foll
           <Text bold>{e.event.padEnd(18)}</Text>
           {e.agent_type ? <Text color="cyan">{`[${e.agent_type}] `}</Text> : null}
           <Text>{visible(`${e.tool_name ? `${e.tool_name} ` : ''}${e.summary}`)}</Text>
-          {e.verdict.kind !== 'none' ? <Text color={verdictColour(e.verdict.kind)}>{` → ${e.verdict.kind}${e.code ? ` ${e.code}` : ''}`}</Text> : null}
+          {e.verdict.kind !== 'none' ? (
+            <Text color={verdictColour(e.verdict.kind)}>{` → ${e.verdict.kind}${e.code ? ` ${e.code}` : ''}${e.why ? `: ${visible(e.why)}` : ''}`}</Text>
+          ) : null}
         </Text>
       ))}
     </Box>

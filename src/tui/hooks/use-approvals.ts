@@ -48,7 +48,8 @@ export interface ApprovalsState {
   };
 }
 
-export function useApprovals(source: SupervisorSource, pending: PendingApproval[]): ApprovalsState {
+/** `canWiden`: whether the panel shows the glob `g` would add (it is never added unseen). */
+export function useApprovals(source: SupervisorSource, pending: PendingApproval[], canWiden: (a: PendingApproval) => boolean = () => true): ApprovalsState {
   const current = pending[0] ?? null;
   const shown = useRef<string | null>(null);
   shown.current = current?.id ?? null;
@@ -109,7 +110,7 @@ export function useApprovals(source: SupervisorSource, pending: PendingApproval[
       approveOnce: () => armedNow() && answer((id) => source.answer(id, { action: 'approve-once' })),
       approveSession: () => armedNow() && answer((id) => source.answer(id, { action: 'approve-session' })),
       widen: () => {
-        if (!armedNow() || !current?.widen || shown.current !== current.id) return;
+        if (!armedNow() || !current?.widen || shown.current !== current.id || !canWiden(current)) return;
         answer((id) => source.answer(id, { action: 'widen' }));
       },
       startBlock: () => armedNow() && setMode('reason'),

@@ -1,12 +1,13 @@
 // The guard measured on its corpus, in an ungoverned project (the guard alone)
 // and in a governed one (an intent owning `**`): at least 99 % of the must-ask
-// commands reach a human, at most 1 % of the safe ones are flagged.
+// commands reach a human, at most 1 % of the safe ones are flagged (issue 22).
+// GUARD_CORPUS_DEBUG=1 prints every miss and false alarm with its source.
 import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guardPreToolUse } from '../../../src/core/guard.js';
+import { guardPreToolUse, outsideWrites, projectBounds } from '../../../src/core/guard.js';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
 import { governPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
 import { emptyGovernance } from '../../../src/core/governance/state.js';
@@ -16,9 +17,13 @@ import type { Verdict } from '../../../src/core/verdict.js';
 import { loadProject } from '../../../src/store/orchestration.js';
 import { resolveReal } from '../../../src/store/realpath.js';
 import { makeProject, pre } from '../../governance/helpers.js';
-import { MUST_ASK, SAFE } from './guard-corpus.js';
+import { MUST_ASK, SAFE, SOURCES } from './guard-corpus.js';
 
 beforeAll(loadAllOnDemand);
+
+// Where the rules stand (raised with every fix; the goal is { caught: 0.99, alarms: 0.01 }).
+const UNGOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
+const GOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
 
 const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
 
@@ -31,12 +36,26 @@ function measure(judge: (command: string) => Verdict): { missed: string[]; false
   return { missed, falseAlarms };
 }
 
-function expectRates(r: { missed: string[]; falseAlarms: string[] }): void {
+const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
+
+/**
+ * The contract is >= 99 % caught and <= 1 % asked (issue 22); `floor` is where the
+ * rules stand today, so a commit can only move the rates towards it, never back.
+ */
+function expectRates(kind: string, r: { missed: string[]; falseAlarms: string[] }, floor: { caught: number; alarms: number }): void {
+  const caught = MUST_ASK.length - r.missed.length;
+  console.log(
+    `guard corpus, ${kind}: caught ${caught}/${MUST_ASK.length} (${pct(caught, MUST_ASK.length)}), ` +
+      `safe asked ${r.falseAlarms.length}/${SAFE.length} (${pct(r.falseAlarms.length, SAFE.length)})`,
+  );
   if (process.env.GUARD_CORPUS_DEBUG) console.log(JSON.stringify(r, null, 1));
-  const caught = 1 - r.missed.length / MUST_ASK.length;
-  const alarms = r.falseAlarms.length / SAFE.length;
-  // The lists make a failure readable; the rates are the contract (issue 15).
-  expect({ caught: caught >= 0.99, alarms: alarms <= 0.01, missed: r.missed, falseAlarms: r.falseAlarms }).toEqual({
+  // The lists make a failure readable; the rates are the contract.
+  expect({
+    caught: caught / MUST_ASK.length >= floor.caught,
+    alarms: r.falseAlarms.length / SAFE.length <= floor.alarms,
+    missed: r.missed,
+    falseAlarms: r.falseAlarms,
+  }).toEqual({
     caught: true,
     alarms: true,
     missed: r.missed,
@@ -46,16 +65,25 @@ function expectRates(r: { missed: string[]; falseAlarms: string[] }): void {
 
 describe('guard corpus', () => {
   it('is built from cited public sources, with both classes well represented', () => {
-    expect(MUST_ASK.length).toBeGreaterThanOrEqual(140);
-    expect(SAFE.length).toBeGreaterThanOrEqual(140);
+    expect(MUST_ASK.length + SAFE.length).toBeGreaterThanOrEqual(700);
+    expect(MUST_ASK.length).toBeGreaterThanOrEqual(300);
+    expect(SAFE.length).toBeGreaterThanOrEqual(300);
     const sources = new Set([...MUST_ASK, ...SAFE].map(([, s]) => s));
-    expect([...sources].sort()).toEqual(['csn', 'dcg-obf', 'dcg-safe', 'dcg-tp', 'issue15', 'roz']);
+    expect([...sources].sort()).toEqual([...SOURCES].sort());
+    for (const s of ['issue22', 'csn-git', 'csn-rm', 'csn-edge-cases', 'dcg-rm-safe', 'tldr']) expect(sources.has(s), s).toBe(true);
     const dupes = [...MUST_ASK, ...SAFE].map(([c]) => c).filter((c, i, all) => all.indexOf(c) !== i);
     expect(dupes).toEqual([]);
   });
 
   it('ungoverned project: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
-    expectRates(measure((command) => guardPreToolUse(pre('/work', 'Bash', { command }), classifyDestructive, 'ask').verdict));
+    // As the engine runs it: the destructive list, then files beyond the project the command would destroy.
+    const bounds = projectBounds('/work/app', {}, '/home/me', '/tmp');
+    const outside = (command: string) => outsideWrites(writeTargets(command).targets, bounds);
+    expectRates(
+      'repo without intents',
+      measure((command) => guardPreToolUse(pre('/work/app', 'Bash', { command }), classifyDestructive, 'ask', outside).verdict),
+      UNGOVERNED_FLOOR,
+    );
   });
 
   it('ungoverned project with [guard] destructive = "deny": the same commands are denied, and "off" lets them through', () => {
@@ -96,9 +124,13 @@ describe('guard corpus', () => {
       destructive: classifyDestructive,
       hashFile: () => null,
       guard: 'ask',
-      tempDirs: [realpathSync('/tmp')],
+      tempDirs: [realpathSync('/tmp'), realpathSync('/var/tmp')],
     };
     const gov = { ...emptyGovernance(), intent_id: 'INT-ALL', selected_at: '2026-03-01T10:00:00Z', selected_via: 'mcp' as const };
-    expectRates(measure((command) => governPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict));
+    expectRates(
+      'governed repo (intent owning **)',
+      measure((command) => governPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict),
+      GOVERNED_FLOOR,
+    );
   });
 });

@@ -26,7 +26,7 @@ function world(over: (c: RozConfig) => void = () => {}) {
   over(config);
   const state: SessionState = newSession(SID, new Date('2026-03-01T10:00:00Z'));
   let now = new Date('2026-03-01T10:00:00Z');
-  let tree = 'T0';
+  let tree: string | null = 'T0';
   const files: Record<string, string[]> = {};
   let snapshots = 0;
   const ctx = (): policy.ReviewContext => ({
@@ -36,16 +36,17 @@ function world(over: (c: RozConfig) => void = () => {}) {
     loadTemplate: () => null,
     shell: shellView,
     writesStore: () => false,
-    snapshot: (): TreeSnapshot => {
+    snapshot: (): TreeSnapshot | null => {
       snapshots++;
-      return { head: 'H0', tree, at: now.toISOString() };
+      return tree === null ? null : { head: 'H0', tree, at: now.toISOString() };
     },
     changedFiles: (a, b) => files[`${a}..${b}`] ?? [`${a}->${b}`],
   });
   const base = { session_id: SID, cwd: '/p', hook_event_name: '' };
   const w = {
     state,
-    setTree: (t: string, changed?: Record<string, string[]>) => {
+    /** null: no git tree can be taken (outside git, git failing). */
+    setTree: (t: string | null, changed?: Record<string, string[]>) => {
       tree = t;
       Object.assign(files, changed ?? {});
     },
@@ -94,13 +95,15 @@ describe('a review is about a tree', () => {
     w.reviewerBash(`roz context ${SID}`);
     // The agent writes while a background reviewer is still working.
     w.setTree('T2', { 'T1..T2': ['late.txt'] });
-    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
-    expect(w.state.review.decision!.tree).toBe('T1');
+    const decided = w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    // Recorded, bound to what the reviewer saw, and re-armed at once for what it did not.
+    expect(w.state.review.decision_history[0]!.tree).toBe('T1');
+    expect((decided.verdict as { reason: string }).reason).toMatch(/COMPLETE.*Since then late\.txt changed/);
+    expect(decided.notes.map((n) => n.type)).toEqual(['Decision', 'ReviewRearmed']);
     w.stopReviewer();
     const blocked = w.stop();
     expect(blocked.verdict.kind).toBe('block');
-    expect((blocked.verdict as { reason: string }).reason).toMatch(/late\.txt was changed after the review approved the work/);
-    expect(blocked.notes.map((n) => n.type)).toContain('ReviewRearmed');
+    expect((blocked.verdict as { reason: string }).reason).toMatch(/late\.txt was written while the review ran, after the reviewer last read the change/);
     expect(w.state.review.decision_history).toHaveLength(1);
   });
 
@@ -164,6 +167,101 @@ describe('a review is about a tree', () => {
     w.pre('Write', { file_path: '/p/x', content: '' });
     w.post('Write', { file_path: '/p/x' });
     expect(w.snapshots()).toBe(after);
+  });
+});
+
+describe('an approval covers only what the reviewer could have seen', () => {
+  /** #roz, a blocked stop, a reviewer started at tree T1. */
+  const reviewing = () => {
+    const w = world();
+    w.prompt('#roz task');
+    w.setTree('T1', { 'T0..T1': ['hello.txt'] });
+    w.stop();
+    w.startReviewer();
+    return w;
+  };
+
+  it('takes the tree when the reviewer starts: a reviewer that reads with plain git diff is bound to it, and a later write re-arms by name', () => {
+    const w = reviewing();
+    expect(w.state.review.reviewers[REV]).toMatchObject({ seen_tree: 'T1' });
+    w.reviewerBash('git diff HEAD');
+    // The agent (background reviewer) writes meanwhile.
+    w.setTree('T2', { 'T1..T2': ['late.txt'], 'T0..T1': ['hello.txt'] });
+    w.post('Write', { file_path: '/p/late.txt', content: 'x' });
+    w.reviewerBash(`roz decide ${SID} COMPLETE 'hello.txt is right'`);
+    expect(w.state.review.decision_history[0]).toMatchObject({ kind: 'complete', tree: 'T1', covers: ['hello.txt'] });
+    expect(w.state.review.status).toBe('pending');
+    expect(w.state.review.rearmed).toMatchObject({ files: ['late.txt'] });
+    w.stopReviewer();
+    const blocked = w.stop();
+    expect((blocked.verdict as { reason: string }).reason).toMatch(/^roz: late\.txt was written while the review ran/);
+  });
+
+  it('a write the reviewer then saw through roz context is covered', () => {
+    const w = reviewing();
+    w.setTree('T2', { 'T0..T2': ['hello.txt', 'late.txt'] });
+    w.post('Write', { file_path: '/p/late.txt', content: 'x' });
+    w.reviewerBash(`roz context ${SID}`);
+    expect(w.state.review.reviewers[REV]).toMatchObject({ seen_tree: 'T2' });
+    expect(w.state.review.reviewers[REV]!.unseen_writes).toBeUndefined();
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    expect(w.state.review).toMatchObject({ status: 'approved', rearmed: null });
+    expect(w.state.review.decision).toMatchObject({ tree: 'T2', covers: ['hello.txt', 'late.txt'] });
+    w.stopReviewer();
+    expect(w.stop().verdict.kind).toBe('none');
+  });
+
+  it('a write undone before the decision (same tree) is no change', () => {
+    const w = reviewing();
+    w.post('Write', { file_path: '/p/late.txt', content: 'x' });
+    w.post('Bash', { command: 'rm late.txt' });
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    expect(w.state.review.status).toBe('approved');
+  });
+
+  it('without git, the writes PostToolUse saw by other agents re-arm; the reviewer own calls do not', () => {
+    const w = world();
+    w.setTree(null);
+    w.prompt('#roz task');
+    w.stop();
+    w.startReviewer();
+    expect(w.state.review.reviewers[REV]).toMatchObject({ seen_tree: null });
+    w.post('Bash', { command: 'echo x > notes.txt' }, { agent_id: REV, agent_type: 'roz:roz' });
+    w.post('Write', { file_path: '/p/late.txt', content: 'x' }, { agent_id: 'helper-1', agent_type: 'general-purpose' });
+    w.post('Bash', { command: 'echo y > other.txt' });
+    expect(w.state.review.reviewers[REV]!.unseen_writes).toEqual(['/p/late.txt', 'other.txt']);
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    expect(w.state.review.rearmed).toMatchObject({ files: ['/p/late.txt', 'other.txt'] });
+  });
+
+  it('ISSUES with unseen writes stays ISSUES: the agent fixes and asks again anyway', () => {
+    const w = reviewing();
+    w.setTree('T2', { 'T1..T2': ['late.txt'] });
+    w.reviewerBash(`roz decide ${SID} ISSUES 'wrong' --message 'fix it'`);
+    expect(w.state.review).toMatchObject({ status: 'issues', rearmed: null });
+  });
+
+  it("covers lists the project's files, not roz's own (.orchestration/) or the client's (.claude/)", () => {
+    const w = world();
+    w.prompt('#roz task');
+    w.setTree('T1', { 'T0..T1': ['.claude/settings.local.json', '.orchestration/active_intents.yaml', '.orchestration/agent_trace.jsonl', 'src/a.ts'] });
+    w.stop();
+    w.startReviewer();
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    expect(w.state.review.decision!.covers).toEqual(['src/a.ts']);
+    w.stopReviewer();
+    expect(w.stop().warnings.join('\n')).toMatch(/Covers 1 changed file \(src\/a\.ts\)/);
+  });
+
+  it('a run without a start snapshot (a session from before) takes it at its first tool call', () => {
+    const w = reviewing();
+    delete w.state.review.reviewers[REV]!.seen_tree;
+    w.setTree('T2', { 'T1..T2': ['late.txt'] });
+    w.pre('Read', { file_path: '/p/hello.txt' }, { agent_id: REV, agent_type: 'roz:roz' });
+    expect(w.state.review.reviewers[REV]).toMatchObject({ seen_tree: 'T2' });
+    w.setTree('T3', { 'T2..T3': ['later.txt'] });
+    w.reviewerBash(`roz decide ${SID} COMPLETE ok`);
+    expect(w.state.review.rearmed).toMatchObject({ files: ['later.txt'] });
   });
 });
 
@@ -388,5 +486,74 @@ describe('outcomes', () => {
       source: 'startup',
     } as HookInput<'SessionStart'>);
     expect(startup.verdict.kind).toBe('none');
+    // A resumed session is told too (2.1.197 drops the compaction's context on --resume).
+    const resumed = policy.onSessionStart(w.state, {
+      session_id: SID,
+      cwd: '/p',
+      hook_event_name: 'SessionStart',
+      source: 'resume',
+    } as HookInput<'SessionStart'>);
+    expect(resumed.notes).toEqual([{ type: 'ReviewRecalled', status: 'pending', source: 'resume' }]);
+    // Without a review nothing is said.
+    const quiet = world();
+    expect(
+      policy.onSessionStart(quiet.state, { session_id: SID, cwd: '/p', hook_event_name: 'SessionStart', source: 'resume' } as HookInput<'SessionStart'>).verdict
+        .kind,
+    ).toBe('none');
+  });
+});
+
+describe('the reviewer is roz’s (issue 24)', () => {
+  it('an Agent or Task call for roz:roz that picks a model is refused, whatever the model; without one it spawns', () => {
+    for (const tool of ['Agent', 'Task']) {
+      for (const model of ['haiku', 'opus', 'claude-3-5-haiku-20241022']) {
+        const w = world();
+        w.prompt('#roz task');
+        w.stop();
+        const r = w.pre(tool, { description: 'review', prompt: `SESSION_ID=${SID}\nreview it`, subagent_type: 'roz:roz', model });
+        expect(r.verdict).toMatchObject({ kind: 'deny', code: 'REVIEWER_MODEL' });
+        expect((r.verdict as { reason: string }).reason).toMatch(/without the model parameter/);
+        expect(r.notes).toContainEqual({ type: 'ReviewerModelRefused', model });
+      }
+    }
+    const w = world();
+    expect(w.pre('Agent', { description: 'review', prompt: `SESSION_ID=${SID}`, subagent_type: 'roz:roz' }).verdict.kind).toBe('none');
+    // Other subagents choose their model freely.
+    expect(w.pre('Agent', { description: 'x', prompt: 'y', subagent_type: 'general-purpose', model: 'haiku' }).verdict.kind).toBe('none');
+  });
+
+  it("a reviewer's roz context of another session (or --last) is not having seen this one, and it cannot approve on it", () => {
+    const ready = () => {
+      const w = world();
+      w.prompt('#roz task');
+      w.stop();
+      w.startReviewer();
+      w.setTree('T1', { 'T0..T1': ['backdoor.py'] });
+      return w;
+    };
+    for (const other of ['roz context other-session', 'roz context --last', `roz context other-session | head`, `CLAUDE_CODE_SESSION_ID=other roz context`]) {
+      const w = ready();
+      w.reviewerBash(other);
+      const run = w.state.review.reviewers[REV]!;
+      // The other context moved nothing: what this reviewer saw is still the tree at its start, not T1.
+      expect(run.seen_tree, other).not.toBe('T1');
+      expect(run.read_own_context, other).toBeUndefined();
+      expect(run.read_other_context, other).toBe(true);
+      const decided = w.reviewerBash(`roz decide ${SID} COMPLETE 'looks harmless'`);
+      expect(decided.verdict, other).toMatchObject({ kind: 'deny', code: 'DECISION_REFUSED' });
+      expect((decided.verdict as { reason: string }).reason).toMatch(new RegExp(`roz context ${SID}`));
+      expect(w.state.review.decision, other).toBeNull();
+      // ISSUES is still recorded (it approves nothing).
+      expect(w.reviewerBash(`roz decide ${SID} ISSUES 'could not check' --message 'show me this session'`).verdict.kind, other).toBe('allow');
+    }
+    // Reading this session's context afterwards makes it a review of this session.
+    for (const mine of [`roz context ${SID}`, 'roz context', `roz context --json ${SID}`]) {
+      const w = ready();
+      w.reviewerBash('roz context other-session');
+      w.reviewerBash(mine);
+      expect(w.state.review.reviewers[REV]!.seen_tree, mine).toBe('T1');
+      expect(w.reviewerBash(`roz decide ${SID} COMPLETE ok`).verdict.kind, mine).toBe('allow');
+      expect(w.state.review.decision).toMatchObject({ kind: 'complete', tree: 'T1' });
+    }
   });
 });

@@ -29,8 +29,9 @@ const NORMALIZATION: ReadonlyArray<readonly [string, string]> = [
   ['sudo -u bob -H gh issue close 1', 'gh issue close 1'],
   ['sudo -- gh issue close 1', 'gh issue close 1'],
   ['doas gh issue close 1', 'gh issue close 1'],
-  ['echo 1 | xargs gh issue close', 'gh issue close'],
-  ['echo 1 | xargs -n 1 -P4 gh issue close', 'gh issue close'],
+  ['echo 1 | xargs gh issue close', 'gh issue close 1'],
+  ['echo 1 | xargs -n 1 -P4 gh issue close', 'gh issue close 1'],
+  ['ls | xargs gh issue close', 'gh issue close'],
   ["eval 'gh issue close 1'", 'gh issue close 1'],
   ['eval gh issue close 1', 'gh issue close 1'],
   ['x=$(gh issue close 1)', 'gh issue close 1'],
@@ -181,7 +182,7 @@ describe('analyzeCommand', () => {
   });
 
   it('fails closed on dynamic shell bodies and eval', () => {
-    for (const source of ['bash -c "$CMD"', 'eval "$x"', 'sh -c "$(curl x)"', 'env -S "rm -rf /"']) {
+    for (const source of ['bash -c "$CMD"', 'eval "$x"', 'sh -c "$(curl x)"', 'env -S "$X"', 'cat list | xargs -I{} sh -c {}', 'cat cmds | parallel']) {
       const a = analyzeCommand(source);
       expect(a.complete, source).toBe(false);
       expect(
@@ -192,10 +193,39 @@ describe('analyzeCommand', () => {
   });
 
   it('fails closed on parse errors but keeps what it could read', () => {
-    const a = analyzeCommand('rm -rf x; echo "unterminated');
+    const a = analyzeCommand('rm -rf x; if then fi');
     expect(a.complete).toBe(false);
     expect(a.errors.length).toBeGreaterThan(0);
     expect(a.commands[0]?.argv).toEqual(['rm', '-rf', 'x']);
+  });
+
+  it('reads a line the shell refuses as the nearest line it would run: leading operators dropped, an open quote closed', () => {
+    expect(analyzeCommand('&& git reset --hard').commands.map((c) => c.argv.join(' '))).toEqual(['git reset --hard']);
+    expect(analyzeCommand('|& git reset --hard').complete).toBe(true);
+    const a = analyzeCommand('rm -rf x; echo "unterminated');
+    expect(a.commands.map((c) => c.argv.join(' '))).toEqual(['rm -rf x', 'echo unterminated']);
+  });
+
+  it('sees what xargs and parallel run when the items are printed literally or listed after :::', () => {
+    const argv = (s: string): string[] => analyzeCommand(s).commands.map((c) => c.argv.join(' '));
+    expect(argv("echo / | xargs -I{} bash -c 'rm -rf {}'")).toEqual(['echo /', 'rm -rf /']);
+    expect(argv("echo / | xargs --replace bash -c 'rm -rf {}'")).toEqual(['echo /', 'rm -rf /']);
+    expect(argv('echo / | xargs -J {} rm -rf {}')).toEqual(['echo /', 'rm -rf /']);
+    expect(argv("parallel ::: 'rm -rf /'")).toEqual(['rm -rf /']);
+    expect(argv('parallel rm -rf {} ::: a b')).toEqual(['rm -rf a', 'rm -rf b']);
+    expect(argv("echo 'git reset --hard' | parallel")).toEqual(['echo git reset --hard', 'git reset --hard']);
+    expect(argv('echo ok | xargs rm -- -rf')).toEqual(['echo ok', 'rm -- -rf ok']);
+    expect(analyzeCommand('echo ok | xargs rm -- -rf').commands[1]?.argsFromStdin).toBe(false);
+  });
+
+  it('splits env -S strings in place, and reads a command name printed by echo or which', () => {
+    const argv = (s: string): string[] => analyzeCommand(s).commands.map((c) => c.argv.join(' '));
+    expect(argv("env -S 'PATH=/bin git reset --hard'")).toEqual(['git reset --hard']);
+    expect(argv('env -SPATH=/usr/bin git reset --hard')).toEqual(['git reset --hard']);
+    expect(argv("env --split-string='rm -rf ~'")).toEqual(['rm -rf ~']);
+    expect(argv('$(echo rm) -rf /')).toEqual(['echo rm', 'rm -rf /']);
+    expect(argv('`which git` push -f')).toEqual(['which git', 'git push -f']);
+    expect(argv('ssh -p 22 host git clean -f')).toEqual(['git clean -f']);
   });
 
   it('gives up on runaway nesting', () => {
@@ -208,9 +238,9 @@ describe('analyzeCommand', () => {
   });
 
   it('fails closed on a command name known only at run time', () => {
-    const a = analyzeCommand('"$(echo rm)" -rf /');
+    const a = analyzeCommand('"$(cat name)" -rf /');
     expect(a.complete).toBe(false);
-    expect(a.commands.map((c) => c.argv[0])).toEqual(['echo', '$(echo rm)']);
+    expect(a.commands.map((c) => c.argv[0])).toEqual(['cat', '$(cat name)']);
     expect(a.commands[1]?.dynamic[0]).toBe(true);
   });
 

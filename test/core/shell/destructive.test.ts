@@ -32,9 +32,9 @@ describe('classifyDestructive corpus', () => {
 
 describe('classifyDestructive findings', () => {
   it('names the effective command and explains why', () => {
-    const verdict = classifyDestructive('sudo env X=1 rm -rf /tmp/x');
+    const verdict = classifyDestructive('sudo env X=1 rm -rf /srv/x');
     expect(verdict.destructive).toBe(true);
-    expect(verdict.findings).toEqual([{ rule: 'rm-recursive-force', command: 'rm -rf /tmp/x', why: expect.stringContaining('rm -rf') }]);
+    expect(verdict.findings).toEqual([{ rule: 'rm-recursive-force', command: 'rm -rf /srv/x', why: expect.stringContaining('rm -rf') }]);
   });
 
   it('reports each destructive command of a list', () => {
@@ -43,7 +43,9 @@ describe('classifyDestructive findings', () => {
   });
 
   it('says when it could not see everything, so callers can fail closed', () => {
-    expect(classifyDestructive('bash -c "$CMD"')).toMatchObject({ destructive: false, complete: false });
+    expect(classifyDestructive('ls "$DIR"/*')).toMatchObject({ destructive: false, complete: true });
+    // A shell running text nobody can read is asked about (issue 22: when unsure, ask).
+    expect(classifyDestructive('bash -c "$CMD"')).toMatchObject({ destructive: true, complete: false, findings: [{ rule: 'unseen-script' }] });
     expect(classifyDestructive('ls').complete).toBe(true);
   });
 

@@ -43,6 +43,13 @@ export interface PrintRunOptions {
   exec?: boolean;
   /** Options for `roz exec` before its `--` (e.g. `--require-review`); implies exec. */
   execArgs?: string[];
+  /**
+   * roz exec loads the plugin (`roz exec --plugin-dir DIR`) instead of claude's own
+   * `--plugin-dir` (which keeps command hooks): the way to http hooks; implies exec.
+   */
+  rozLoadsPlugin?: boolean;
+  /** Told the pid of the process started (roz exec, or the client). */
+  onSpawn?: (pid: number) => void;
 }
 
 export interface PrintRun {
@@ -86,16 +93,19 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   Object.assign(ws.env, opts.env ?? {});
   const api = await startFakeApi(opts.scenario, opts.api);
   const timeoutMs = opts.timeoutMs ?? 90_000;
-  const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
+  const pluginArgs = opts.rozLoadsPlugin ? [] : ['--plugin-dir', pluginDir];
+  const execArgs = [...(opts.rozLoadsPlugin ? ['--plugin-dir', pluginDir] : []), ...(opts.execArgs ?? [])];
+  const args = ['-p', opts.prompt, '--output-format', 'json', ...pluginArgs, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
   const started = Date.now();
 
-  const [file, argv] = opts.exec || opts.execArgs ? [process.execPath, [ROZ_BIN, 'exec', ...(opts.execArgs ?? []), '--', bin, ...args]] : [bin, args];
+  const [file, argv] = opts.exec || opts.execArgs || opts.rozLoadsPlugin ? [process.execPath, [ROZ_BIN, 'exec', ...execArgs, '--', bin, ...args]] : [bin, args];
   const child = spawn(file, argv, {
     cwd: ws.repo,
     env: clientEnv(ws, api, opts.env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true, // own process group, so a timeout can kill it and its hooks (see killTree)
   });
+  if (child.pid !== undefined) opts.onSpawn?.(child.pid);
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
