@@ -64,6 +64,35 @@ const valid: Array<Record<string, unknown>> = [
     files: [],
     metadata: { 'dev.roz': { session_id: 's', intent_id: 'I', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Bash', symbols: {} } },
   },
+  // roz agent merge's record (docs/fleet.md).
+  {
+    version: '0.1.0',
+    id: '3b241101-e2bb-4255-8caf-4136c566a962',
+    timestamp: '2026-11-26T01:00:00.000Z',
+    vcs: { type: 'git', revision: 'abc' },
+    tool: { name: 'roz', version: '0.1.0' },
+    files: [],
+    metadata: {
+      'dev.roz': {
+        session_id: 's',
+        intent_id: 'none',
+        mutation_class: 'INTENT_EVOLUTION',
+        tool_name: 'roz:merge',
+        decided_by: 'me',
+        merge: {
+          agent: 'a',
+          branch: 'roz/a',
+          base: 'main',
+          strategy: 'merge',
+          commit: 'c',
+          tree: 't',
+          reviewed_tree: 'r',
+          review: { decision: 'COMPLETE', decided_at: '2026-11-26T00:59:00.000Z', session_id: 's', summary: '' },
+          ledger_records: 0,
+        },
+      },
+    },
+  },
 ];
 
 /** Wrong values of every kind, plus some near misses for the formats. */

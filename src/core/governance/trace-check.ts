@@ -111,6 +111,7 @@ class Checker {
       'unattributed',
       'scope_added',
       'decided_by',
+      'merge',
     ];
     if (!this.obj(v, path, keys)) return;
     this.text(v.session_id, `${path}.session_id`);
@@ -127,6 +128,23 @@ class Checker {
     if (v.unattributed !== undefined && typeof v.unattributed !== 'boolean') this.bad(`${path}.unattributed`, 'expected a boolean');
     if (v.scope_added !== undefined) this.strings(v.scope_added, `${path}.scope_added`);
     this.str(v.decided_by, `${path}.decided_by`);
+    if (v.merge !== undefined) this.merge(v.merge, `${path}.merge`);
+  }
+  /** `roz agent merge`'s record (trace-schema.ts `merge`). */
+  merge(v: unknown, path: string): void {
+    const keys = ['agent', 'branch', 'base', 'strategy', 'commit', 'tree', 'reviewed_tree', 'review', 'ledger_records'];
+    if (!this.obj(v, path, keys)) return;
+    for (const k of ['agent', 'branch', 'base', 'commit', 'tree', 'reviewed_tree']) this.text(v[k], `${path}.${k}`);
+    if (v.strategy !== 'fast-forward' && v.strategy !== 'merge') this.bad(`${path}.strategy`, 'expected "fast-forward" or "merge"');
+    if (typeof v.ledger_records !== 'number' || !Number.isSafeInteger(v.ledger_records) || v.ledger_records < 0)
+      this.bad(`${path}.ledger_records`, 'expected a whole number >= 0');
+    const r = v.review;
+    if (this.obj(r, `${path}.review`, ['decision', 'decided_at', 'session_id', 'summary'])) {
+      if (r.decision !== 'COMPLETE') this.bad(`${path}.review.decision`, 'expected "COMPLETE"');
+      this.text(r.decided_at, `${path}.review.decided_at`);
+      this.text(r.session_id, `${path}.review.session_id`);
+      this.str(r.summary, `${path}.review.summary`, false);
+    }
   }
 }
 
