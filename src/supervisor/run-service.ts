@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
-import { loadConfig } from '../engine/config-loader.js';
 import { httpHooksFragment, supportsHttpHooks } from './http-hooks.js';
-import { clientVersion, hooklessPlugin, pluginHooks } from './http-launch.js';
+import { clientVersion, pluginHooks } from './http-launch.js';
+import { launchPluginDir } from './launch-node.js';
 import { isClaudeCommand, planLaunch, rozPluginInstalled, withSettings } from './launch-args.js';
 import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
@@ -90,7 +90,8 @@ export class RunService {
     const pluginDir = req.pluginDir ?? pluginRoot(env);
     const transport = req.supervisor ? hookTransport(req, file, env, pluginDir) : null;
     const notes = transport ? [transport.note] : [];
-    const launchDir = transport?.http ? hooklessPlugin(pluginDir, loadConfig(env).config.storage.path) : pluginDir;
+    // The hooks start the node roz runs on, by absolute path, not a `node` from PATH (launch-node.ts).
+    const launchDir = launchPluginDir(req, pluginDir, transport?.http === true, env, notes);
     let plan = planLaunch(req.command, req.args, {
       env,
       home: env.HOME || homedir(),

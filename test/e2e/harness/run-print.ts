@@ -43,6 +43,8 @@ export interface PrintRunOptions {
   exec?: boolean;
   /** Options for `roz exec` before its `--` (e.g. `--require-review`); implies exec. */
   execArgs?: string[];
+  /** No `--plugin-dir` on the client's command line: under exec, roz loads its plugin its own way. */
+  noPluginDir?: boolean;
 }
 
 export interface PrintRun {
@@ -86,7 +88,15 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   Object.assign(ws.env, opts.env ?? {});
   const api = await startFakeApi(opts.scenario, opts.api);
   const timeoutMs = opts.timeoutMs ?? 90_000;
-  const args = ['-p', opts.prompt, '--output-format', 'json', '--plugin-dir', pluginDir, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
+  const args = [
+    '-p',
+    opts.prompt,
+    '--output-format',
+    'json',
+    ...(opts.noPluginDir ? [] : ['--plugin-dir', pluginDir]),
+    '--dangerously-skip-permissions',
+    ...(opts.extraArgs ?? []),
+  ];
   const started = Date.now();
 
   const [file, argv] = opts.exec || opts.execArgs ? [process.execPath, [ROZ_BIN, 'exec', ...(opts.execArgs ?? []), '--', bin, ...args]] : [bin, args];
