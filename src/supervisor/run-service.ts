@@ -11,7 +11,7 @@ import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
 import { httpHooksFragment, supportsHttpHooks } from './http-hooks.js';
 import { clientVersion, pluginHooks } from './http-launch.js';
-import { launchPluginDir } from './launch-node.js';
+import { launchPluginDir, pathOutsideProject } from './launch-node.js';
 import { isClaudeCommand, planLaunch, rozPluginInstalled, withSettings } from './launch-args.js';
 import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
@@ -80,7 +80,8 @@ export class RunService {
 
   /** Start everything; on failure, whatever was started is stopped again. */
   static async start(req: RunRequest): Promise<RunService> {
-    const file = resolveExecutable(req.command, req.env.PATH);
+    // Not from the project's own folders on PATH (node_modules/.bin under npx): launch-node.ts.
+    const file = resolveExecutable(req.command, pathOutsideProject(req.env.PATH, req.cwd));
     if (!file)
       throw new RunError(
         `cannot find ${JSON.stringify(req.command)} on PATH${req.command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}`,
