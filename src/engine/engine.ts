@@ -27,6 +27,7 @@ import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
+import { fileToolWriteArea } from './file-tool-area.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
@@ -147,6 +148,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
           claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
           home,
+          area: () => fileToolWriteArea(deps.env, input.cwd, home, config.enforce.write_paths),
+          advisory: !deps.env.ROZ_SETTINGS_FILE,
+          deferred: [config.storage.path],
         }),
       );
     const update = () =>
