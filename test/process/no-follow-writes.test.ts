@@ -98,12 +98,15 @@ describe('roz never writes through a link', () => {
     await runHook('PostToolUse', p.post('mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-001' }), env);
     const file = proj.write('src/auth/a.ts', 'export const a = 1;\n');
     const w = await runHook('PostToolUse', p.post('Write', { file_path: file, content: 'export const a = 1;\n' }), env);
+    // The intent map follows the ledger at the end of the turn (Stop): not through its link either.
+    await runHook('Stop', p.stop(), env);
     expect(readFileSync(outside, 'utf8')).toBe('keep\n');
     expect(readFileSync(mapVictim, 'utf8')).toBe('keep\n');
     expect(all(w)).toMatch(/symbolic link/);
     // Control: the same Write with the links gone is recorded.
     execFileSync('rm', [join(orch, 'agent_trace.jsonl'), join(orch, 'intent_map.md')]);
     await runHook('PostToolUse', p.post('Write', { file_path: file, content: 'export const a = 1;\n' }), env);
+    await runHook('Stop', p.stop(), env);
     expect(readFileSync(join(orch, 'agent_trace.jsonl'), 'utf8')).toMatch(/src\/auth\/a\.ts/);
     expect(readFileSync(join(orch, 'intent_map.md'), 'utf8')).toMatch(/src\/auth\/a\.ts/);
   }, 60_000);
