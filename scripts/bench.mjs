@@ -5,6 +5,9 @@
 // `--sandbox` only the Bash sandbox's cost with the real clients (two minutes);
 // `--instructions` counts the instructions each hook process runs (valgrind's
 // callgrind, deterministic: the figure to compare builds by on a noisy machine).
+// `--calls` measures what one Bash tool call costs in each mode (standalone,
+// roz exec, roz run) and pinned client, all costs together, in one run: the
+// hook processes, the http hooks, the sandbox and the real clients (scripts/bench/tool-call.ts).
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -21,12 +24,15 @@ const quick = process.argv.includes('--quick');
 const hooksOnly = process.argv.includes('--hooks');
 const sandboxOnly = process.argv.includes('--sandbox');
 const instructionsOnly = process.argv.includes('--instructions');
+const callsOnly = process.argv.includes('--calls');
 const RUNS = quick ? 5 : 30;
 const N = quick
   ? {
       sandboxCalls: 1,
       sandboxRounds: 1,
       sandboxClients: '2.1.330',
+      toolCalls: 1,
+      toolCallRounds: 1,
       shell: 1,
       supervised: 200,
       http: 100,
@@ -46,6 +52,8 @@ const N = quick
       sandboxCalls: 8,
       sandboxRounds: 3,
       sandboxClients: '2.1.197,2.1.330',
+      toolCalls: 6,
+      toolCallRounds: 3,
       shell: 20,
       supervised: 2_000,
       http: 1_000,
@@ -120,7 +128,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const sandboxRows = (rows) =>
   rows.map(
     (s) =>
-      `sandboxed Bash, client ${s.client}: +${s.added_ms_per_bash_call} ms per call, +${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`,
+      `sandboxed Bash, client ${s.client}: ${s.added_ms_per_bash_call >= 0 ? '+' : ''}${s.added_ms_per_bash_call} ms per call, ${s.added_ms_per_session_startup >= 0 ? '+' : ''}${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`,
   );
 if (sandboxOnly) {
   const rows = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
@@ -375,6 +383,70 @@ const processTable = () => [
   `  started without NODE_EXTRA_CA_CERTS or NODE_OPTIONS${userCaBundle ? `; "CA bundle set": NODE_EXTRA_CA_CERTS=${userCaBundle}, which hooks.json keeps from the hook` : ''}`,
   `  supervised hook process: +${supervisedProcess.added_ms_vs_unsupervised_hook} ms (${supervisedProcess.ratio_vs_unsupervised_hook}x the unsupervised hook), supervisor saw ${supervisedProcess.events_seen_by_supervisor} events, ${supervisedProcess.fallbacks} fallbacks`,
 ];
+/** What a Bash call costs per mode and client (section 'tool-call'), with the sandbox's share from section 'sandbox' of the same run. */
+const toolCallRows = (calls, sandboxRows, hookRows) => {
+  const sandboxFor = Object.fromEntries(sandboxRows.map((s) => [s.client, s.added_ms_per_bash_call]));
+  const plus = (x) => `${x >= 0 ? '+' : ''}${x}`;
+  const hookMs = (name) => hookRows.find((r) => r.name === name)?.wall_ms;
+  const nodeMs = hookMs('node -e ""');
+  const out = [
+    'what a Bash tool call costs: ms added per call over claude alone (the slope of runs with 1 and 1+N calls; each call fires PreToolUse and PostToolUse)',
+    line(['mode', 'client', 'added/call', 'sandbox', 'the rest', 'hooks travel as'], 14),
+  ];
+  const how = {
+    standalone: 'a process per hook',
+    exec: { '2.1.197': 'a process per hook', '2.1.330': 'http, in roz exec' },
+    run: { '2.1.197': 'a process per hook, relayed', '2.1.330': 'http, in the supervisor' },
+  };
+  for (const c of calls)
+    for (const [mode, m] of Object.entries(c.modes)) {
+      const sandbox = mode === 'standalone' ? 0 : (sandboxFor[c.client] ?? NaN);
+      out.push(
+        line(
+          [
+            mode === 'exec' ? 'roz exec' : mode === 'run' ? 'roz run*' : mode,
+            c.client,
+            plus(m.added_ms_per_bash_call),
+            mode === 'standalone' ? '-' : plus(sandbox),
+            plus(+(m.added_ms_per_bash_call - sandbox).toFixed(1)),
+            typeof how[mode] === 'string' ? how[mode] : how[mode][c.client],
+          ],
+          14,
+        ),
+      );
+    }
+  out.push(
+    `  claude alone: ${calls.map((c) => `${c.client} ${c.bare_ms_per_bash_call} ms per call`).join(', ')}; median of ${calls[0]?.rounds} rounds of ${calls[0]?.calls_per_run} extra calls`,
+    "  sandbox: the client's Bash sandbox alone (roz's settings, no plugin), measured the same way; the rest: roz's hooks and launcher",
+    `  * roz run without its screen (RunService with a supervisor, the child on plain stdio); a hook process alone: ${hookMs('roz hook pre-tool-use (Bash)')} ms (bare node ${nodeMs} ms)`,
+  );
+  return out;
+};
+
+if (callsOnly) {
+  const http = section('http', [N.http, root]);
+  const sandbox = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
+  const calls = section('tool-call', [N.toolCalls, N.toolCallRounds, N.sandboxClients]);
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const lines = [
+    ...processTable(),
+    '',
+    ...toolCallRows(calls, sandbox, processRows),
+    '',
+    `http hook POST + roz's engine in-process: ${http.post_with_inprocess_engine_median_ms} ms (supervisor ${http.supervisor_post_median_ms} ms; bare loopback POST ${http.post_new_connection_median_ms} ms)`,
+    ...sandboxRows(sandbox),
+    `load average at the end: ${load}`,
+  ];
+  console.log(lines.join('\n'));
+  save(
+    quick ? 'calls-quick' : 'calls',
+    { when: new Date().toISOString(), machine, quick, load, hook_process: processRows, http_hook: http, sandbox, tool_call: calls },
+    lines,
+  );
+  rmSync(store, { recursive: true, force: true });
+  process.exit(0);
+}
+
 if (hooksOnly) {
   const lines = processTable();
   console.log(lines.join('\n'));
@@ -500,6 +572,8 @@ rmSync(statsRoot, { recursive: true, force: true });
 
 // ---- Claude Code's Bash sandbox (what roz exec/run turn on), per Bash call, apart from hook cost.
 const sandbox = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
+// ---- What a Bash call costs per mode and client, all costs together (the real clients).
+const toolCall = section('tool-call', [N.toolCalls, N.toolCallRounds, N.sandboxClients]);
 
 // ---- TUI: sustained event rates, then memory after many events.
 const tuiRates = section('tui-rates', [N.tuiWindow, N.tuiRates.join(',')]);
@@ -523,6 +597,7 @@ const result = {
   ledger,
   stats,
   sandbox,
+  tool_call: toolCall,
   tui: { rates: tuiRates, memory: tuiMemory, memory_no_view: tuiMemoryNoView },
 };
 
@@ -664,6 +739,7 @@ row(
   `after ${tuiMemory.after_small.events} events`,
 );
 out.push(...sandboxRows(sandbox));
+out.push('', ...toolCallRows(toolCall, sandbox, processRows));
 out.push(
   '',
   `${conc.writers} concurrent hook processes on one session: ${conc.seconds}s, ${conc.events_per_second} events/s, lost trace lines: ${conc.lost_lines}`,

@@ -48,6 +48,15 @@ switch (section) {
   case 'sandbox':
     print(await (await import('./sandbox.js')).sandboxCost(num(0), num(1), args[2]!.split(',') as Array<'2.1.197' | '2.1.330'>));
     break;
+  case 'tool-call':
+    print(await (await import('./tool-call.js')).toolCallCost(num(0), num(1), args[2]!.split(',') as Array<'2.1.197' | '2.1.330'>));
+    break;
+  case 'run-driver': {
+    const t = await import('./tool-call.js');
+    const { pluginDir, command, args: rest } = t.runDriverArgs(args);
+    process.exit(await t.runDriver(pluginDir, command, rest));
+    break;
+  }
   default:
     process.stderr.write(`unknown bench section ${section}\n`);
     process.exit(2);

@@ -58,7 +58,15 @@ export interface RozConfig {
     resource_attributes: string;
   };
   /** What `roz run`/`roz exec` put in the client's sandbox settings (see core/enforce/settings.ts). */
-  enforce: { network: NetworkSetting };
+  enforce: {
+    network: NetworkSetting;
+    /**
+     * Absolute folders outside the project and $TMPDIR the Write/Edit tools may
+     * write (they are refused everywhere else). From the user's own config
+     * only: a project file cannot set it (project-config.ts).
+     */
+    write_paths: string[];
+  };
   /**
    * Agents' worktrees (docs/fleet.md): '' = beside the repository
    * (`<parent>/<repo>.roz/<name>`). Only from the user's file: a project (agent-writable)
@@ -114,7 +122,7 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
   governance: { allow_temp_writes: boolean },
   templates: { active: nonEmpty, weights: weightTable },
   telemetry: { export: oneOf(telemetryExports), endpoint: string, protocol: oneOf(otlpProtocols), headers: string, resource_attributes: string },
-  enforce: { network: networkSetting },
+  enforce: { network: networkSetting, write_paths: listOf(nonEmpty) },
   fleet: {
     worktree_dir: (v) =>
       string(v) ?? (v === '' || (v as string).startsWith('/') || (v as string).startsWith('~/') ? null : 'expected an absolute path (or ~/...)'),
@@ -163,7 +171,7 @@ export function defaultConfig(home: string): RozConfig {
     governance: { allow_temp_writes: true },
     templates: { active: 'random', weights: { v1: 70, v2: 30 } },
     telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
-    enforce: { network: 'user' },
+    enforce: { network: 'user', write_paths: [] },
     fleet: { worktree_dir: '' },
   };
 }

@@ -10,6 +10,7 @@ import type { ProtectedPaths } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
 import { findProjectRoot, orchestrationPaths } from '../store/project-root.js';
 import { codeCacheDir } from './code-paths.js';
+import { fileToolWriteArea, outsideDenyPaths } from './file-tool-area.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { pluginRoot } from './templates-loader.js';
 
@@ -27,6 +28,7 @@ export function protectedPaths(
   const home = env.HOME || homedir();
   const real = (p: string): string => resolveReal(resolve(cwd, p));
   const store = real(rozConfig.storage.path);
+  const area = fileToolWriteArea(env, cwd, home, rozConfig.enforce.write_paths);
   const cache = codeCacheDir(env, home);
   const config = real(configPath(env, home));
   const project = findProjectRoot(cwd, { projectDir: env.CLAUDE_PROJECT_DIR });
@@ -43,5 +45,7 @@ export function protectedPaths(
     claudeUserDir: real(env.CLAUDE_CONFIG_DIR || join(home, '.claude')),
     // Its hooks' code: inside the project (roz working on roz) the sandbox would leave it writable.
     pluginDir: pluginDir ? real(pluginDir) : null,
+    project: area.project,
+    outside: outsideDenyPaths(area, [real(env.CLAUDE_CONFIG_DIR || join(home, '.claude'))]),
   };
 }

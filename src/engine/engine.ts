@@ -27,6 +27,7 @@ import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
+import { fileToolWriteArea } from './file-tool-area.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
@@ -147,6 +148,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
           claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
           home,
+          area: () => fileToolWriteArea(deps.env, input.cwd, home, config.enforce.write_paths),
+          advisory: !deps.env.ROZ_SETTINGS_FILE,
+          deferred: [config.storage.path],
         }),
       );
     const update = () =>
@@ -354,7 +358,9 @@ function dispatch(
 /** In a repo without intents: files beyond the project (and its scratch areas) a command would destroy. */
 function outsideOf(input: HookInput, gov: GovernanceDeps): (command: string) => ReturnType<typeof outsideWrites> {
   const bounds = projectBounds(input.cwd, gov.env, gov.home ?? gov.env.HOME ?? homedir(), tmpdir());
-  return (command) => outsideWrites(writeReport(command).targets, bounds);
+  // Only a path with a slash, a `~` or a `..` can lie outside the project (`rm -f x` cannot): most
+  // commands skip the write analysis, which the guard alone does not otherwise need.
+  return (command) => (/[/~]|\.\./.test(command) ? outsideWrites(writeReport(command).targets, bounds) : []);
 }
 
 function reviewOf(event: HookEventName, state: SessionState, input: HookInput, ctx: review.ReviewContext): PolicyResult {

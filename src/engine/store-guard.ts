@@ -9,6 +9,7 @@ import { NotLoaded } from '../core/on-demand.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
 import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { joinUnfolded, resolveReal } from '../store/realpath.js';
+import { fileToolRefusal, type WriteArea } from './file-tool-area.js';
 import { writeReport } from './shell-view.js';
 
 export function expandTilde(p: string, home: string): string {
@@ -53,6 +54,12 @@ export interface ProtectedRoots {
   settingsFile: string | null;
   claudeUserDir: string;
   home: string;
+  /** Where the file tools may write (file-tool-area.ts); absent: no such check. */
+  area?: () => WriteArea;
+  /** No roz exec/run settings back the hook: its denials say "advisory". */
+  advisory?: boolean;
+  /** Left to another policy that refuses them in its own words (roz's store: STORE_PROTECTED). */
+  deferred?: string[];
 }
 
 /** Under ~/.claude, what the agent's own tools legitimately write (plan files, its project memory). */
@@ -65,7 +72,8 @@ const CLAUDE_USER_WRITABLE = ['plans', 'projects'];
  */
 export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): ProtectedHit | null {
   const targets: string[] = [];
-  if (FILE_TOOLS.has(input.tool_name)) {
+  const fileTool = FILE_TOOLS.has(input.tool_name);
+  if (fileTool) {
     const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
     if (typeof p === 'string' && p) targets.push(p);
   } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
@@ -96,7 +104,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     // Symlinks resolved before `..` (store/realpath.ts): never path.resolve first.
     const resolved = real(joinUnfolded(input.cwd, expandTilde(given, roots.home)));
     const p = protectedLinkTarget(resolved, linkCandidates) ?? resolved;
-    const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p });
+    const hit = (area: ProtectedArea): ProtectedHit => ({ area, given, real: p, ...(roots.advisory ? { advisory: true } : {}) });
     if (cache && inside(p, cache)) return hit('code-cache');
     if (plugin && inside(p, plugin)) return hit('plugin');
     if (configs.some((c) => p === c)) return hit('config');
@@ -110,6 +118,11 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     const parts = p.split(sep);
     if (parts.includes('.claude')) return hit('claude-settings');
     if (parts.includes('.orchestration')) return hit('orchestration');
+    // The file tools are not sandboxed: they write where sandboxed Bash may, and never into a .git/.
+    if (fileTool && roots.area && !(roots.deferred ?? []).some((d) => inside(p, resolveReal(d)))) {
+      const refused = fileToolRefusal(p, roots.area());
+      if (refused) return hit(refused);
+    }
   }
   return null;
 }

@@ -7,6 +7,7 @@
 // store/git.ts (hardened), and only about objects (trees, stash commits);
 // the work tree's side of `git stash` is roz's own hashing
 // (store/tree-snapshot.ts), so nothing in the repository runs.
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { GitMove } from '../core/shell/write-rules.js';
 import { runGit, type GitRepo } from './git.js';
@@ -14,6 +15,14 @@ import { findTop, identityAt, identityChange, type GitIdentity } from './git-rep
 import type { takeSnapshot } from './tree-snapshot.js';
 
 const splitZ = (out: string): string[] => out.split('\0').filter(Boolean);
+
+const realOr = (p: string): string => {
+  try {
+    return realpathSync.native(p);
+  } catch {
+    return p;
+  }
+};
 
 export type GitMoveFiles =
   /** Absolute paths of the files the move changes. */
@@ -47,15 +56,16 @@ export function filesOfGitMove(
   const top = findTop(dir);
   if (!top) return null;
   const projectTop = opts.expect?.top ?? findTop(opts.projectDir);
-  if (top !== projectTop) return { under: top };
-  const found = identityAt(top);
+  // Compared as the kernel resolves them: the event's cwd may name the project through a link (macOS /tmp).
+  if (!projectTop || realOr(top) !== realOr(projectTop)) return { under: top };
+  const found = identityAt(projectTop);
   if (!found.ok) return { under: top };
   if (opts.expect && identityChange(opts.expect, found.id)) return { under: top };
-  const repo: GitRepo = { gitDir: found.id.git_dir, workTree: top };
+  const repo: GitRepo = { gitDir: found.id.git_dir, workTree: projectTop };
   let rel: string[] = [];
   if (move.op === 'stash-push') {
     const head = headBlobs(repo);
-    const snap = opts.snapshot(top, opts.storeDir, { expect: opts.expect, write: false });
+    const snap = opts.snapshot(projectTop, opts.storeDir, { expect: opts.expect, write: false });
     const idx = runGit(repo, ['ls-files', '-z', '--cached', '--full-name']);
     if (!head || !snap.ok || !idx.ok) return null;
     // Tracked files whose content differs from HEAD (or that are gone), and staged new files.
@@ -74,5 +84,5 @@ export function filesOfGitMove(
     if (!out.ok) return null;
     rel = splitZ(out.stdout);
   }
-  return { files: [...new Set(rel)].map((p) => join(top, p)) };
+  return { files: [...new Set(rel)].map((p) => join(top, p)) }; // the move's spelling of the path: judged like its other targets
 }

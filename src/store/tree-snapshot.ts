@@ -35,7 +35,8 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import ignore, { type Ignore } from 'ignore';
+import type { Ignore } from 'ignore';
+import { boundedIgnore } from './bounded-ignore.js';
 import type { TreeSnapshot } from '../core/review/state.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
 import { readHeadFromFiles } from './git-head.js';
@@ -221,7 +222,8 @@ function rulesIn(dirAbs: string, base: string): Rules | null {
   } catch {
     return null;
   }
-  return { base, ig: ignore({ allowRelativePaths: true }).add(text) };
+  // Agent-written patterns against agent-made paths, inside the session lock: bounded time (bounded-ignore.ts).
+  return { base, ig: boundedIgnore(text, { allowRelativePaths: true }) };
 }
 
 /**

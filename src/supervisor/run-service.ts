@@ -21,9 +21,10 @@ import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { httpHooksFragment } from './http-hooks.js';
-import { clientVersion, hooklessPlugin, pluginHooks } from './http-launch.js';
+import { clientVersion, pluginHooks } from './http-launch.js';
 import { InProcessHooks } from './in-process-hooks.js';
 import { rozPluginInstalled } from './launch-args.js';
+import { launchPluginDir, pathOutsideProject } from './launch-node.js';
 import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
@@ -104,7 +105,8 @@ export class RunService {
 
   /** Start everything; on failure, whatever was started is stopped again. */
   static async start(req: RunRequest): Promise<RunService> {
-    const file = resolveExecutable(req.command, req.env.PATH);
+    // Not from the project's own folders on PATH (node_modules/.bin under npx): launch-node.ts.
+    const file = resolveExecutable(req.command, pathOutsideProject(req.env.PATH, req.cwd));
     if (!file)
       throw new RunError(
         `cannot find ${JSON.stringify(req.command)} on PATH${req.command === 'claude' ? ' (npm install -g @anthropic-ai/claude-code)' : ''}`,
@@ -115,8 +117,11 @@ export class RunService {
     // The run's one config load: the plan, the settings, the supervisor all use it.
     const loaded = loadConfig(env, { cwd: req.cwd });
     const facts = launchFacts(req, file, pluginDir, loaded.config);
-    const launchDir = transportFor(facts).http ? hooklessPlugin(pluginDir, loaded.config.storage.path) : pluginDir;
-    const plan = planRun(facts, launchDir);
+    // The hooks start the node roz runs on, by absolute path, not a `node` from PATH (launch-node.ts).
+    const launchNotes: string[] = [];
+    const launchDir = launchPluginDir(req, pluginDir, transportFor(facts).http, env, launchNotes, loaded.config.storage.path);
+    const planned = planRun(facts, launchDir);
+    const plan: RunPlan = { ...planned, notes: [...launchNotes, ...planned.notes] };
     const http = plan.transport.http;
     const supervisor = req.supervisor
       ? await Supervisor.start({ env, cwd: req.cwd, approvalTimeoutMs: req.supervisor.approvalTimeoutMs, httpHooks: http, config: loaded })

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { parseActiveIntents } from '../core/governance/intents-parser.js';
+import { scopeMatcher } from '../core/governance/scope.js';
 import { AGENT_TRACE_VERSION, intentUrn, ROZ_NAMESPACE, type TraceRecord } from '../core/governance/trace-record.js';
 import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
@@ -15,12 +16,22 @@ import { orchestrationPaths } from '../store/orchestration.js';
 
 export type WidenOutcome = { ok: true; added: string[] } | { ok: false; error: string };
 
-/** A glob the panel may add: project-relative, no `..`, nothing under .orchestration/. */
+/** Names no project has: a glob that matches them matches files anywhere. */
+const ANYWHERE = ['roz-widen-probe-7f3a', 'roz-widen-probe-7f3a/any/file.ts', '.roz-widen-probe-7f3a'];
+
+/**
+ * A glob the panel may add: project-relative, no `..`, nothing under
+ * .orchestration/, and not one that matches files anywhere (`**`, `*`): the
+ * hook offers each path escaped as a literal (core/governance/literal-glob.ts);
+ * this catches a raw path from an older hook.
+ */
 export function acceptableGlob(glob: string): boolean {
   if (glob === '' || glob.startsWith('/') || glob.startsWith('~') || glob.includes('\0')) return false;
   const parts = glob.replace(/^\.\//, '').split('/');
   if (parts.some((p) => p === '..')) return false;
-  return parts[0] !== '.orchestration';
+  if (parts[0] === '.orchestration') return false;
+  const m = scopeMatcher([glob]);
+  return !ANYWHERE.some((p) => m(p)) && !m('.orchestration/active_intents.yaml');
 }
 
 export function widenScope(opts: { root: string; intentId: string; globs: readonly string[]; sessionId: string; human: string; now: Date }): WidenOutcome {

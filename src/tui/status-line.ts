@@ -62,7 +62,7 @@ interface Segment {
   text: string;
   /** Lower is more important; the highest rank is dropped first. */
   rank: number;
-  /** May be cut with … instead of dropped (the last event). */
+  /** May be cut with … instead of dropped (the last event, the intent). */
   clip?: boolean;
 }
 
@@ -105,7 +105,8 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
     ...(mode ? [{ text: mode === 'advisory' ? 'ADVISORY' : mode, rank: mode === 'advisory' ? 1 : 5 }] : []),
     { text: reviewText(s), rank: 2 },
     { text: breakerText(s), rank: s && breakerOpen(s) ? 2 : 4 },
-    { text: `intent ${selectedIntent(s, snap.intents) ?? '-'}`, rank: 3 },
+    // Cut rather than dropped: the intent's name may be long, its id is what matters.
+    { text: `intent ${selectedIntent(s, snap.intents) ?? '-'}`, rank: 3, clip: true },
     { text: `last ${lastText}${lastWhy}`, rank: 7, clip: true },
   ];
   const hint = snap.pending.length ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;

@@ -64,6 +64,35 @@ const valid: Array<Record<string, unknown>> = [
     files: [],
     metadata: { 'dev.roz': { session_id: 's', intent_id: 'I', mutation_class: 'INTENT_EVOLUTION', tool_name: 'Bash', symbols: {} } },
   },
+  // roz agent merge's record (docs/fleet.md).
+  {
+    version: '0.1.0',
+    id: '3b241101-e2bb-4255-8caf-4136c566a962',
+    timestamp: '2026-11-26T01:00:00.000Z',
+    vcs: { type: 'git', revision: 'abc' },
+    tool: { name: 'roz', version: '0.1.0' },
+    files: [],
+    metadata: {
+      'dev.roz': {
+        session_id: 's',
+        intent_id: 'none',
+        mutation_class: 'INTENT_EVOLUTION',
+        tool_name: 'roz:merge',
+        decided_by: 'me',
+        merge: {
+          agent: 'a',
+          branch: 'roz/a',
+          base: 'main',
+          strategy: 'merge',
+          commit: 'c',
+          tree: 't',
+          reviewed_tree: 'r',
+          review: { decision: 'COMPLETE', decided_at: '2026-11-26T00:59:00.000Z', session_id: 's', summary: '' },
+          ledger_records: 0,
+        },
+      },
+    },
+  },
 ];
 
 /** Wrong values of every kind, plus some near misses for the formats. */
@@ -87,6 +116,15 @@ const WRONG: unknown[] = [
   'urn:',
   ' file:///x ',
   '2026-02-30T00:00:00Z',
+  '2100-02-29T00:00:00Z',
+  '2000-02-29T00:00:00Z',
+  '2026-04-31T00:00:00Z',
+  '2026-13-01T00:00:00Z',
+  '2026-00-10T00:00:00Z',
+  '2026-01-00T00:00:00Z',
+  '2026-01-01T24:00:00Z',
+  '2026-01-01T00:00:60Z',
+  '2026-01-01T00:00:00.Z',
   '2026-01-01T00:00:00+01:00',
   '2026-01-01T00:00Z',
   '2026-01-01',

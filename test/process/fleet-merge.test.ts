@@ -89,7 +89,7 @@ describe('roz agent add / ls / rm', () => {
     expect(add.code, add.stderr).toBe(0);
     const wt = join(tmp, 'repo.roz', 'alpha');
     expect(add.stdout).toContain(wt);
-    expect(add.stdout).toContain('roz run claude');
+    expect(add.stdout).toContain("roz run -- claude 'fix the bug'");
     expect(git(wt, 'symbolic-ref', 'HEAD').trim()).toBe('refs/heads/roz/alpha');
     // The main checkout's status never shows the worktrees.
     expect(git(repo, 'status', '--porcelain')).toBe('');
@@ -98,7 +98,16 @@ describe('roz agent add / ls / rm', () => {
     expect(ls.code, ls.stderr).toBe(0);
     const rows = JSON.parse(ls.stdout);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ name: 'alpha', branch: 'roz/alpha', worktree: wt, state: 'not running', pending: 0, review: 'none', enforcement: null });
+    expect(rows[0]).toMatchObject({
+      name: 'alpha',
+      branch: 'roz/alpha',
+      worktree: wt,
+      state: 'not running',
+      pending: 0,
+      review: 'none',
+      enforcement: null,
+      prompt: 'fix the bug',
+    });
     // From inside the agent's worktree too (same repository).
     expect(JSON.parse((await rozIn(wt, 'agent', 'ls', '--json')).stdout)[0].name).toBe('alpha');
     expect((await rozIn(repo, 'agent', 'add', 'alpha')).code).not.toBe(0);
@@ -131,6 +140,15 @@ describe('roz agent add / ls / rm', () => {
     expect(existsSync(join(tmp, 'repo.roz', 'hand', 'README.md'))).toBe(true);
     git(repo, 'rev-parse', '--verify', 'refs/heads/roz/hand');
   });
+
+  it('parallel adds lose no agent (the registry is changed under a lock)', async () => {
+    const { repo, rozIn } = setup();
+    const names = ['p1', 'p2', 'p3', 'p4'];
+    const results = await Promise.all(names.map((n) => rozIn(repo, 'agent', 'add', n)));
+    for (const r of results) expect(r.code, r.stderr).toBe(0);
+    const rows = JSON.parse((await rozIn(repo, 'agent', 'ls', '--json')).stdout);
+    expect(rows.map((r: { name: string }) => r.name).sort()).toEqual(names);
+  }, 60_000);
 
   it('outside git (or --no-worktree) agents share the directory, and roz says so', async () => {
     const { tmp, repo, rozIn } = setup();

@@ -287,6 +287,8 @@ describe('git plants: roz runs none of them, plain git runs each', () => {
     };
     const { out } = await everyTrigger(f, f.root, 'git stash', { sessionStart: replace });
     expect(out).toMatch(/not the one this session started with.*replaced/);
+    // The reviewer's COMPLETE binds nothing here: the stop after it re-arms instead of letting the work through.
+    expect(out).toMatch(/approval no longer holds: the work tree cannot be snapshotted \(refused: .*\.git was replaced/);
     const trace = await roz(['trace', SID, '--json'], f.env);
     expect(JSON.parse(trace.stdout).map((r: { event: string }) => r.event)).toContain('roz:GitIdentityRefused');
     controls(f, f.root);

@@ -92,4 +92,20 @@ describe('governance cannot be taken over', () => {
     expect(decision(dist)).toBeUndefined();
     expect(readFileSync(join(proj.root, '.orchestration/.intentignore'), 'utf8')).toMatch(/\/\*\*/);
   });
+
+  it('an owned_scope glob roz cannot match in bounded time matches nothing, and is said (issue 24)', async () => {
+    // picomatch passes `\\1` through as a backreference: not regular, so no linear matcher; a RegExp could backtrack.
+    const intents = 'active_intents:\n  - id: INT-9\n    name: Odd\n    status: IN_PROGRESS\n    owned_scope: ["src/(a)\\\\1/**", "docs/**"]\n';
+    const proj = makeProject({ git: true, intents });
+    const { env: base } = sandbox();
+    const env = { ...base, CLAUDE_PROJECT_DIR: proj.root };
+    const p = payloads('scope-refused-1', proj.root);
+    const start = await runHook('SessionStart', p.sessionStart(), env);
+    expect(start.json?.systemMessage).toMatch(/intent INT-9: owned_scope `src\/\(a\)\\1\/\*\*` cannot be matched in bounded time/);
+    const sel = await runProcess(process.execPath, [rozBin, 'intent', 'select', 'INT-9', '--session', 'scope-refused-1'], '', base, proj.root);
+    expect(sel.code, sel.stderr).toBe(0);
+    // The refused glob allows nothing (out of scope: a human is asked); the other glob of the intent still allows.
+    expect(['ask', 'deny']).toContain(decision(await runHook('PreToolUse', p.pre('Write', { file_path: join(proj.root, 'src/aa/x.ts'), content: 'x' }), env)));
+    expect(decision(await runHook('PreToolUse', p.pre('Write', { file_path: join(proj.root, 'docs/x.md'), content: 'x' }), env))).toBeUndefined();
+  });
 });

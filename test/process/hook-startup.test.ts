@@ -158,7 +158,8 @@ describe('code cache coverage', () => {
 describe('governance loading', () => {
   it('still governs a session that cd-ed out of its project (remembered root, cwd elsewhere)', async () => {
     const proj = makeProject({ git: true });
-    const { env } = sandbox();
+    // As the client sets it: the file tools' write area is the project, not the drifted cwd (engine/file-tool-area.ts).
+    const { env } = sandbox({ CLAUDE_PROJECT_DIR: proj.root });
     const inside = payloads('gov-cd', proj.root);
     const outside = payloads('gov-cd', proj.outside);
     // In the project: no intent yet, so a write is refused; the session now remembers the project.

@@ -34,10 +34,19 @@ const all = (r: ProcResult): string => `${r.stdout}\n${r.stderr}`;
 function sourceRuns(file: string, dir: string): boolean {
   const marker = join(dir, 'ran');
   // Any command substitution or backtick in the lesson would run `touch`; the lesson text below asks for exactly that.
+  // In `dir`, with `touch` the only program on PATH: whatever a line runs can do nothing else
+  // (a careless control once ran a backticked `npm test` for real, in the worktree).
+  const bin = join(dir, 'bin');
+  if (!existsSync(bin)) {
+    mkdirSync(bin);
+    symlinkSync(execFileSync('sh', ['-c', 'command -v touch']).toString().trim(), join(bin, 'touch'));
+  }
   try {
-    execFileSync('bash', ['-c', `source ${JSON.stringify(file)} >/dev/null 2>&1; true`], {
-      env: { PATH: process.env.PATH, HOME: dir, MARK: marker },
+    execFileSync('/bin/bash', ['-c', `source ${JSON.stringify(file)} >/dev/null 2>&1; true`], {
+      cwd: dir,
+      env: { PATH: bin, HOME: dir, MARK: marker },
       stdio: 'ignore',
+      timeout: 10_000,
     });
   } catch {
     /* a syntax error in the file is not a run */
@@ -160,7 +169,7 @@ describe('roz never writes through a link', () => {
     expect(sourceRuns(lessons, dir)).toBe(false);
     // Control: the line as roz wrote it before (agent text bare or in backticks) runs the marker.
     const old = join(dir, 'old.md');
-    writeFileSync(old, '- 2026-01-01T00:00Z [INT-001] `npm test` failed: FAIL x; touch "$MARK" # (session x)\n');
+    writeFileSync(old, '- 2026-01-01T00:00Z [INT-001] `true` failed: FAIL x; touch "$MARK" # (session x)\n');
     expect(sourceRuns(old, dir)).toBe(true);
   }, 60_000);
 

@@ -2,7 +2,7 @@
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
 // is not here: `add` creates the worktree and branch and says how to start it.
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ledgerUnion } from '../../core/fleet/ledger-union.js';
@@ -16,6 +16,7 @@ import { addAgent, dirtyFiles, FleetError, listAgents, noFilters, removeAgent, w
 import { ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
 import { repoOf } from '../../store/git-repo.js';
+import { acquireLock } from '../../store/lock.js';
 import { appendLedger } from '../../store/ledger.js';
 import { randomUuid } from '../../store/random-uuid.js';
 import { appendRegularFile, readOptionalText } from '../../store/regular-file.js';
@@ -37,8 +38,15 @@ const fail = (err: unknown): number => {
 /** A word for the shell: quoted unless it is plainly safe. */
 const sh = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-export function agentAddCommand(name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }): number {
+/** One `add` or `rm` at a time per store: each reads the registry, changes git, and writes the registry back. */
+async function registryLock(storeDir: string): Promise<() => void> {
+  mkdirSync(join(storeDir, 'fleet'), { recursive: true, mode: 0o700 });
+  return acquireLock(join(storeDir, 'fleet', 'registry'), { staleMs: 300_000, refreshMs: null, waitMs: 30_000 });
+}
+
+export async function agentAddCommand(name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }): Promise<number> {
   const ctx = cliContext();
+  const release = await registryLock(ctx.config.storage.path);
   try {
     const { agent, note } = addAgent(ctx.config.storage.path, process.cwd(), {
       name,
@@ -55,11 +63,13 @@ export function agentAddCommand(name: string, claudeArgs: string[], opts: { from
       process.stdout.write(
         `agent ${agent.name}: worktree ${agent.worktree}\n  branch ${agent.branch}, from ${agent.base_ref?.replace('refs/heads/', '')} at ${agent.base_commit?.slice(0, 12)}\n`,
       );
-    process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run claude${args ? ` -- ${args}` : ''}\n`);
+    process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
     if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
     return 0;
   } catch (err) {
     return fail(err);
+  } finally {
+    release();
   }
 }
 
@@ -79,6 +89,9 @@ export interface AgentRow {
   enforcement: string | null;
   session: string | null;
   problem: string | null;
+  /** What `add` recorded for starting it: its first prompt and its claude arguments. */
+  prompt: string | null;
+  claude_args: string[];
 }
 
 function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
@@ -96,6 +109,8 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     enforcement: s?.enforcement?.mode ?? null,
     session: s?.session_id ?? null,
     problem: l.problem,
+    prompt: l.agent.prompt ?? null,
+    claude_args: l.agent.claude_args ?? [],
   };
 }
 
@@ -126,14 +141,17 @@ export function agentLsCommand(opts: { json?: boolean }): number {
   }
 }
 
-export function agentRmCommand(name: string, opts: { discard?: boolean }): number {
+export async function agentRmCommand(name: string, opts: { discard?: boolean }): Promise<number> {
   const ctx = cliContext();
+  const release = await registryLock(ctx.config.storage.path);
   try {
     const r = removeAgent(ctx.config.storage.path, process.cwd(), name, opts.discard === true);
     for (const line of r.said) process.stdout.write(`${line}\n`);
     return 0;
   } catch (err) {
     return fail(err);
+  } finally {
+    release();
   }
 }
 

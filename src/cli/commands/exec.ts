@@ -1,7 +1,9 @@
 // `roz exec [--] claude ARGS...`: the agent under the same enforcement as
 // `roz run` (the per-run --settings file: Bash sandboxed, roz's files
 // read-only, deny rules for the file tools), without the TUI: no terminal
-// needed, for `claude -p` and CI. The exit code is claude's.
+// needed, for `claude -p` and CI. On clients from 2.1.295 its hooks are the
+// client's http hooks served in this process (supervisor/in-process-hooks.ts);
+// before, a process per hook. The exit code is claude's.
 import { randomUUID } from 'node:crypto';
 import { basename } from 'node:path';
 import { RunError, RunService, type RunResult } from '../../supervisor/run-service.js';

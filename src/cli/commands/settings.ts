@@ -2,6 +2,7 @@
 // the client with, for people who start `claude` themselves (`claude
 // --settings FILE`) or for an organisation's managed settings file.
 import { managedSettingsFile as managedSettingsPath } from '../../engine/enforce-probe.js';
+import { gitDenyPaths } from '../../core/enforce/settings.js';
 import { buildSettings } from '../../supervisor/run-settings.js';
 import { processEnv } from './run.js';
 
@@ -18,7 +19,10 @@ export function settingsCommand(opts: SettingsOptions): number {
     // is named relative to the working directory for the file tools; Bash
     // writes there are refused by roz's PreToolUse hook (PROTECTED_PATH).
     const perms = (settings.permissions ??= {}) as { deny?: string[] };
-    perms.deny = [...new Set([...(perms.deny ?? []).filter((r) => !r.includes('/.orchestration/')), 'Edit(.orchestration/**)'])];
+    const projectRule = (r: string): boolean => r.includes('/.orchestration/') || r.includes('/.git/');
+    perms.deny = [
+      ...new Set([...(perms.deny ?? []).filter((r) => !projectRule(r)), 'Edit(.orchestration/**)', ...gitDenyPaths('.').map((g) => `Edit(${g.slice(2)})`)]),
+    ];
     const sandbox = settings.sandbox as { filesystem: { denyWrite: string[] } };
     sandbox.filesystem.denyWrite = sandbox.filesystem.denyWrite.filter((p) => !p.endsWith('/.orchestration'));
   }

@@ -8,13 +8,15 @@
 import type { HookInput } from '../hook-input.js';
 import { result, type PolicyResult } from '../verdict.js';
 
-export type ProtectedArea = 'plugin' | 'code-cache' | 'config' | 'orchestration' | 'settings-file' | 'claude-settings';
+export type ProtectedArea = 'plugin' | 'code-cache' | 'config' | 'orchestration' | 'settings-file' | 'claude-settings' | 'git' | 'outside';
 
 /** A write the engine found inside a protected area: the path as given and where it really lands. */
 export interface ProtectedHit {
   area: ProtectedArea;
   given: string;
   real: string;
+  /** Said when the hook is the only wall (no roz exec/run settings behind it). */
+  advisory?: boolean;
 }
 
 const WHAT: Record<ProtectedArea, string> = {
@@ -24,6 +26,9 @@ const WHAT: Record<ProtectedArea, string> = {
   orchestration: '.orchestration/ (intents, the trace ledger and lessons: the human and roz maintain them)',
   'settings-file': 'the settings file this run was launched with',
   'claude-settings': "Claude Code's own settings (.claude/), which decide what runs and how it is confined",
+  git: "a repository's .git/ (git runs the programs its config, hooks and attributes name; only git itself writes there: use git commands in Bash)",
+  outside:
+    'no folder the file tools may write: they write where sandboxed Bash may, the project and $TMPDIR (the human can add folders with `write_paths` under [enforce] in their own roz config)',
 };
 
 export function onPreToolUseProtect(input: HookInput<'PreToolUse'>, hit: () => ProtectedHit | null): PolicyResult {
@@ -46,7 +51,9 @@ export function onPreToolUseProtect(input: HookInput<'PreToolUse'>, hit: () => P
     {
       kind: 'deny',
       code: 'PROTECTED_PATH',
-      reason: `roz: ${input.tool_name} would write ${h.given}${via}, inside ${WHAT[h.area]}. That is not the agent's to change; leave it alone and carry on with the task (ask the human if it must change).`,
+      reason:
+        `roz: ${input.tool_name} would write ${h.given}${via}, ${h.area === 'outside' ? 'in' : 'inside'} ${WHAT[h.area]}. That is not the agent's to change; leave it alone and carry on with the task (ask the human if it must change).` +
+        (h.advisory ? ' (roz is advisory here: without roz exec/run this hook is the only check on that write.)' : ''),
     },
     [{ type: 'ProtectedPathDenied', area: h.area, path: h.real }],
   );

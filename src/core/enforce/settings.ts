@@ -27,6 +27,10 @@ export interface ProtectedPaths {
   claudeUserDir: string | null;
   /** roz's plugin (the code every hook runs), when the run loads it from a folder. */
   pluginDir?: string | null;
+  /** The project: the file tools never write a `.git` in it (its own or a nested repository's). */
+  project?: string | null;
+  /** Outside the project and $TMPDIR: paths the file tools must not write (engine/file-tool-area.ts). */
+  outside?: string[];
 }
 
 export interface EnforceOptions {
@@ -96,7 +100,8 @@ function networkFragment(policy: NetworkPolicy): ClaudeSettings {
 
 /**
  * Deny rules for the file tools, which the sandbox does not confine.
- * `Edit(//abs/**)` covers Write, Edit, MultiEdit and NotebookEdit. Never the
+ * `Edit(//abs/**)` covers Write, Edit, MultiEdit and NotebookEdit, in every
+ * permission mode (bypass included). Never the
  * project's `.claude/`: on 2.1.197 such a rule makes every Bash call fail;
  * the PreToolUse hook refuses those writes instead (PROTECTED_PATH).
  */
@@ -105,7 +110,22 @@ export function permissionsFragment(p: ProtectedPaths): ClaudeSettings {
   const dirs = [p.store, p.codeCache, p.orchestration, p.pluginDir].filter((x): x is string => !!x);
   for (const d of dirs) rules.push(`Edit(/${d}/**)`);
   for (const f of [...p.configFiles, p.settingsFile].filter((x): x is string => !!x)) rules.push(`Edit(/${f})`);
+  // Git runs programs its config, hooks and attributes name. Not all of .git/:
+  // both clients turn an Edit deny rule into a read-only path for sandboxed
+  // Bash too, and git must still write its index, objects and refs (observed:
+  // `git commit` failed with `.git/**` denied). The hook refuses the rest of
+  // any .git/ to the file tools (engine/file-tool-area.ts).
+  if (p.project) for (const g of gitDenyPaths(p.project)) rules.push(`Edit(/${g})`);
+  // Where sandboxed Bash cannot write, the file tools may not either (a shell's start-up files, git's global config).
+  for (const o of p.outside ?? []) rules.push(`Edit(/${o})`, `Edit(/${o}/**)`);
   return { permissions: { deny: [...new Set(rules)] } };
+}
+
+/** The files in a repository's .git/ that make git run programs or hide changes, for the project's own and nested ones. */
+export function gitDenyPaths(project: string): string[] {
+  // Only paths git creates at init: a missing one may get a placeholder file while sandboxed Bash runs.
+  const inGit = ['config', 'hooks/**', 'info/**'];
+  return [...inGit.map((f) => `${project}/.git/${f}`), ...inGit.map((f) => `${project}/**/.git/${f}`)];
 }
 
 /** The whole enforced document: sandbox + deny rules. */

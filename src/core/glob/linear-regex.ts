@@ -36,12 +36,13 @@ const isSpace = (c: number) => /\s/.test(String.fromCharCode(c));
 
 const classes = new Map<string, Pred>();
 /** A class `[...]` as a predicate: V8 answers for one character (constant time), ASCII answers are tabled on first use. */
-function classPredicate(body: string): Pred {
-  const known = classes.get(body);
+function classPredicate(body: string, ignoreCase: boolean): Pred {
+  const cacheKey = `${ignoreCase ? 'i' : ''}[${body}]`;
+  const known = classes.get(cacheKey);
   if (known) return known;
   let re: RegExp;
   try {
-    re = new RegExp(`^[${body}]$`);
+    re = new RegExp(`^[${body}]$`, ignoreCase ? 'i' : '');
   } catch (err) {
     throw new UnsupportedRegexError(`bad class [${body}]: ${(err as Error).message}`);
   }
@@ -51,8 +52,16 @@ function classPredicate(body: string): Pred {
     if (ascii[c] === 0) ascii[c] = re.test(String.fromCharCode(c)) ? 1 : -1;
     return ascii[c] === 1;
   };
-  classes.set(body, pred);
+  classes.set(cacheKey, pred);
   return pred;
+}
+
+/** Canonicalize (ECMA-262, without `u`): the one-character upper case, unless that leaves ASCII from outside it. */
+function canonical(c: number): number {
+  const up = String.fromCharCode(c).toUpperCase();
+  if (up.length !== 1) return c;
+  const u = up.charCodeAt(0);
+  return c >= 128 && u < 128 ? c : u;
 }
 
 class Parser {
@@ -60,7 +69,15 @@ class Parser {
   constructor(
     private readonly s: string,
     private readonly dotAll: boolean,
+    private readonly ignoreCase: boolean,
   ) {}
+
+  /** One literal code unit, folded like V8 folds it under `i`. */
+  private lit(code: number): Node {
+    if (!this.ignoreCase) return { t: 'char', test: (x) => x === code };
+    const want = canonical(code);
+    return { t: 'char', test: (x) => x === code || canonical(x) === want };
+  }
 
   parse(): Node {
     const node = this.alt();
@@ -140,7 +157,7 @@ class Parser {
       if (j >= s.length) throw new UnsupportedRegexError('unterminated class');
       const body = s.slice(this.i + 1, j);
       this.i = j + 1;
-      return { t: 'char', test: classPredicate(body) };
+      return { t: 'char', test: classPredicate(body, this.ignoreCase) };
     }
     this.i++;
     if (c === '.') return { t: 'char', test: this.dotAll ? () => true : (x) => !isLineTerminator(x) };
@@ -148,8 +165,7 @@ class Parser {
     if (c === '$') return { t: 'assert', kind: 'eol' };
     if (c === '\\') return this.escape();
     if (c === ')' || c === '*' || c === '+' || c === '?') throw new UnsupportedRegexError(`nothing to repeat or unmatched ${c}`);
-    const code = c.charCodeAt(0);
-    return { t: 'char', test: (x) => x === code };
+    return this.lit(c.charCodeAt(0));
   }
 
   private escape(): Node {
@@ -157,7 +173,7 @@ class Parser {
     const c = s[this.i];
     if (c === undefined) throw new UnsupportedRegexError('\\ at end of pattern');
     this.i++;
-    const lit = (code: number): Node => ({ t: 'char', test: (x) => x === code });
+    const lit = (code: number): Node => this.lit(code);
     switch (c) {
       case 'd':
         return { t: 'char', test: (x) => x >= 48 && x <= 57 };
@@ -437,8 +453,8 @@ export interface ParsedRegex {
 
 /** Parse a regex (as `RegExp#source`/`#flags` give it); throws UnsupportedRegexError outside the subset. */
 export function parseRegex(source: string, flags = ''): ParsedRegex {
-  if (/[^s]/.test(flags)) throw new UnsupportedRegexError(`flags ${flags} not supported`);
-  return { source, flags, node: new Parser(source, flags.includes('s')).parse() };
+  if (/[^si]/.test(flags)) throw new UnsupportedRegexError(`flags ${flags} not supported`);
+  return { source, flags, node: new Parser(source, flags.includes('s'), flags.includes('i')).parse() };
 }
 
 /**
@@ -458,6 +474,7 @@ export function anyOf(regexes: readonly ParsedRegex[]): (input: string) => boole
   if (regexes.length === 0) return () => false;
   const node: Node = regexes.length === 1 ? regexes[0]!.node : { t: 'alt', items: regexes.map((r) => r.node) };
   const flags = regexes[0]!.flags;
+  if (regexes.some((r) => r.flags !== flags)) throw new UnsupportedRegexError('regexes with different flags in one test');
   const native =
     degree(node) <= NATIVE_MAX_DEGREE ? new RegExp(regexes.length === 1 ? regexes[0]!.source : regexes.map((r) => `(?:${r.source})`).join('|'), flags) : null;
   let vm: ((input: string) => boolean) | null = null;

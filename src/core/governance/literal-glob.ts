@@ -4,23 +4,27 @@
 // a glob that hands it the whole repository.
 
 /**
- * picomatch's metacharacters (wildcards, classes, braces, extglobs, negation)
- * and the backslash that escapes them; each is escaped with a backslash, which
- * picomatch reads as "this character itself" on POSIX.
+ * picomatch's metacharacters (wildcards, classes, braces, extglobs, negation),
+ * its quotes (`"a*"` is a quoted literal) and `$`/`^` (an unescaped `$$`
+ * comes out of picomatch 4 as a regex anchor); each is escaped with a
+ * backslash, which picomatch reads as "this character itself" on POSIX.
+ * Found and checked by the random-name test in test/governance/literal-glob.test.ts.
  */
-const META = /[\\*?[\]{}()!+@|,]/g;
+const META = /[*?[\]{}()!+@|,$^"'`]/g;
 
 /**
  * `rel` (a project-relative POSIX path) as a literal glob, or null when no
  * glob can stand for it exactly: leading or trailing whitespace (globs are
- * trimmed before matching), control characters, empty segments.
+ * trimmed before matching), control characters, empty segments, and a
+ * backslash (picomatch 4 mis-reads an escaped backslash before an escaped
+ * `*`: `a\\\*` does not match a file named `a\*`).
  *
  * One quirk is picomatch's, not this escape's: a glob always matches its own
  * text too, so `\*\*` also matches a file literally named `\*\*`. That is one
  * more named file, never a wildcard.
  */
 export function literalGlob(rel: string): string | null {
-  if (rel === '' || rel !== rel.trim() || /[\u0000-\u001f\u007f]/.test(rel)) return null;
+  if (rel === '' || rel !== rel.trim() || /[\u0000-\u001f\u007f\\]/.test(rel)) return null;
   if (rel.split('/').some((seg) => seg === '' || seg === '.' || seg === '..')) return null;
   return rel.replace(META, (c) => `\\${c}`);
 }

@@ -16,12 +16,26 @@ export interface TraceIssue {
 type Obj = Record<string, unknown>;
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-// The patterns zod's uuid() and iso.datetime() use (zod/v4/core/regexes.js).
+// zod's uuid() pattern (zod/v4/core/regexes.js).
 const UUID =
   /^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$/;
-const DATE =
-  '(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))';
-const DATETIME = new RegExp(`^${DATE}T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?Z$`);
+// zod's iso.datetime() (UTC, seconds required, any fraction), as a small
+// pattern and the calendar in code: zod's one expression for the date costs
+// a hook more to compile than the whole rest of this check.
+const DATETIME = /^(\d{4})-(\d\d)-(\d\d)T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?Z$/;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+function isDatetime(v: string): boolean {
+  const m = DATETIME.exec(v);
+  if (!m) return false;
+  const year = Number(m[1]);
+  const month = Number(m[2]);
+  const day = Number(m[3]);
+  if (month < 1 || month > 12 || day < 1) return false;
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+  return day <= (month === 2 && leap ? 29 : DAYS[month - 1]!);
+}
+
 const CONTENT_HASH = /^sha256:[0-9a-f]{64}$/;
 const CONTRIBUTOR_TYPES = new Set(['human', 'ai', 'mixed', 'unknown']);
 const VCS_TYPES = new Set(['git', 'jj', 'hg', 'svn']);
@@ -111,6 +125,7 @@ class Checker {
       'unattributed',
       'scope_added',
       'decided_by',
+      'merge',
     ];
     if (!this.obj(v, path, keys)) return;
     this.text(v.session_id, `${path}.session_id`);
@@ -127,6 +142,23 @@ class Checker {
     if (v.unattributed !== undefined && typeof v.unattributed !== 'boolean') this.bad(`${path}.unattributed`, 'expected a boolean');
     if (v.scope_added !== undefined) this.strings(v.scope_added, `${path}.scope_added`);
     this.str(v.decided_by, `${path}.decided_by`);
+    if (v.merge !== undefined) this.merge(v.merge, `${path}.merge`);
+  }
+  /** `roz agent merge`'s record (trace-schema.ts `merge`). */
+  merge(v: unknown, path: string): void {
+    const keys = ['agent', 'branch', 'base', 'strategy', 'commit', 'tree', 'reviewed_tree', 'review', 'ledger_records'];
+    if (!this.obj(v, path, keys)) return;
+    for (const k of ['agent', 'branch', 'base', 'commit', 'tree', 'reviewed_tree']) this.text(v[k], `${path}.${k}`);
+    if (v.strategy !== 'fast-forward' && v.strategy !== 'merge') this.bad(`${path}.strategy`, 'expected "fast-forward" or "merge"');
+    if (typeof v.ledger_records !== 'number' || !Number.isSafeInteger(v.ledger_records) || v.ledger_records < 0)
+      this.bad(`${path}.ledger_records`, 'expected a whole number >= 0');
+    const r = v.review;
+    if (this.obj(r, `${path}.review`, ['decision', 'decided_at', 'session_id', 'summary'])) {
+      if (r.decision !== 'COMPLETE') this.bad(`${path}.review.decision`, 'expected "COMPLETE"');
+      this.text(r.decided_at, `${path}.review.decided_at`);
+      this.text(r.session_id, `${path}.review.session_id`);
+      this.str(r.summary, `${path}.review.summary`, false);
+    }
   }
 }
 
@@ -136,7 +168,7 @@ export function traceRecordIssues(v: unknown): TraceIssue[] {
   if (!c.obj(v, '(root)', ['version', 'id', 'timestamp', 'vcs', 'tool', 'files', 'metadata'])) return c.issues;
   if (v.version !== AGENT_TRACE_VERSION) c.bad('version', `expected ${JSON.stringify(AGENT_TRACE_VERSION)}`);
   if (typeof v.id !== 'string' || !UUID.test(v.id)) c.bad('id', 'expected a UUID');
-  if (typeof v.timestamp !== 'string' || !DATETIME.test(v.timestamp)) c.bad('timestamp', 'expected an ISO datetime (UTC)');
+  if (typeof v.timestamp !== 'string' || !isDatetime(v.timestamp)) c.bad('timestamp', 'expected an ISO datetime (UTC)');
   if (v.vcs !== undefined && c.obj(v.vcs, 'vcs', ['type', 'revision'])) {
     if (typeof v.vcs.type !== 'string' || !VCS_TYPES.has(v.vcs.type)) c.bad('vcs.type', 'invalid vcs type');
     c.text(v.vcs.revision, 'vcs.revision');

@@ -141,10 +141,13 @@ function changedSinceApproval(state: SessionState, ctx: ReviewContext): { files:
   const d = state.review.decision;
   if (!d || d.kind !== 'complete') return null;
   if (!d.tree) {
-    // Bound to no tree: right where the session has no repository (no base either), not where one was snapshotted.
-    return state.review.base
-      ? { files: [], why: 'the approval is bound to no snapshot of the work tree (none could be taken when the reviewer looked)' }
-      : null;
+    // Bound to no tree: right only where there is no repository to snapshot, then and now.
+    const unbound = 'the approval is bound to no snapshot of the work tree (none could be taken when the reviewer looked)';
+    if (state.review.base) return { files: [], why: unbound };
+    const now = ctx.snapshot();
+    const problem = now ? null : (ctx.snapshotProblem?.() ?? null);
+    if (problem) return { files: [], why: `the work tree cannot be snapshotted (${problem})` };
+    return now ? { files: [], why: unbound } : null;
   }
   const now = ctx.snapshot();
   if (!now) return { files: [], why: `the work tree could not be snapshotted after the approval (${ctx.snapshotProblem?.() ?? 'no git repository'})` };

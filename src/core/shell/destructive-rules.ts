@@ -542,6 +542,13 @@ const SHELL_TEXT =
   /runs a script whose text|eval of a string|runs a command that is not known|command lines it reads from stdin|command text read from stdin|remote command that is not known|nested too deeply|-S cannot be analysed|--split-string re-splits/;
 const MAX_OPAQUE_DEPTH = 8;
 const isShellText = (why: string): boolean => SHELL_TEXT.test(why);
+/**
+ * Text from stdin, a variable, or nesting too deep. Text a local command prints (`eval "$(ssh-agent -s)"`,
+ * `bash -c "$(cat task.sh)"`) runs like a project script (allowed and audited); downloads and
+ * decoders printing it are pipe-to-shell.
+ */
+const unreadText = (cmd: SimpleCommand): boolean =>
+  /stdin|nested too deeply|split/.test(cmd.opaque ?? '') || cmd.argv.some((w, i) => i > 0 && cmd.dynamic[i] === true && /\$[{A-Za-z_]/.test(w));
 
 /** Values some git checkout options take as the next word (`--track direct`, `--unified 3`): not paths. */
 const CHECKOUT_OPTION_VALUE: Readonly<Record<string, RegExp>> = {
@@ -926,7 +933,7 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     id: 'unseen-script',
     description: 'a shell runs command text roz cannot read (from stdin, a variable or a substitution)',
     names: 'any',
-    when: ({ cmd }) => cmd.opaque !== undefined && cmd.depth <= MAX_OPAQUE_DEPTH && isShellText(cmd.opaque),
+    when: ({ cmd }) => cmd.opaque !== undefined && cmd.depth <= MAX_OPAQUE_DEPTH && isShellText(cmd.opaque) && unreadText(cmd),
   },
   {
     id: 'docker-rm-computed',

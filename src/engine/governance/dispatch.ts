@@ -7,7 +7,8 @@
 import type { HookEventName, HookInput } from '../../core/hook-input.js';
 import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
-import { formatProblems } from '../../core/governance/intents.js';
+import { formatProblems, type Intent } from '../../core/governance/intents.js';
+import { globTest } from '../../core/glob/path-glob.js';
 import { isTestArgv, latestLessons, reviewIssuesLesson, testFailureLesson } from '../../core/governance/lessons.js';
 import { isSelectIntentTool } from '../../core/governance/mutations.js';
 import type { ProjectView } from '../../core/governance/policy.js';
@@ -28,6 +29,25 @@ function refusedIgnoreWarning(project: ProjectView): string[] {
   const refused = project.ignored.refused ?? [];
   if (refused.length === 0) return [];
   return [`roz: .orchestration/.intentignore: refused ${refused.map((r) => `\`${r.pattern}\` (${r.why})`).join(', ')}; those paths stay governed`];
+}
+
+/**
+ * owned_scope globs roz cannot match in bounded time (not regular: a
+ * backreference picomatch passes through), said at SessionStart. Such a glob
+ * matches nothing, so the writes it would allow are refused (closed), never
+ * matched by a backtracking RegExp.
+ */
+function refusedScopeWarning(intents: readonly Intent[]): string[] {
+  const out: string[] = [];
+  for (const intent of intents) {
+    const refused = globTest(intent.owned_scope).refused;
+    if (refused.length) {
+      out.push(
+        `roz: intent ${intent.id}: owned_scope ${refused.map((g) => `\`${g}\``).join(', ')} cannot be matched in bounded time (not a regular glob) and matches nothing; writes it would allow are refused`,
+      );
+    }
+  }
+  return out;
 }
 
 /**
@@ -121,7 +141,7 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
     return result(
       { kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) },
       [{ type: 'GovernanceOn', root }],
-      refusedIgnoreWarning(project),
+      [...refusedIgnoreWarning(project), ...refusedScopeWarning(project.intents.intents)],
     );
   } catch (err) {
     rethrowNotLoaded(err);

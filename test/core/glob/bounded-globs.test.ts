@@ -3,12 +3,14 @@
 // own regexes (random globs and paths), the command-gate matcher agrees with
 // the RegExp it replaced, and the hostile globs that backtracked for minutes
 // answer in milliseconds.
+import ignore from 'ignore';
 import picomatch from 'picomatch';
 import { describe, expect, it } from 'vitest';
 import { linearRegex } from '../../../src/core/glob/linear-regex.js';
 import { globTest } from '../../../src/core/glob/path-glob.js';
 import { ignoreMatcher, scopeMatcher } from '../../../src/core/governance/scope.js';
 import { commandGlob } from '../../../src/core/review/gates.js';
+import { boundedIgnore } from '../../../src/store/bounded-ignore.js';
 
 function rng(seed: number): (n: number) => number {
   let r = seed;
@@ -139,5 +141,58 @@ describe('command gates keep their meaning', () => {
         expect(newM(s), `${JSON.stringify(glob)} on ${JSON.stringify(s)}`).toBe(oldM(s));
       }
     }
+  });
+});
+
+describe('.gitignore patterns (the snapshot walk) answer in bounded time with ignore’s own answers', () => {
+  it('a hostile .gitignore on a 100-level path answers in milliseconds (plain ignore: over 20 s)', () => {
+    const ig = boundedIgnore('**/a/**/a/**/a/**/a/**/a/**/a/**/a/**/b\n', { allowRelativePaths: true });
+    const deep = `${'a/'.repeat(100)}a`;
+    let answer = true;
+    expect(timed(() => (answer = ig.ignores(deep)))).toBeLessThan(500);
+    expect(answer).toBe(false);
+    expect(ig.ignores('a/x/a/y/a/a/a/a/a/b')).toBe(true);
+  });
+
+  it('agrees with plain ignore on random patterns and paths', () => {
+    const parts = ['*', '**', '?', 'a', 'b', '.', '/', '[a-c]', '[!a]', '\\*', '!', 'A', '#', ' ', 'x/'];
+    const segs = ['a', 'b', 'A', 'x', '.a', 'ab', 'c', '*'];
+    const rnd = rng(5);
+    let compared = 0;
+    for (let k = 0; k < 1500; k++) {
+      const lines = Array.from({ length: 1 + rnd(3) }, () => Array.from({ length: 1 + rnd(5) }, () => parts[rnd(parts.length)]).join(''));
+      const text = lines.join('\n');
+      const plain = ignore({ allowRelativePaths: true }).add(text);
+      const bounded = boundedIgnore(text, { allowRelativePaths: true });
+      for (let j = 0; j < 8; j++) {
+        const path = Array.from({ length: 1 + rnd(4) }, () => segs[rnd(segs.length)]).join('/') + (rnd(4) === 0 ? '/' : '');
+        expect(bounded.ignores(path), `${JSON.stringify(text)} on ${path}`).toBe(plain.ignores(path));
+        compared++;
+      }
+    }
+    expect(compared).toBe(12_000);
+  });
+
+  it("the NFA answers like V8 on ignore's own regexes (case-insensitive)", () => {
+    const parts = ['*', '**', '?', 'a', 'b', '/', '[a-c]', '[!a]', 'A', 'x/'];
+    const segs = ['a', 'b', 'A', 'x', 'ab', 'B'];
+    const rnd = rng(9);
+    let compared = 0;
+    for (let k = 0; k < 1500; k++) {
+      const pattern = Array.from({ length: 1 + rnd(5) }, () => parts[rnd(parts.length)]).join('');
+      const ig = ignore({ allowRelativePaths: true }).add(pattern);
+      const rules = (ig as unknown as { _rules: { _rules: { regex: RegExp; checkRegex: RegExp }[] } })._rules._rules;
+      for (const rule of rules) {
+        for (const re of [rule.regex, rule.checkRegex]) {
+          const lin = linearRegex(re.source, re.flags);
+          for (let j = 0; j < 6; j++) {
+            const path = Array.from({ length: 1 + rnd(4) }, () => segs[rnd(segs.length)]).join('/') + (rnd(3) === 0 ? '/' : '');
+            expect(lin.test(path), `${re} on ${path}`).toBe(re.test(path));
+            compared++;
+          }
+        }
+      }
+    }
+    expect(compared).toBeGreaterThan(5000);
   });
 });

@@ -231,6 +231,8 @@ export const DESTRUCTIVE_CORPUS: readonly CorpusEntry[] = [
   ['cat cmds.txt | xargs -I{} bash -c {}', 'unseen-script'],
   ['cat cmds.txt | parallel', 'unseen-script'],
   ['eval "$CMD"', 'unseen-script'],
+  ['eval "$(ssh-agent -s)"', null],
+  ['bash -c "$(cat task.sh)"', null],
   ['echo ok | xargs -I{} bash -c {}', null],
   ['podman image rm $(podman images -q)', 'docker-rm-computed'],
   ['docker rm web-1', null],

@@ -50,6 +50,8 @@ export interface PrintRunOptions {
   rozLoadsPlugin?: boolean;
   /** Told the pid of the process started (roz exec, or the client). */
   onSpawn?: (pid: number) => void;
+  /** No `--plugin-dir` on the client's command line: under exec, roz loads its plugin its own way. */
+  noPluginDir?: boolean;
 }
 
 export interface PrintRun {
@@ -93,7 +95,7 @@ export async function runPrint(opts: PrintRunOptions): Promise<PrintRun> {
   Object.assign(ws.env, opts.env ?? {});
   const api = await startFakeApi(opts.scenario, opts.api);
   const timeoutMs = opts.timeoutMs ?? 90_000;
-  const pluginArgs = opts.rozLoadsPlugin ? [] : ['--plugin-dir', pluginDir];
+  const pluginArgs = opts.rozLoadsPlugin || opts.noPluginDir ? [] : ['--plugin-dir', pluginDir];
   const execArgs = [...(opts.rozLoadsPlugin ? ['--plugin-dir', pluginDir] : []), ...(opts.execArgs ?? [])];
   const args = ['-p', opts.prompt, '--output-format', 'json', ...pluginArgs, '--dangerously-skip-permissions', ...(opts.extraArgs ?? [])];
   const started = Date.now();
