@@ -1,7 +1,11 @@
 // Several agents in one supervisor, over the real Unix socket: which agent
 // sent a frame is known by the token it carried (each agent's launch has its
 // own), never by the session id, cwd or name inside the frame.
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Supervisor as SupervisorClass } from '../../src/supervisor/supervisor.js';
+import { repoRoot } from './helpers/bundle.js';
+import { sandboxEnv } from './helpers/channel.js';
 import { PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { ASK, preToolUse, relay, sendRaw, startSupervisor, until } from './helpers/channel.js';
@@ -119,5 +123,30 @@ describe('a fleet in one supervisor', () => {
     const r = await sendRaw(sup.socketPath, frame(envB.ROZ_TOKEN!, 'UserPromptSubmit', { session_id: 'sb' }), { untilClose: true });
     expect(JSON.parse(r[0]!)).toMatchObject({ type: 'error', code: 'BAD_TOKEN' });
     expect(stateOf(sup, 'b').status.kind).toBe('exited');
+  });
+});
+
+describe('a fleet over http hooks', () => {
+  it('attributes each request by its bearer token; an unknown or revoked token gets 401', async () => {
+    const { env } = sandboxEnv();
+    const sup = await SupervisorClass.start({
+      env: { ...env, CLAUDE_PLUGIN_ROOT: join(repoRoot, 'plugin') },
+      approvalTimeoutMs: 10_000,
+      httpHooks: true,
+      log: () => {},
+    });
+    current = sup;
+    const b = sup.addAgent('b');
+    const post = async (token: string, event: string, body: Record<string, unknown>) =>
+      (await fetch(`${sup.httpUrl}/hook/${event}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify(body) })).status;
+    const prompt = { session_id: 'sa', cwd: env.HOME, hook_event_name: 'UserPromptSubmit', prompt: 'hello' };
+    expect(await post(b.token, 'UserPromptSubmit', prompt)).toBe(200);
+    expect(stateOf(sup, 'b').status.kind).toBe('working');
+    expect(stateOf(sup, 'main').status.kind).toBe('starting');
+    expect(await post('0'.repeat(64), 'UserPromptSubmit', prompt)).toBe(401);
+    sup.agentExited('b', 0, null);
+    expect(await post(b.token, 'UserPromptSubmit', prompt)).toBe(401);
+    expect(await post(sup.token, 'UserPromptSubmit', prompt)).toBe(200);
+    expect(stateOf(sup, 'main').status.kind).toBe('working');
   });
 });
