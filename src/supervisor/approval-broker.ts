@@ -13,6 +13,8 @@ const DEADLINE_MARGIN_MS = 750;
 
 export interface PendingApproval {
   id: string;
+  /** The fleet agent whose token the request carried (authenticated; never read from the frame). */
+  agent_name: string;
   session_id: string;
   event: string;
   tool_name: string;
@@ -72,9 +74,11 @@ interface Waiting {
 }
 
 /** What "approve for this session" remembers: the same tool doing the same thing. */
-export function sessionRuleKey(sessionId: string, toolName: string, code: string, input: Record<string, unknown>): string {
+// The agent is part of the key: a session id is the agent's own words, and
+// one agent naming another's session must not borrow its "approve for session".
+export function sessionRuleKey(agent: string, sessionId: string, toolName: string, code: string, input: Record<string, unknown>): string {
   const what = input.command ?? input.file_path ?? input.url ?? JSON.stringify(input);
-  return `${sessionId}\u0000${toolName}\u0000${code}\u0000${String(what)}`;
+  return `${agent}\u0000${sessionId}\u0000${toolName}\u0000${code}\u0000${String(what)}`;
 }
 
 export class ApprovalBroker {
@@ -88,13 +92,19 @@ export class ApprovalBroker {
   }
 
   /** Queue an `ask` frame for a human, or answer it from a rule the human made earlier. */
-  request(frame: HookFrame, conn: HookConnection): void {
+  request(frame: HookFrame, conn: HookConnection, agentName = 'main'): void {
     if (frame.verdict.kind !== 'ask') throw new Error('only ask verdicts wait for a human');
+    // Ids come from the hook: one already waiting (another agent's, or a replay) must not replace it.
+    if (this.waiting.has(frame.id)) {
+      conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'error', code: 'DUPLICATE_ID', message: 'a request with this id is already waiting' });
+      return;
+    }
     const input = frame.input;
     const toolInput = (input.tool_input && typeof input.tool_input === 'object' ? input.tool_input : {}) as Record<string, unknown>;
     const received = this.now();
     const approval: PendingApproval = {
       id: frame.id,
+      agent_name: agentName,
       session_id: typeof input.session_id === 'string' ? input.session_id : '',
       event: frame.event,
       tool_name: typeof input.tool_name === 'string' ? input.tool_name : '?',
@@ -115,7 +125,7 @@ export class ApprovalBroker {
     if (frame.verdict.widen && frame.verdict.widen.globs.length > 0)
       approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
-    if (this.sessionRules.has(sessionRuleKey(approval.session_id, approval.tool_name, approval.code, toolInput))) {
+    if (this.sessionRules.has(sessionRuleKey(approval.agent_name, approval.session_id, approval.tool_name, approval.code, toolInput))) {
       this.settle(approval, conn, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
       return;
     }
@@ -171,7 +181,7 @@ export class ApprovalBroker {
       this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why);
     } else {
       const scope = answer.action === 'approve-session' ? 'session' : 'once';
-      if (scope === 'session') this.sessionRules.add(sessionRuleKey(a.session_id, a.tool_name, a.code, a.tool_input));
+      if (scope === 'session') this.sessionRules.add(sessionRuleKey(a.agent_name, a.session_id, a.tool_name, a.code, a.tool_input));
       this.settle(a, w.conn, 'allow', scope === 'session' ? 'roz: approved by the human for this session' : 'roz: approved by the human', 'human', scope);
     }
     return true;

@@ -18,7 +18,8 @@ export interface HookIntakeOptions {
   http: boolean;
   /** How long the human gate may hold an ask: an http frame's deadline outlives it. */
   approvalTimeoutMs: number;
-  onFrame: (frame: HookFrame, conn: HookConnection) => void;
+  /** `agent`: the agent whose token the frame or request carried (authentication, never the frame's content). */
+  onFrame: (frame: HookFrame, conn: HookConnection, agent: string) => void;
   /** A refused frame or request: a line for the supervisor's log and a summary for the live view. */
   onRefused: (logLine: string, summary: string) => void;
   /** Told how long each http hook took roz, request in to answer out (bench and tests). */
@@ -42,15 +43,15 @@ export class HookIntake {
     let intake: HookIntake | null = null;
     const channel = await ChannelServer.start({
       baseDir: opts.socketBaseDir,
-      onFrame: (frame, conn) => opts.onFrame(frame, conn),
+      onFrame: (frame, conn, agent) => opts.onFrame(frame, conn, agent),
       onRefused: (code, message) => intake!.refuse(`refused a frame: ${code}: ${message}`, `${code}: ${message}`),
     });
     intake = new HookIntake(channel, opts);
     if (opts.http) {
       const self = intake;
       self.http = await HttpHookServer.start({
-        token: channel.token,
-        handle: (event, raw, aborted) => self.onHttpHook(event, raw, aborted),
+        token: (bearer) => channel.agentOf(bearer),
+        handle: (event, raw, aborted, agent) => self.onHttpHook(event, raw, aborted, agent),
         onRefused: (code, message) => self.refuse(`refused an http hook: ${code}: ${message}`, `http ${code}: ${message}`),
       });
     }
@@ -84,6 +85,15 @@ export class HookIntake {
     return this.channel.token;
   }
 
+  /** A new agent's token, for that agent's launch only (its hooks' env / http header). */
+  addAgent(name: string): string {
+    return this.channel.addAgent(name);
+  }
+
+  removeAgent(name: string): void {
+    this.channel.removeAgent(name);
+  }
+
   /** More of the child's environment for in-process hooks. */
   addHookEnv(extra: Record<string, string | undefined>): void {
     Object.assign(this.hookEnv, extra);
@@ -95,14 +105,14 @@ export class HookIntake {
    * relayed frame (live view, human gate for an ask). The response body is
    * what the hook process would have printed.
    */
-  private async onHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
+  private async onHttpHook(event: HookEventName, raw: string, aborted: AbortSignal, agent: string): Promise<string> {
     const t0 = performance.now();
-    const body = await this.judgeHttpHook(event, raw, aborted);
+    const body = await this.judgeHttpHook(event, raw, aborted, agent);
     this.opts.onHttpHook?.(event, performance.now() - t0);
     return body;
   }
 
-  private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal): Promise<string> {
+  private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal, agent: string): Promise<string> {
     const { runHook } = await import('../engine/engine.js');
     const run = await runHook(event, raw, { env: this.hookEnv });
     const frame: HookFrame = {
@@ -133,7 +143,7 @@ export class HookIntake {
         },
         onClose: (fn) => void closers.push(fn),
       };
-      this.opts.onFrame(frame, conn);
+      this.opts.onFrame(frame, conn, agent);
     });
   }
 

@@ -14,8 +14,10 @@ const EVENTS: ReadonlySet<string> = new Set(Object.values(hookCliNames));
 const MAX_BODY = 64 * 1024 * 1024;
 
 export interface HttpHookServerOptions {
-  token: string;
-  handle: (event: HookEventName, raw: string, aborted: AbortSignal) => Promise<string>;
+  /** One token, or a lookup from a bearer token to the agent it belongs to (null: refused). */
+  token: string | ((bearer: string) => string | null);
+  /** `agent`: whose token the request carried. */
+  handle: (event: HookEventName, raw: string, aborted: AbortSignal, agent: string) => Promise<string>;
   onRefused: (code: string, message: string) => void;
 }
 
@@ -26,14 +28,20 @@ export class HttpHookServer {
   ) {}
 
   static async start(opts: HttpHookServerOptions): Promise<HttpHookServer> {
-    const expected = Buffer.from(`Bearer ${opts.token}`);
+    const single = typeof opts.token === 'string' ? Buffer.from(`Bearer ${opts.token}`) : null;
+    const lookup = typeof opts.token === 'function' ? opts.token : null;
+    const agentOf = (header: string): string | null => {
+      if (lookup) return header.startsWith('Bearer ') ? lookup(header.slice(7)) : null;
+      const auth = Buffer.from(header);
+      return single && auth.length === single.length && timingSafeEqual(auth, single) ? '' : null;
+    };
     const server = createServer((req, res) => {
       const refuse = (status: number, code: string, message: string): void => {
         opts.onRefused(code, message);
         res.writeHead(status, { 'content-type': 'text/plain' }).end(`${code}: ${message}\n`);
       };
-      const auth = Buffer.from(String(req.headers.authorization ?? ''));
-      if (auth.length !== expected.length || !timingSafeEqual(auth, expected)) {
+      const agent = agentOf(String(req.headers.authorization ?? ''));
+      if (agent === null) {
         req.resume();
         return refuse(401, 'BAD_TOKEN', 'missing or wrong bearer token');
       }
@@ -54,7 +62,7 @@ export class HttpHookServer {
       res.on('close', () => abort.abort());
       req.on('end', () => {
         opts
-          .handle(m[1] as HookEventName, Buffer.concat(chunks).toString('utf8'), abort.signal)
+          .handle(m[1] as HookEventName, Buffer.concat(chunks).toString('utf8'), abort.signal, agent)
           .then((body) => {
             if (!res.writableEnded) res.writeHead(200, { 'content-type': 'application/json' }).end(body);
           })

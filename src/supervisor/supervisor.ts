@@ -24,6 +24,10 @@ import type { ProjectIntents } from './project-intents.js';
 import { AgentSession } from './agent-session.js';
 import { ConfigWatch, type LoadedConfig } from './config-watch.js';
 import { TelemetrySender } from './telemetry-sender.js';
+import { FIRST_AGENT } from './channel-server.js';
+import { type AgentLive, initialAgent, nextAgent, type AgentEvent } from '../core/fleet/agent-state.js';
+import { agentEventOf } from '../core/fleet/hook-event.js';
+import { fleetQueue, type QueuedRequest } from '../core/fleet/queue.js';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
 /** Listeners hear about changes at most this often, however fast events arrive. */
@@ -64,13 +68,22 @@ export interface SupervisorSnapshot {
   refused: number;
 }
 
+/** One agent of the fleet as the supervisor holds it: its view of sessions and its live state. */
+interface FleetAgent {
+  session: AgentSession;
+  live: AgentLive;
+}
+
 export class Supervisor {
   readonly events: RingBuffer<LiveEvent>;
   readonly broker: ApprovalBroker;
   readonly store: SessionStore;
   private intake!: HookIntake;
   private readonly listeners = new Set<() => void>();
+  /** The first agent's view (the one `roz run` starts); the snapshot shows it. */
   private readonly agent: AgentSession;
+  /** Every agent by name, in the order they were added; keyed by the name its token maps to. */
+  private readonly fleet = new Map<string, FleetAgent>();
   private readonly config: ConfigWatch;
   private readonly telemetry: TelemetrySender;
   private seq = 0;
@@ -102,6 +115,7 @@ export class Supervisor {
       (file) => this.config.watch(file),
       () => this.changed(),
     );
+    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent() });
     this.broker = new ApprovalBroker({
       timeoutMs: opts.approvalTimeoutMs,
       record: (sid, rec) => {
@@ -117,7 +131,10 @@ export class Supervisor {
           rec,
         );
       },
-      onChange: () => this.changed(),
+      onChange: () => {
+        this.syncAnswered();
+        this.changed();
+      },
       widen: (a) => {
         // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR).
         const root = a.cwd ? findProjectRoot(a.cwd, { projectDir: opts.env.CLAUDE_PROJECT_DIR }) : null;
@@ -142,7 +159,7 @@ export class Supervisor {
       socketBaseDir: opts.socketBaseDir,
       http: opts.httpHooks === true,
       approvalTimeoutMs: opts.approvalTimeoutMs,
-      onFrame: (frame, conn) => sup.onFrame(frame, conn),
+      onFrame: (frame, conn, agent) => sup.onFrame(frame, conn, agent),
       onRefused: (logLine, summary) => {
         sup.log(logLine);
         sup.pushNotice('roz:ChannelRefused', summary);
@@ -192,12 +209,75 @@ export class Supervisor {
     return this.intake.token;
   }
 
-  private onFrame(frame: HookFrame, conn: HookConnection): void {
+  /**
+   * Add an agent to the fleet: its own token (for its launch only: its hooks'
+   * env or http header) and the environment its client needs. Frames carrying
+   * that token are this agent's, whatever session, cwd or name they contain.
+   */
+  addAgent(name: string): { token: string; env: Record<string, string> } {
+    if (this.fleet.has(name)) throw new Error(`agent ${name} already exists`);
+    const token = this.intake.addAgent(name);
+    const session = new AgentSession(
+      this.store,
+      (file) => this.config.watch(file),
+      () => this.changed(),
+    );
+    this.fleet.set(name, { session, live: initialAgent() });
+    this.changed();
+    return { token, env: { ...this.childEnv(), ROZ_TOKEN: token } };
+  }
+
+  /** The agent's child exited: it stays exited, its token is refused from now on. */
+  agentExited(name: string, code: number | null, signal: string | null): void {
+    this.applyAgent(name, { kind: 'exit', code, signal });
+    if (name !== FIRST_AGENT) this.intake.removeAgent(name);
+    this.changed();
+  }
+
+  /** Every agent's name and live state, in the order they were added. */
+  agents(): Array<{ name: string; live: AgentLive; sessionId: string | null }> {
+    return [...this.fleet].map(([name, a]) => ({ name, live: a.live, sessionId: a.session.sessionId }));
+  }
+
+  /** The one queue across agents, oldest first, each request naming its agent. */
+  queue(): QueuedRequest[] {
+    const pending = this.broker.pending();
+    return fleetQueue(
+      [...this.fleet.keys()].map((agent) => ({
+        agent,
+        requests: pending.filter((p) => p.agent_name === agent).map((p) => ({ id: p.id, tool: p.tool_name, summary: p.human || p.code, since: p.received_at })),
+      })),
+    );
+  }
+
+  private applyAgent(name: string, ev: AgentEvent): void {
+    const a = this.fleet.get(name);
+    if (a) a.live = nextAgent(a.live, ev);
+  }
+
+  /** A request left the broker (human, rule, timeout, abandoned): its agent is told. */
+  private syncAnswered(): void {
+    const waiting = new Set(this.broker.pending().map((p) => p.id));
+    for (const [name, a] of this.fleet) for (const p of a.live.pending) if (!waiting.has(p.id)) this.applyAgent(name, { kind: 'answered', id: p.id });
+  }
+
+  private onFrame(frame: HookFrame, conn: HookConnection, agent: string = FIRST_AGENT): void {
     const ev = toLiveEvent(frame, ++this.seq, Date.now());
     this.events.push(ev);
-    if (ev.session_id) this.agent.saw(ev.session_id);
-    if (frame.verdict.kind === 'ask') this.broker.request(frame, conn);
-    else conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'ack' });
+    const member = this.fleet.get(agent);
+    if (!member) {
+      // A token was issued but its agent is gone: nothing to attribute it to.
+      conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'error', code: 'BAD_TOKEN', message: 'unknown agent' });
+      return;
+    }
+    if (ev.session_id) member.session.saw(ev.session_id);
+    const state = agentEventOf(frame.event, frame.input, frame.verdict);
+    if (state) this.applyAgent(agent, state);
+    if (frame.verdict.kind === 'ask') {
+      this.broker.request(frame, conn, agent);
+      const queued = this.broker.pending().find((p) => p.id === frame.id && p.agent_name === agent);
+      if (queued) this.applyAgent(agent, { kind: 'ask', id: queued.id, summary: queued.human || queued.code, at: queued.received_at });
+    } else conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'ack' });
     this.changed();
   }
 

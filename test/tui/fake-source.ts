@@ -71,6 +71,7 @@ export class FakeSource implements SupervisorSource {
   ask(p: Partial<PendingApproval> = {}) {
     this.pending.push({
       id: `a${this.pending.length + 1}`,
+      agent_name: 'main',
       session_id: 's1',
       event: 'PreToolUse',
       tool_name: 'Bash',

@@ -126,6 +126,7 @@ describe('status line', () => {
   };
   const pendingAsk = (command: string) => ({
     id: 'p1',
+    agent_name: 'main',
     session_id: 's',
     event: 'PreToolUse',
     tool_name: 'Bash',

@@ -71,6 +71,7 @@ describe.each(SIZES)('at %i×%i', (cols, rows) => {
     const base = Date.UTC(2026, 0, 1, 12, 0, 0);
     const approval = {
       id: 'x',
+      agent_name: 'main',
       session_id: 's1',
       event: 'PreToolUse',
       tool_name: 'Bash',
