@@ -8,6 +8,8 @@ import type { RozConfig } from '../core/config.js';
 import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
+import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
+import { linkedWorktreeOf } from '../store/linked-worktree.js';
 
 /** The env var that tells the hooks which settings file this run was launched with. */
 export const SETTINGS_ENV = 'ROZ_SETTINGS_FILE';
@@ -32,8 +34,11 @@ export function buildSettings(
 ): { settings: ClaudeSettings; paths: ProtectedPaths } {
   const paths = protectedPaths(env, cwd, settingsFile, pluginDir, config);
   const network = config.enforce.network;
+  // In a linked worktree (an agent's, issue 25): its own branch, not the shared repository.
+  const worktree = linkedWorktreeOf(cwd);
+  const own = worktree ? [worktreeSandboxFragment(worktree)] : [];
   // Ours last: a user's own --settings may add to the sandbox, never loosen it.
-  return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV })), paths };
+  return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV }), ...own), paths };
 }
 
 /** A user's own `--settings` value (a file or inline JSON), to merge under ours. */

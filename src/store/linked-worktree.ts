@@ -1,0 +1,80 @@
+// The facts core/enforce/worktree-sandbox.ts plans from, read from the file
+// system without running git (git would read the repository's config, which
+// the agent may have written): is the project a linked worktree, which is its
+// admin dir, shared dir and branch, what lies in the shared dir, and where
+// the other checkouts are. Null when the project is not a linked worktree.
+import { readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import type { LinkedWorktree } from '../core/enforce/worktree-sandbox.js';
+import { repoOf } from './git-repo.js';
+import { resolveReal } from './realpath.js';
+import { readRegularText } from './regular-file.js';
+
+const MAX_TEXT = 64 * 1024;
+
+function names(dir: string): string[] {
+  try {
+    return readdirSync(dir);
+  } catch {
+    return [];
+  }
+}
+
+/** Every file and directory under `dir`, relative to it (refs and reflogs are small trees). */
+function filesUnder(dir: string, prefix = ''): string[] {
+  const out: string[] = [];
+  let entries: import('node:fs').Dirent[];
+  try {
+    entries = readdirSync(join(dir, prefix), { withFileTypes: true });
+  } catch {
+    return out;
+  }
+  for (const e of entries) {
+    const rel = prefix ? `${prefix}/${e.name}` : e.name;
+    out.push(rel);
+    if (e.isDirectory()) out.push(...filesUnder(dir, rel));
+  }
+  return out;
+}
+
+function readText(path: string): string | null {
+  try {
+    return readRegularText(path, MAX_TEXT).trim();
+  } catch {
+    return null;
+  }
+}
+
+export function linkedWorktreeOf(cwd: string): LinkedWorktree | null {
+  const repo = repoOf(cwd);
+  if (!repo.ok) return null;
+  const id = repo.id;
+  if (id.dot_git.kind !== 'file' || id.common_dir === id.git_dir) return null;
+  const worktree = resolveReal(id.top);
+  const gitDir = resolveReal(id.git_dir);
+  const commonDir = resolveReal(id.common_dir);
+  const head = readText(join(gitDir, 'HEAD'));
+  const m = head ? /^ref:\s*(refs\/heads\/\S+)$/.exec(head) : null;
+  const worktreeIds = names(join(commonDir, 'worktrees'));
+  const others: string[] = [];
+  // The main checkout: the common dir's parent when it is a `.git` directory (not bare).
+  if (commonDir.endsWith('/.git')) others.push(dirname(commonDir));
+  for (const wid of worktreeIds) {
+    const g = readText(join(commonDir, 'worktrees', wid, 'gitdir'));
+    if (!g) continue;
+    const top = dirname(isAbsolute(g) ? g : resolve(commonDir, 'worktrees', wid, g));
+    const real = resolveReal(top);
+    if (real !== worktree) others.push(real);
+  }
+  return {
+    worktree,
+    gitDir,
+    commonDir,
+    branch: m ? m[1]! : null,
+    commonEntries: names(commonDir),
+    looseRefs: filesUnder(commonDir, 'refs'),
+    reflogs: filesUnder(join(commonDir, 'logs')),
+    worktreeIds,
+    otherWorktrees: [...new Set(others)].filter((o) => relative(o, worktree) !== ''),
+  };
+}
