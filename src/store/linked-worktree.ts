@@ -3,7 +3,7 @@
 // the agent may have written): is the project a linked worktree, which is its
 // admin dir, shared dir and branch, what lies in the shared dir, and where
 // the other checkouts are. Null when the project is not a linked worktree.
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import type { LinkedWorktree } from '../core/enforce/worktree-sandbox.js';
 import { repoOf } from './git-repo.js';
@@ -77,4 +77,19 @@ export function linkedWorktreeOf(cwd: string): LinkedWorktree | null {
     worktreeIds,
     otherWorktrees: [...new Set(others)].filter((o) => relative(o, worktree) !== ''),
   };
+}
+
+/**
+ * An empty `packed-refs` in the common dir when there is none, so the sandbox
+ * can deny an existing file: a missing one stays creatable from the agent's
+ * Bash on both clients (observed), and git reads it under every ref without a
+ * loose file. Empty is what git itself takes as "nothing packed".
+ */
+export function ensurePackedRefs(w: LinkedWorktree): void {
+  if (w.commonEntries.includes('packed-refs')) return;
+  try {
+    writeFileSync(join(w.commonDir, 'packed-refs'), '', { flag: 'wx', mode: 0o644 });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+  }
 }

@@ -1,13 +1,13 @@
 // The linked-worktree sandbox plan (core/enforce/worktree-sandbox.ts) from
 // facts read off a real repository with two worktrees (store/linked-worktree.ts).
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planWorktreeSandbox, siblingsOff } from '../../src/core/enforce/worktree-sandbox.js';
 import { linkedWorktreeOf } from '../../src/store/linked-worktree.js';
-import { buildSettings } from '../../src/supervisor/run-settings.js';
+import { buildSettings, writeRunSettings } from '../../src/supervisor/run-settings.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -53,7 +53,6 @@ describe('the sandbox of a linked worktree', () => {
       'config',
       'hooks',
       'info',
-      'packed-refs',
       'HEAD',
       'refs/heads/main',
       'refs/heads/roz/b',
@@ -64,8 +63,13 @@ describe('the sandbox of a linked worktree', () => {
       'logs/refs/heads/roz/b',
     ])
       expect(plan.denyWrite, d).toContain(join(c, d));
-    expect(plan.denyWrite).toContain(main);
+    // the main checkout holds the shared .git: never denied as a whole (the client keeps it read-only)
+    expect(plan.denyWrite).not.toContain(main);
     expect(plan.denyWrite).toContain(b);
+    // packed-refs only when it exists (a placeholder for a missing one breaks git on 2.1.197)
+    expect(plan.denyWrite).not.toContain(join(c, 'packed-refs'));
+    execFileSync('git', ['pack-refs', '--all'], { cwd: main, stdio: 'pipe' });
+    expect(planWorktreeSandbox(linkedWorktreeOf(a)!).denyWrite).toContain(join(c, 'packed-refs'));
     // nothing on the way to its own ref or admin dir is denied, nor the worktree itself
     for (const d of ['refs', 'refs/heads', 'refs/heads/roz', 'refs/heads/roz/a', 'logs', 'logs/refs/heads/roz/a', 'worktrees', 'worktrees/a', 'objects'])
       expect(plan.denyWrite, d).not.toContain(join(c, d));
@@ -88,5 +92,20 @@ describe('the sandbox of a linked worktree', () => {
     expect(fs.denyWrite).toContain(join(root, 'store'));
     const plain = (buildSettings(env, main, null).settings.sandbox as { filesystem: { allowWrite?: string[] } }).filesystem;
     expect(plain.allowWrite).toBeUndefined();
+  });
+
+  it('a run in a worktree first makes an empty packed-refs, so it can be denied (a missing one is creatable)', () => {
+    const { root, main, a } = repoWithWorktrees();
+    const packed = join(main, '.git', 'packed-refs');
+    expect(existsSync(packed)).toBe(false);
+    const run = writeRunSettings({ HOME: root, ROZ_STORAGE_PATH: join(root, 'store') }, a);
+    try {
+      expect(readFileSync(packed, 'utf8')).toBe('');
+      expect((run.settings.sandbox as { filesystem: { denyWrite: string[] } }).filesystem.denyWrite).toContain(packed);
+      // git still reads every ref
+      expect(execFileSync('git', ['rev-parse', 'roz/a'], { cwd: main, encoding: 'utf8' })).toMatch(/^[0-9a-f]{40}/);
+    } finally {
+      run.dispose();
+    }
   });
 });

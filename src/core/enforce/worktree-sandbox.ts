@@ -45,11 +45,12 @@ export interface WorktreeSandbox {
 const COMMON_KEPT = new Set(['objects', 'refs', 'logs', 'worktrees']);
 /**
  * Denied even when missing (the sandbox then mounts a placeholder, so the
- * agent cannot create them): config, hooks, info (attributes, exclude) and
- * packed-refs, which git reads under every loose-less ref; the agent's
- * commits only write loose refs, so it never needs to.
+ * agent cannot create them). Not packed-refs: its placeholder is unreadable
+ * on 2.1.197 and every git command then fails (observed); the launcher
+ * creates an empty one first (store/linked-worktree.ts ensurePackedRefs),
+ * denied with the other entries (the agent's commits write loose refs only).
  */
-const ALWAYS_DENIED = ['config', 'hooks', 'info', 'packed-refs'];
+const ALWAYS_DENIED = ['config', 'hooks', 'info'];
 
 const join = (...parts: string[]): string => parts.join('/').replace(/\/+/g, '/');
 
@@ -93,8 +94,13 @@ export function planWorktreeSandbox(w: LinkedWorktree): WorktreeSandbox {
   }
   for (const r of siblingsOff(w.looseRefs, own)) deny.add(join(c, r));
   for (const l of siblingsOff(w.reflogs, own)) deny.add(join(c, 'logs', l));
-  for (const o of w.otherWorktrees) if (!inside(w.worktree, o)) deny.add(o);
-  return { allowWrite: [...new Set(allowWrite)], denyWrite: [...deny].filter((d) => !inside(w.worktree, d)) };
+  for (const o of w.otherWorktrees) deny.add(o);
+  // A deny over a parent hides a nested allow (2.1.330 observed: denying the
+  // main checkout made the shared .git read-only): never deny a directory
+  // holding what the agent must write. The main checkout, which holds the
+  // shared .git, stays read-only by the client's own rule (outside the project).
+  const needed = [w.worktree, w.gitDir, w.commonDir];
+  return { allowWrite: [...new Set(allowWrite)], denyWrite: [...deny].filter((d) => !needed.some((n) => inside(n, d))) };
 }
 
 /** The settings fragment: merged after roz's own (arrays add, nothing is dropped). */
