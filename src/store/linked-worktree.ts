@@ -3,9 +3,9 @@
 // the agent may have written): is the project a linked worktree, which is its
 // admin dir, shared dir and branch, what lies in the shared dir, and where
 // the other checkouts are. Null when the project is not a linked worktree.
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import type { LinkedWorktree } from '../core/enforce/worktree-sandbox.js';
+import { siblingsOff, type LinkedWorktree } from '../core/enforce/worktree-sandbox.js';
 import { repoOf } from './git-repo.js';
 import { resolveReal } from './realpath.js';
 import { readRegularText } from './regular-file.js';
@@ -92,4 +92,53 @@ export function ensurePackedRefs(w: LinkedWorktree): void {
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
+}
+
+/** Ref names in packed-refs (`<sha> <name>` lines; `#` header and `^` peeled lines skipped). */
+function packedRefs(commonDir: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let text: string;
+  try {
+    text = readRegularText(join(commonDir, 'packed-refs'), 64 * 1024 * 1024);
+  } catch {
+    return out;
+  }
+  for (const line of text.split('\n')) {
+    const m = /^([0-9a-f]{40}(?:[0-9a-f]{24})?) (refs\/\S+)$/.exec(line);
+    if (m) out.set(m[2]!, m[1]!);
+  }
+  return out;
+}
+
+/**
+ * A ref that exists only in packed-refs has no file the sandbox can deny,
+ * and a loose file of its name (which git prefers) is creatable wherever
+ * the directory is writable. Where that directory lies on the way to the
+ * agent's own ref (`refs/heads/main` beside `refs/heads/roz/`), write the
+ * loose file with the packed value (the same ref to git); elsewhere make the
+ * directory exist, so the sibling rule denies it whole. Returns whether
+ * anything was written (the facts must then be read again).
+ */
+export function loosenPackedRefs(w: LinkedWorktree): boolean {
+  const loose = new Set(w.looseRefs);
+  let changed = false;
+  for (const [name, sha] of packedRefs(w.commonDir)) {
+    if (loose.has(name) || name === w.branch) continue;
+    const [denied] = siblingsOff([name], w.branch);
+    if (!denied) continue;
+    const path = join(w.commonDir, denied);
+    if (denied === name) {
+      mkdirSync(dirname(path), { recursive: true });
+      try {
+        writeFileSync(path, `${sha}\n`, { flag: 'wx' });
+        changed = true;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      }
+    } else if (!existsSync(path)) {
+      mkdirSync(path, { recursive: true });
+      changed = true;
+    }
+  }
+  return changed;
 }

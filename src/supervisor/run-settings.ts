@@ -9,7 +9,7 @@ import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPat
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
 import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
-import { ensurePackedRefs, linkedWorktreeOf } from '../store/linked-worktree.js';
+import { ensurePackedRefs, linkedWorktreeOf, loosenPackedRefs } from '../store/linked-worktree.js';
 
 /** The env var that tells the hooks which settings file this run was launched with. */
 export const SETTINGS_ENV = 'ROZ_SETTINGS_FILE';
@@ -64,8 +64,12 @@ export function writeRunSettings(
   const file = join(dir, 'settings.json');
   try {
     // A missing packed-refs cannot be denied without breaking git (core/enforce/worktree-sandbox.ts): make it exist.
+    // A ref only in packed-refs has no file to deny: give it one (same value) first.
     const worktree = linkedWorktreeOf(cwd);
-    if (worktree) ensurePackedRefs(worktree);
+    if (worktree) {
+      ensurePackedRefs(worktree);
+      loosenPackedRefs(worktree);
+    }
     const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config);
     // The paths must exist before the sandbox mounts them read-only.
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });

@@ -33,6 +33,8 @@ function fleet(base: Workspace): Fleet {
   git(base.repo, 'worktree', 'add', '-q', '-b', 'roz/b', b);
   // A branch without a reflog: the ref file itself must hold, not just its log.
   git(base.repo, '-c', 'core.logAllRefUpdates=false', 'branch', 'nolog');
+  // Every ref packed, as after `git gc`: no loose file of main until roz makes one.
+  git(base.repo, 'pack-refs', '--all');
   return { ws: { ...base, repo: a }, main: base.repo, common: join(base.repo, '.git'), a, b };
 }
 

@@ -108,4 +108,21 @@ describe('the sandbox of a linked worktree', () => {
       run.dispose();
     }
   });
+
+  it('a ref only in packed-refs gets its loose file (same value) before the launch, so it can be denied', () => {
+    const { root, main, a } = repoWithWorktrees();
+    const c = join(main, '.git');
+    const mainSha = execFileSync('git', ['rev-parse', 'main'], { cwd: main, encoding: 'utf8' }).trim();
+    execFileSync('git', ['pack-refs', '--all'], { cwd: main, stdio: 'pipe' });
+    expect(existsSync(join(c, 'refs', 'heads', 'main'))).toBe(false);
+    const run = writeRunSettings({ HOME: root, ROZ_STORAGE_PATH: join(root, 'store') }, a);
+    try {
+      expect(readFileSync(join(c, 'refs', 'heads', 'main'), 'utf8')).toBe(`${mainSha}\n`);
+      const deny = (run.settings.sandbox as { filesystem: { denyWrite: string[] } }).filesystem.denyWrite;
+      for (const d of ['refs/heads/main', 'refs/heads/roz/b', 'refs/tags']) expect(deny, d).toContain(join(c, d));
+      expect(execFileSync('git', ['rev-parse', 'main', 'v1'], { cwd: main, encoding: 'utf8' })).toMatch(/^[0-9a-f]{40}\n[0-9a-f]{40}\n$/);
+    } finally {
+      run.dispose();
+    }
+  });
 });
