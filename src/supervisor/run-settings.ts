@@ -8,6 +8,8 @@ import type { RozConfig } from '../core/config.js';
 import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
+import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
+import { ensurePackedRefs, linkedWorktreeOf, loosenPackedRefs } from '../store/linked-worktree.js';
 
 /** The env var that tells the hooks which settings file this run was launched with. */
 export const SETTINGS_ENV = 'ROZ_SETTINGS_FILE';
@@ -32,8 +34,11 @@ export function buildSettings(
 ): { settings: ClaudeSettings; paths: ProtectedPaths } {
   const paths = protectedPaths(env, cwd, settingsFile, pluginDir, config);
   const network = config.enforce.network;
+  // In a linked worktree (an agent's, issue 25): its own branch, not the shared repository.
+  const worktree = linkedWorktreeOf(cwd);
+  const own = worktree ? [worktreeSandboxFragment(worktree)] : [];
   // Ours last: a user's own --settings may add to the sandbox, never loosen it.
-  return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV })), paths };
+  return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV }), ...own), paths };
 }
 
 /** A user's own `--settings` value (a file or inline JSON), to merge under ours. */
@@ -58,6 +63,13 @@ export function writeRunSettings(
   const dir = mkdtempSync(join(runs, 'run-'));
   const file = join(dir, 'settings.json');
   try {
+    // A missing packed-refs cannot be denied without breaking git (core/enforce/worktree-sandbox.ts): make it exist.
+    // A ref only in packed-refs has no file to deny: give it one (same value) first.
+    const worktree = linkedWorktreeOf(cwd);
+    if (worktree) {
+      ensurePackedRefs(worktree);
+      loosenPackedRefs(worktree);
+    }
     const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config);
     // The paths must exist before the sandbox mounts them read-only.
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
