@@ -157,7 +157,9 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
       expect(history[0]!.tree, run.why()).not.toBe(history[1]!.tree);
       // What the first approval is bound to: the tree at the reviewer's start, without late.txt, although
       // late.txt was on disk when it decided (the tree a decide-time snapshot, roz before issue 22, bound it to).
-      const files = (tree: string) => execFileSync('git', ['ls-tree', '-r', '--name-only', tree], { cwd: ws.repo, encoding: 'utf8' }).split('\n');
+      // The trees are roz's own, in its snapshot repository in the store (never the project's .git).
+      const files = (tree: string) =>
+        execFileSync('git', ['--git-dir', join(ws.storage, 'snapshots.git'), 'ls-tree', '-r', '--name-only', tree], { encoding: 'utf8' }).split('\n');
       expect(files(history[0]!.tree!), run.why()).toEqual(expect.arrayContaining(['README.md', 'hello.txt']));
       expect(files(history[0]!.tree!), run.why()).not.toContain('late.txt');
       expect(files(history[1]!.tree!), run.why()).toContain('late.txt');
