@@ -139,18 +139,25 @@ export interface GitOptions {
   input?: string | Buffer;
 }
 
-/** Run `git args` against `repo`, hardened (see the file's head). Never throws. */
-export function runGit(repo: GitRepo, args: readonly string[], opts: GitOptions = {}): GitResult {
-  const bin = gitBinary();
-  if (!bin.path) return { ok: false, error: bin.why };
-  const argv = [
+/**
+ * The argv of every git roz runs: no pager, every knob of HARDENED_CONFIG,
+ * the repository named. One place, so a knob added here reaches every call.
+ */
+function hardenedArgv(repo: GitRepo, args: readonly string[]): string[] {
+  return [
     '--no-pager',
     ...HARDENED_CONFIG.flatMap((kv) => ['-c', kv]),
     `--git-dir=${repo.gitDir}`,
     ...(repo.workTree ? [`--work-tree=${repo.workTree}`] : []),
     ...args,
   ];
-  const r = cp().spawnSync(bin.path, argv, {
+}
+
+/** Run `git args` against `repo`, hardened (see the file's head). Never throws. */
+export function runGit(repo: GitRepo, args: readonly string[], opts: GitOptions = {}): GitResult {
+  const bin = gitBinary();
+  if (!bin.path) return { ok: false, error: bin.why };
+  const r = cp().spawnSync(bin.path, hardenedArgv(repo, args), {
     cwd: repo.workTree ?? repo.gitDir,
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 10_000,
@@ -178,14 +185,7 @@ export function runGitBytes(
 ): { ok: true; stdout: Buffer } | { ok: false; error: string; status: number | null; stdout: Buffer } {
   const bin = gitBinary();
   if (!bin.path) return { ok: false, error: bin.why, status: null, stdout: Buffer.alloc(0) };
-  const argv = [
-    '--no-pager',
-    ...HARDENED_CONFIG.flatMap((kv) => ['-c', kv]),
-    `--git-dir=${repo.gitDir}`,
-    ...(repo.workTree ? [`--work-tree=${repo.workTree}`] : []),
-    ...args,
-  ];
-  const r = cp().spawnSync(bin.path, argv, {
+  const r = cp().spawnSync(bin.path, hardenedArgv(repo, args), {
     cwd: repo.workTree ?? repo.gitDir,
     timeout: opts.timeoutMs ?? 60_000,
     maxBuffer: opts.maxBuffer ?? 1024 * 1024 * 1024,
