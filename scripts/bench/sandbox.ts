@@ -14,17 +14,21 @@ import { clientEnv } from '../../test/e2e/harness/run-print.js';
 import { CLIENTS, createWorkspace, type ClientVersion } from '../../test/e2e/harness/workspace.js';
 import { nowMs, round } from './common.js';
 
+/** A scripted model that makes `calls` Bash calls of `true`, one after the other, then says done. */
+export function bashCalls(calls: number): Step[] {
+  return [
+    ...Array.from(
+      { length: calls },
+      (_, i): Step => ({ name: `b${i}`, when: i === 0 ? on.start() : on.toolResult('Bash'), reply: reply(undefined, bash('true')) }),
+    ),
+    { name: 'done', reply: say('done') },
+  ];
+}
+
 async function once(client: ClientVersion, calls: number, sandboxed: boolean): Promise<number> {
   const ws = createWorkspace();
   try {
-    const steps: Step[] = [
-      ...Array.from(
-        { length: calls },
-        (_, i): Step => ({ name: `b${i}`, when: i === 0 ? on.start() : on.toolResult('Bash'), reply: reply(undefined, bash('true')) }),
-      ),
-      { name: 'done', reply: say('done') },
-    ];
-    const api = await startFakeApi({ main: steps });
+    const api = await startFakeApi({ main: bashCalls(calls) });
     const args = ['-p', 'go', '--output-format', 'json', '--dangerously-skip-permissions'];
     if (sandboxed) {
       const file = join(ws.root, 'run', 'settings.json');

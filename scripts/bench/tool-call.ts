@@ -13,10 +13,11 @@
 // added per call = ((M[1+N] - M[1]) - (B[1+N] - B[1])) / N, median over rounds.
 // Each Bash call fires PreToolUse and PostToolUse.
 import { spawn } from 'node:child_process';
-import { bash, on, reply, say, startFakeApi, type Step } from '../../test/e2e/harness/fake-api.js';
+import { startFakeApi } from '../../test/e2e/harness/fake-api.js';
 import { clientEnv } from '../../test/e2e/harness/run-print.js';
 import { CLIENTS, createWorkspace, ROZ_BIN, ROZ_PLUGIN_DIR, type ClientVersion } from '../../test/e2e/harness/workspace.js';
 import { nowMs, round } from './common.js';
+import { bashCalls } from './sandbox.js';
 
 export const MODES = ['bare', 'standalone', 'exec', 'run'] as const;
 export type Mode = (typeof MODES)[number];
@@ -24,14 +25,7 @@ export type Mode = (typeof MODES)[number];
 async function once(client: ClientVersion, mode: Mode, calls: number): Promise<number> {
   const ws = createWorkspace();
   try {
-    const steps: Step[] = [
-      ...Array.from(
-        { length: calls },
-        (_, i): Step => ({ name: `b${i}`, when: i === 0 ? on.start() : on.toolResult('Bash'), reply: reply(undefined, bash('true')) }),
-      ),
-      { name: 'done', reply: say('done') },
-    ];
-    const api = await startFakeApi({ main: steps });
+    const api = await startFakeApi({ main: bashCalls(calls) });
     const claude = ['-p', 'go', '--output-format', 'json', '--dangerously-skip-permissions'];
     const bin = CLIENTS[client];
     const [file, argv] =
