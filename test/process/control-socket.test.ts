@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpath
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Enforcement } from '../../src/core/enforce/mode.js';
 import { controlKey, findControlRecords } from '../../src/store/control-record.js';
 import { FileSessionStore } from '../../src/store/file-store.js';
@@ -304,6 +304,9 @@ describe('roz agent stop / ls / add against a running supervisor', () => {
 
   it('ls fills state and pending from the running supervisor', async () => {
     const { sup, hookEnv } = await start();
+    // Not in roz's registry (roz run started it where it runs): listed from the supervisor.
+    const unregistered = JSON.parse((await roz(['agent', 'ls', '--json'])).stdout) as Array<Record<string, unknown>>;
+    expect(unregistered).toEqual([expect.objectContaining({ name: 'main', worktree: project, shared: true, state: 'idle', pending: 0 })]);
     expect((await roz(['agent', 'add', 'main', '--no-worktree'])).code).toBe(0);
     const before = JSON.parse((await roz(['agent', 'ls', '--json'])).stdout) as Array<Record<string, unknown>>;
     // The store alone would say `not running` (no session yet): this is the supervisor's live view.
@@ -348,6 +351,18 @@ describe('control records', () => {
   });
 });
 
-afterAll(() => {
-  /* every test removes its own home */
+describe('the MCP server', () => {
+  it('offers no way to answer the queue or reach the control socket', () => {
+    const dir = join(repoRoot, 'src', 'mcp');
+    let tools = 0;
+    for (const f of readdirSync(dir).filter((n) => n.endsWith('.ts'))) {
+      const src = readFileSync(join(dir, f), 'utf8');
+      expect(src, f).not.toMatch(/control-(client|server|record)|approval-broker|\.answer\(/);
+      for (const m of src.matchAll(/registerTool\(\s*'([^']+)'/g)) {
+        tools++;
+        expect(m[1], f).not.toMatch(/approve|block|answer|queue|stop/);
+      }
+    }
+    expect(tools).toBeGreaterThan(0);
+  });
 });

@@ -131,11 +131,38 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
     // The running supervisor knows what the store cannot: each agent's live state and its waiting requests.
     const { liveAgents } = await import('./queue.js');
     const live = await liveAgents().catch(() => null);
-    if (live)
+    if (live) {
       for (const r of rows) {
         const a = live.get(r.name);
         if (a) Object.assign(r, { state: a.state, pending: a.pending, ...(a.session ? { session: a.session } : {}) });
       }
+      // An agent the supervisor runs that roz agent add did not create (`main`, where roz run started): listed too.
+      for (const [name, a] of live) {
+        if (rows.some((r) => r.name === name)) continue;
+        let s: SessionState | null = null;
+        try {
+          s = a.session ? ctx.store.read(a.session) : null;
+        } catch {
+          /* unreadable state: listed without review and mode */
+        }
+        rows.push({
+          name,
+          branch: null,
+          worktree: a.cwd,
+          base: null,
+          head: null,
+          shared: true,
+          state: a.state,
+          pending: a.pending,
+          review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
+          enforcement: s?.enforcement?.mode ?? null,
+          session: a.session,
+          problem: null,
+          prompt: null,
+          claude_args: [],
+        });
+      }
+    }
     if (opts.json) {
       printJson(rows);
       return 0;

@@ -121,16 +121,16 @@ export async function agentStopCommand(name: string | undefined, opts: { all?: b
   return last ? exitFor(last) : 1;
 }
 
-/** What the running supervisors say about each agent (live state, pending); null when none runs. */
-export async function liveAgents(): Promise<Map<string, LiveAgent> | null> {
+/** What the running supervisors say about each agent (live state, pending, where that supervisor runs); null when none runs. */
+export async function liveAgents(): Promise<Map<string, LiveAgent & { cwd: string }> | null> {
   const ctx = cliContext();
   const store = resolve(process.cwd(), ctx.config.storage.path);
   const { live } = await liveSupervisors(store, process.cwd());
   if (live.length === 0) return null;
-  const out = new Map<string, LiveAgent>();
+  const out = new Map<string, LiveAgent & { cwd: string }>();
   for (const s of live) {
     const reply = replyOf(await sendControl(s, { op: 'agents' }));
-    if (reply.ok) for (const a of reply.agents ?? []) out.set(a.name, a);
+    if (reply.ok) for (const a of reply.agents ?? []) if (!out.has(a.name)) out.set(a.name, { ...a, cwd: s.record.cwd });
   }
   return out;
 }
