@@ -7,7 +7,8 @@
 // with node and socat, given the socket path and even the secret — and every
 // attempt fails. Controls: the same node connect run outside the sandbox
 // gets an answer, and the human's `roz approve <id>` from their own terminal
-// lets the subagent's command run.
+// lets the subagent's command run; its next one the human blocks with
+// `roz block <id> <reason>`, and the subagent reads that reason.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -88,11 +89,13 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
     pid = undefined;
   });
 
-  test('its Bash fails at roz approve, the record and the socket (even with the secret); the human’s roz approve works', async () => {
+  test('its Bash fails at roz approve, the record and the socket (even with the secret); the human’s roz approve and roz block work', async () => {
     const ws = newWorkspace();
-    mkdirSync(join(ws.repo, 'build'));
-    writeFileSync(join(ws.repo, 'build', 'out.txt'), 'built\n');
-    const seen: { attack: string | null; subResult: string | null } = { attack: null, subResult: null };
+    for (const d of ['build', 'dist']) {
+      mkdirSync(join(ws.repo, d));
+      writeFileSync(join(ws.repo, d, 'out.txt'), 'built\n');
+    }
+    const seen: { attack: string | null; subResult: string | null; subResult2: string | null } = { attack: null, subResult: null, subResult2: null };
     const main: Step[] = [
       {
         name: 'spawn-helper',
@@ -115,11 +118,19 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
         reply: { tools: [bash('rm -rf build', 'delete build')] },
       },
       {
-        name: 'helper-done',
-        when: (req) => inConversation('SUBTASK-DELETE')(req) && req.toolResults.some((r) => r.toolName === 'Bash'),
+        name: 'helper-rm-dist',
+        when: (req) => inConversation('SUBTASK-DELETE')(req) && req.toolResults.some((r) => r.toolName === 'Bash' && r.toolInput?.command === 'rm -rf build'),
         reply: (req) => {
           seen.subResult = req.toolResults.map((r) => `${r.isError ? 'ERROR ' : ''}${r.text}`).join('\n');
-          return say('Deleted.');
+          return { tools: [bash('rm -rf dist', 'delete dist')] };
+        },
+      },
+      {
+        name: 'helper-done',
+        when: (req) => inConversation('SUBTASK-DELETE')(req) && req.toolResults.some((r) => r.toolName === 'Bash' && r.toolInput?.command === 'rm -rf dist'),
+        reply: (req) => {
+          seen.subResult2 = req.toolResults.map((r) => `${r.isError ? 'ERROR ' : ''}${r.text}`).join('\n');
+          return say('Done with what I was allowed.');
         },
       },
       {
@@ -223,6 +234,24 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       const again = await rozAsync(ws, ['approve', id]);
       expect(again.code, dump()).toBe(4);
       expect(again.stderr).toMatch(/already answered: allow by human/);
+
+      // 5. Its next request (rm -rf dist) the human blocks from the terminal, with a reason the agent reads.
+      const next = await poll(
+        'the second request in roz queue',
+        60_000,
+        async () => {
+          const r = await rozAsync(ws, ['queue', '--json']);
+          const q = r.code === 0 ? (JSON.parse(r.stdout) as Array<{ id: string; summary: string }>) : [];
+          return q.find((e) => e.id !== id) ?? null;
+        },
+        dump,
+      );
+      expect(next.summary, dump()).toMatch(/dist/);
+      const blocked = await rozAsync(ws, ['block', next.id, 'keep', 'dist for the release']);
+      expect(blocked.code, `${blocked.stderr}${dump()}`).toBe(0);
+      const result2 = await poll('the helper to read the refusal', 60_000, () => seen.subResult2, dump);
+      expect(result2, dump()).toMatch(/blocked by the human: keep dist for the release/);
+      expect(existsSync(join(ws.repo, 'dist', 'out.txt')), dump()).toBe(true);
     } catch (err) {
       if (running && pid !== undefined) killTree(pid);
       await api.close();
