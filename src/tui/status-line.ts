@@ -111,7 +111,7 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
   ];
   // In a fleet: which agent is in view, and requests waiting in other agents (never dropped: the jump key answers them).
   const fleet = snap.fleet && snap.fleet.agents > 1 ? snap.fleet : null;
-  if (fleet) segments.unshift({ text: `agent ${fleet.agent}`, rank: 1 });
+  if (fleet) segments.splice(1, 0, { text: `agent ${fleet.agent}`, rank: 1 });
   const elsewhere = fleet?.waitingElsewhere
     ? `!! ${fleet.waitingElsewhere} waiting in ${fleet.elsewhere.join(',')} · ${focus === 'child' ? `${HOTKEY_LABEL} w` : 'w'} to jump`
     : '';

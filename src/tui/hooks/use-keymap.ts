@@ -56,7 +56,11 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     if (key.return) f.actions.submitName();
     else if (key.escape) f.actions.cancel();
     else if (key.backspace || key.delete) f.actions.eraseName();
-    else if (input && !key.ctrl && !key.meta) f.actions.typeName(input);
+    else if (input.includes('\r') && !key.ctrl && !key.meta) {
+      // A name and Enter in one read (pasted, or typed fast): the name, then Enter.
+      f.actions.typeName(input.slice(0, input.indexOf('\r')));
+      f.actions.submitName();
+    } else if (input && !key.ctrl && !key.meta) f.actions.typeName(input);
     return;
   }
   // Stopping an agent asks first: y stops, anything else keeps it.
