@@ -9,6 +9,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { FileSessionStore } from '../../src/store/file-store.js';
 import { PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
 import { FleetHost } from '../../src/supervisor/fleet-host.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
@@ -200,4 +201,44 @@ describe('in-process http hooks in a fleet', () => {
     expect(await write(s.token, join(a!, 'x.txt'), a!)).not.toBe('deny');
     expect(await write(s.token, join(b!, 'x.txt'), b!)).toBe('deny');
   }, 30_000);
+});
+
+describe("the reviewer's decision and a tripped breaker in an agent's state", () => {
+  it('are read from the store after Stop / SubagentStop of the agent named by the token, never from the frame', async () => {
+    const top = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-review-')));
+    dirs.push(top);
+    const store = join(top, 'store');
+    sup = await Supervisor.start({ env: { HOME: top, ROZ_STORAGE_PATH: store, PATH: process.env.PATH ?? '' }, approvalTimeoutMs: 10_000, log: () => {} });
+    const s = sup;
+    const b = s.addAgent('b').token;
+    const live = (n: string) => s.agents().find((a) => a.name === n)!.live;
+    const files = new FileSessionStore(store);
+    const at = (n: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, n));
+    await sendRaw(s.socketPath, frame(b, 'UserPromptSubmit', { session_id: 'sb', prompt: 'go' }));
+    // A frame claiming a decision changes nothing: only the store's record counts.
+    await sendRaw(s.socketPath, frame(b, 'SubagentStop', { session_id: 'sb', decision: 'COMPLETE' }));
+    expect(live('b').review).toBe('none');
+
+    await files.update('sb', at(1), (st) => {
+      st.review.decision = { kind: 'complete', summary: 'ok', decided_at: at(1).toISOString(), agent_id: 'r1', valid: true };
+      return { value: null, trace: [] };
+    });
+    await sendRaw(s.socketPath, frame(b, 'SubagentStop', { session_id: 'sb' }));
+    expect(live('b').review).toBe('approved');
+    expect(live('main').review).toBe('none');
+
+    await files.update('sb', at(2), (st) => {
+      st.review.decision = { kind: 'issues', summary: 'bad', decided_at: at(2).toISOString(), agent_id: 'r2', valid: true };
+      return { value: null, trace: [] };
+    });
+    await sendRaw(s.socketPath, frame(b, 'Stop', { session_id: 'sb' }));
+    expect(live('b').status.kind).toBe('issues');
+
+    await files.update('sb', at(3), (st) => {
+      st.review.breaker.trips.push({ at: at(3).toISOString(), block_count: 3, attempt_id: null, trigger: null });
+      return { value: null, trace: [] };
+    });
+    await sendRaw(s.socketPath, frame(b, 'Stop', { session_id: 'sb' }));
+    expect(live('b').status.kind).toBe('breaker');
+  }, 20_000);
 });
