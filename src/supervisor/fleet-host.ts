@@ -182,6 +182,14 @@ export class FleetHost implements FleetControl {
     }
   }
 
+  private registered(name: string): boolean {
+    try {
+      return listAgents(this.first.loaded.config.storage.path, this.req.cwd).agents.some((a) => a.agent.name === name);
+    } catch {
+      return false;
+    }
+  }
+
   /** SIGTERM to the agent's client, SIGKILL after a grace period; resolves once it exited. */
   async stopAgent(name: string): Promise<{ ok: boolean; message: string }> {
     const run = this.runs.get(name);
@@ -201,9 +209,11 @@ export class FleetHost implements FleetControl {
 
   /**
    * `n`: a new agent, as `roz agent add NAME -- ARGS` makes it (its worktree and branch, in the registry,
-   * the first agent's claude arguments), then started.
+   * the first agent's claude arguments), then started. A name roz's registry already holds (made with
+   * `roz agent add` in another terminal, with its own prompt and arguments) is started as it was recorded.
    */
   async addAgent(name: string): Promise<{ ok: boolean; message: string }> {
+    if (this.registered(name)) return this.startAgent(name);
     const add = await this.rozCli(['agent', 'add', name, ...(this.req.args.length ? ['--', ...this.req.args] : [])]);
     if (add.code !== 0) return { ok: false, message: (add.stderr || add.stdout).trim() || `roz agent add exited ${add.code}` };
     const started = await this.startAgent(name);

@@ -46,7 +46,10 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
   agents: [
     ['↑ ↓ j k', "show the previous / next agent in the main pane (its screen, its requests, its session's views)"],
     ['⏎', "go to the agent's Claude pane"],
-    ['n', 'new agent: type a name, ⏎ creates its worktree and branch roz/NAME (as `roz agent add`) and starts it like main'],
+    [
+      'n',
+      'new agent: type a name, ⏎ creates its worktree and branch roz/NAME (as `roz agent add`) and starts it like main; an agent `roz agent add` already made is started as recorded (its prompt, its arguments)',
+    ],
     ['m', 'merge the agent in view into the branch it started from, through the merge gate (as `roz agent merge`)'],
     ['x', 'stop the agent in view (asks first)'],
   ],

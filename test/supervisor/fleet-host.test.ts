@@ -150,7 +150,12 @@ describe('FleetHost', () => {
     expect(w.report('c')[0]!).toMatchObject({ argv: ['--same'], cwd: join(w.top, 'proj.roz', 'c') });
     expect(h.get('c')!.branch).toBe('roz/c');
     expect(JSON.parse(w.rozCli('agent', 'ls', '--json')).map((a: { name: string }) => a.name)).toEqual(['c']);
-    expect((await h.addAgent('c')).ok).toBe(false); // already in the registry
+    expect(await h.addAgent('c')).toMatchObject({ ok: false, message: 'c is already running' });
+    // One made with `roz agent add` elsewhere: n NAME starts it as recorded (its prompt, its arguments).
+    w.rozCli('agent', 'add', 'd', '--prompt', 'fix the bug', '--', '--own');
+    expect(await h.addAgent('d')).toMatchObject({ ok: true });
+    await until(() => w.report('d').length === 1, 'd to start', 10_000);
+    expect(w.report('d')[0]!.argv).toEqual(['--own', 'fix the bug']);
     expect((await h.addAgent('../x')).ok).toBe(false);
 
     // Nothing committed on roz/c yet: nothing to merge; once it has work, the gate refuses it (never reviewed).
