@@ -1,7 +1,8 @@
 // `roz agent add|ls|rm|merge`: agents in worktrees of their own, and the merge
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
-// is not here: `add` creates the worktree and branch and says how to start it.
+// is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
+// branch and says how to start it, alone or in the `roz run` of the checkout.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,7 @@ export async function agentAddCommand(name: string, claudeArgs: string[], opts: 
         `agent ${agent.name}: worktree ${agent.worktree}\n  branch ${agent.branch}, from ${agent.base_ref?.replace('refs/heads/', '')} at ${agent.base_commit?.slice(0, 12)}\n`,
       );
     process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+    process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${agent.name}, ⏎\n`);
     if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
     return 0;
   } catch (err) {
