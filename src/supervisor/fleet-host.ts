@@ -63,6 +63,8 @@ export class FleetHost implements FleetControl {
   private readonly handlers: Array<readonly [NodeJS.Signals, () => void]>;
   private size: { cols: number; rows: number };
   private allDone!: () => void;
+  /** Every agent has exited: the run is over, nothing more starts. */
+  private over = false;
   private readonly done = new Promise<void>((r) => (this.allDone = r));
   private closed: Promise<FleetResult> | null = null;
 
@@ -145,6 +147,7 @@ export class FleetHost implements FleetControl {
    * agent's command. An agent that exited may be started again (a new token).
    */
   async startAgent(name: string): Promise<{ ok: boolean; message: string }> {
+    if (this.over) return { ok: false, message: 'this roz run is over: every agent has exited' };
     if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} is the agent roz run started; it cannot be started again` };
     const running = this.runs.get(name);
     if (running && running.code === null) return { ok: false, message: `${name} is already running` };
@@ -278,7 +281,10 @@ export class FleetHost implements FleetControl {
     const signal = run.child.exitSignal;
     this.supervisor.agentExited(run.name, signal ? null : code, signal);
     this.changed();
-    if ([...this.runs.values()].every((r) => r.code !== null)) this.allDone();
+    if ([...this.runs.values()].every((r) => r.code !== null)) {
+      this.over = true;
+      this.allDone();
+    }
   }
 
   private kill(run: HostedAgent & { killTimer: NodeJS.Timeout | null }, sig: NodeJS.Signals): void {
