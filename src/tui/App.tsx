@@ -157,6 +157,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             history={snap.decided}
             historyTop={approvals.historyTop}
             bodyTop={approvals.bodyTop}
+            inFleet={(snap.fleet?.agents ?? 1) > 1}
           />
         );
         break;

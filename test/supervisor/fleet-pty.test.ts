@@ -124,7 +124,7 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
 
     // The jump key (w, from roz's views): b's request comes up, for b.
     await press(pty, HOTKEY, 'w');
-    await pty.waitFor(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED[\s\S]*\[a\] approve once/, "b's request, its keys armed");
+    await pty.waitFor(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED · agent b ·[\s\S]*\[a\] approve once/, "b's request, naming b, its keys armed");
     expect(pty.row(rows - 1)).toMatch(/^!! APPROVAL: Bash rm -rf build/);
     expect(pty.row(rows - 1)).toContain('agent b');
     pty.write('a');
