@@ -8,6 +8,7 @@
 // The run ends when every agent has exited.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
 import { FIRST_AGENT } from './channel-server.js';
@@ -161,7 +162,10 @@ export class FleetHost implements FleetControl {
     } catch (err) {
       return { ok: false, message: (err as Error).message };
     }
-    const args = [...(record.claude_args ?? this.req.args), ...(record.prompt ? [record.prompt] : [])];
+    const recorded = record.claude_args ?? this.req.args;
+    // The prompt is claude's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
+    const sep = isClaudeCommand(this.req.command) && !recorded.includes('--') ? ['--'] : [];
+    const args = [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
     const launch: LaunchRequest = {
       command: this.req.command,
       args,
