@@ -12,7 +12,9 @@ import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
 import { FIRST_AGENT } from './channel-server.js';
+import type { ControlServer } from './control-server.js';
 import type { FleetControl } from './fleet-control.js';
+import { startRunControl } from './run-control.js';
 import type { RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
@@ -68,6 +70,9 @@ export class FleetHost implements FleetControl {
   private over = false;
   private readonly done = new Promise<void>((r) => (this.allDone = r));
   private closed: Promise<FleetResult> | null = null;
+  /** The human's control socket (`roz queue/approve/block`, `roz agent stop`, `roz agent add` starting an agent here). */
+  control: ControlServer | null = null;
+  private readonly startNotes: string[] = [];
 
   private constructor(
     private readonly req: FleetRequest,
@@ -94,8 +99,23 @@ export class FleetHost implements FleetControl {
     const host = new FleetHost(req, supervisor, prepared);
     try {
       await host.launch(FIRST_AGENT, launch, prepared, supervisor.childEnv(), null);
+      // The control socket drives this host: start/stop any agent of the fleet.
+      host.control = await startRunControl(
+        {
+          supervisor,
+          child: host.main.child,
+          env: req.env,
+          cwd: req.cwd,
+          store: prepared.loaded.config.storage.path,
+          settingsFile: host.main.settingsFile,
+          fleet: host,
+          ...(req.socketBaseDir ? { socketBaseDir: req.socketBaseDir } : {}),
+        },
+        host.startNotes,
+      );
     } catch (err) {
       host.detach();
+      await host.control?.close();
       await supervisor.close();
       throw err;
     }
@@ -114,7 +134,7 @@ export class FleetHost implements FleetControl {
 
   /** The notes of the first agent's plan (hook transport, plugin), for the launcher to print. */
   get notes(): string[] {
-    return this.first.plan.notes;
+    return [...this.first.plan.notes, ...this.startNotes];
   }
 
   get plan(): PreparedLaunch['plan'] {
@@ -203,15 +223,17 @@ export class FleetHost implements FleetControl {
     if (!run) return { ok: false, message: `no agent ${name} is running here` };
     if (run.code !== null) return { ok: true, message: `${name} had already exited (${run.code})` };
     this.kill(run, 'SIGTERM');
+    // The last agent: the run (and the control socket that may have asked) ends with it, so answer now.
+    if (this.list().every((r) => r === run || r.code !== null)) return { ok: true, message: `stopping ${name} (the run ends with it)` };
     const code = await run.exited;
     return { ok: true, message: `stopped ${name} (exit ${code})` };
   }
 
-  /** Stop every running agent; the run ends once they all exited. */
+  /** Stop every running agent; the run ends once they all exited (answered at once: the run and its control socket end). */
   async stopAll(): Promise<{ ok: boolean; message: string }> {
     const running = [...this.runs.values()].filter((r) => r.code === null);
-    const said = await Promise.all(running.map((r) => this.stopAgent(r.name)));
-    return { ok: said.every((s) => s.ok), message: running.length ? said.map((s) => s.message).join('; ') : 'no agent was running' };
+    for (const r of running) this.kill(r, 'SIGTERM');
+    return { ok: true, message: running.length ? `stopping ${running.map((r) => r.name).join(', ')} (the run ends with them)` : 'no agent was running' };
   }
 
   /**
@@ -223,7 +245,9 @@ export class FleetHost implements FleetControl {
     if (this.registered(name)) return this.startAgent(name);
     const add = await this.rozCli(['agent', 'add', name, ...(this.req.args.length ? ['--', ...this.req.args] : [])]);
     if (add.code !== 0) return { ok: false, message: (add.stderr || add.stdout).trim() || `roz agent add exited ${add.code}` };
-    const started = await this.startAgent(name);
+    // `roz agent add` asks the running supervisor (this one, over its control socket) to start it: it may already run.
+    const running = this.runs.get(name);
+    const started = running && running.code === null ? { ok: true, message: `started ${name} in ${running.cwd}` } : await this.startAgent(name);
     const note = /note: (.*)/.exec(add.stdout)?.[1];
     return { ok: started.ok, message: `${started.message}${note ? ` (${note})` : ''}` };
   }
@@ -315,6 +339,7 @@ export class FleetHost implements FleetControl {
         await this.done;
       } finally {
         this.detach();
+        await this.control?.close();
         for (const r of this.runs.values()) {
           if (r.killTimer) clearTimeout(r.killTimer);
           r.settings?.dispose();

@@ -11,6 +11,8 @@ import { InProcessHooks } from './in-process-hooks.js';
 import type { RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 import { FIRST_AGENT } from './channel-server.js';
+import type { ControlServer } from './control-server.js';
+import { startRunControl } from './run-control.js';
 
 export { launchFacts, RunError, type RunChild };
 
@@ -45,6 +47,8 @@ export class RunService {
   private killTimer: NodeJS.Timeout | null = null;
   private readonly handlers: Array<readonly [NodeJS.Signals, () => void]>;
   private closed: Promise<RunResult> | null = null;
+  /** The human's control socket (`roz queue/approve/block`), when this run has a supervisor. */
+  control: ControlServer | null = null;
 
   private constructor(
     readonly child: RunChild,
@@ -79,7 +83,13 @@ export class RunService {
         reach: { ...(supervisor?.childEnv() ?? {}), ...(hooks?.childEnv() ?? {}) },
         fragments: req.settingsFragments?.(supervisor) ?? [],
       });
-      return new RunService(child, supervisor, hooks, settings, plan.notes, !req.pty && process.stdin.isTTY === true, plan);
+      const service = new RunService(child, supervisor, hooks, settings, plan.notes, !req.pty && process.stdin.isTTY === true, plan);
+      if (supervisor)
+        service.control = await startRunControl(
+          { supervisor, child, env, cwd: req.cwd, store: loaded.config.storage.path, settingsFile: settings?.file ?? null },
+          service.notes,
+        );
+      return service;
     } catch (err) {
       await hooks?.close();
       await supervisor?.close();
@@ -110,6 +120,7 @@ export class RunService {
         if (this.killTimer) clearTimeout(this.killTimer);
         for (const [sig, h] of this.handlers) process.off(sig, h);
         this.settings?.dispose();
+        await this.control?.close();
         await this.hooks?.close();
         await this.supervisor?.close();
       }
