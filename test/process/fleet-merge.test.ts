@@ -3,12 +3,12 @@
 // plugin's real hooks with JSON on stdin (so a decision's tree is roz's own
 // snapshot of the agent's worktree, as in a real session).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
 
 const GIT_ENV = {
@@ -33,14 +33,22 @@ function commitFile(cwd: string, file: string, text: string, msg = `edit ${file}
   git(cwd, 'commit', '-q', '-m', msg);
 }
 
+// Every temporary directory a test made (its repositories and worktrees, its HOME and store), removed after it.
+const made: string[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 function setup() {
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-')));
+  made.push(tmp);
   const repo = join(tmp, 'repo');
   mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');
   commitFile(repo, 'README.md', 'hello\n', 'init');
   commitFile(repo, 'lines.txt', `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n')}\n`, 'lines');
   const sb = sandbox();
+  made.push(String(sb.env.HOME));
   const rozIn = (cwd: string, ...args: string[]) => runProcess(process.execPath, [rozBin, ...args], '', sb.env, cwd);
   return { tmp, repo, env: sb.env, store: sb.store, rozIn };
 }
@@ -400,7 +408,7 @@ describe('roz agent merge: the merge gate', () => {
     expect(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')).not.toContain('TOP-SECRET');
   }, 60_000);
 
-  it('merges one approved agent after another when the base tracks the ledger (the first merge\'s records do not block the second)', async () => {
+  it("merges one approved agent after another when the base tracks the ledger (the first merge's records do not block the second)", async () => {
     const { tmp, repo, env, rozIn } = setup();
     const base = [traceRecord('x'), traceRecord('y')];
     commitFile(repo, '.orchestration/agent_trace.jsonl', `${base.join('\n')}\n`, 'ledger');
@@ -425,7 +433,11 @@ describe('roz agent merge: the merge gate', () => {
     expect(readFileSync(join(repo, 'one.txt'), 'utf8')).toBe('one\n');
     const got = ids(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8'));
     const want = [...base, ...mine['one']!, ...mine['two']!].map((l) => JSON.parse(l).id);
-    for (const id of want) expect(got.filter((g) => g === id), id).toHaveLength(1);
+    for (const id of want)
+      expect(
+        got.filter((g) => g === id),
+        id,
+      ).toHaveLength(1);
     // Both merges' own records, and nothing else.
     expect(got).toHaveLength(want.length + 2);
     expect(ids(git(repo, 'show', 'main:.orchestration/agent_trace.jsonl'))).toEqual([...base, mine['two']![0]!].map((l) => JSON.parse(l).id));
