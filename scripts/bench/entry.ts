@@ -20,7 +20,7 @@ switch (section) {
     await (await import('./supervised.js')).supervisorServer();
     break;
   case 'fleet':
-    print(await (await import('./fleet.js')).fleetBench(num(0), num(1), process.argv[1]!));
+    print(await (await import('./fleet.js')).fleetBench(num(0), num(1), process.argv[1]!, args[2] !== 'no-warm-up'));
     break;
   case 'fleet-server':
     await (await import('./fleet.js')).fleetServer(num(0));

@@ -184,9 +184,9 @@ async function fleetRun(agents: number, asksPerAgent: number, entry: string) {
 }
 
 /** 1 agent, then `many`, each with the same requests per agent; `entry` is this bundle (for the server process). */
-export async function fleetBench(many: number, asksPerAgent: number, entry: string) {
+export async function fleetBench(many: number, asksPerAgent: number, entry: string, warmUp = true) {
   // A short warm-up run: the first process pays for disk caches.
-  await fleetRun(1, Math.min(20, asksPerAgent), entry);
+  if (warmUp) await fleetRun(1, Math.min(20, asksPerAgent), entry);
   const one = await fleetRun(1, asksPerAgent, entry);
   const n = await fleetRun(many, asksPerAgent, entry);
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
