@@ -3,12 +3,12 @@
 // plugin's real hooks with JSON on stdin (so a decision's tree is roz's own
 // snapshot of the agent's worktree, as in a real session).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
 
 const GIT_ENV = {
@@ -33,14 +33,22 @@ function commitFile(cwd: string, file: string, text: string, msg = `edit ${file}
   git(cwd, 'commit', '-q', '-m', msg);
 }
 
+// Every temporary directory a test made (its repositories and worktrees, its HOME and store), removed after it.
+const made: string[] = [];
+afterEach(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
 function setup() {
   const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-')));
+  made.push(tmp);
   const repo = join(tmp, 'repo');
   mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');
   commitFile(repo, 'README.md', 'hello\n', 'init');
   commitFile(repo, 'lines.txt', `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n')}\n`, 'lines');
   const sb = sandbox();
+  made.push(String(sb.env.HOME));
   const rozIn = (cwd: string, ...args: string[]) => runProcess(process.execPath, [rozBin, ...args], '', sb.env, cwd);
   return { tmp, repo, env: sb.env, store: sb.store, rozIn };
 }
@@ -398,6 +406,51 @@ describe('roz agent merge: the merge gate', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/working ledger was not read \(.*symbolic link\)/);
     expect(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')).not.toContain('TOP-SECRET');
+  }, 60_000);
+
+  it("merges one approved agent after another when the base tracks the ledger (the first merge's records do not block the second)", async () => {
+    const { tmp, repo, env, rozIn } = setup();
+    const base = [traceRecord('x'), traceRecord('y')];
+    commitFile(repo, '.orchestration/agent_trace.jsonl', `${base.join('\n')}\n`, 'ledger');
+    for (const n of ['one', 'two']) expect((await rozIn(repo, 'agent', 'add', n)).code).toBe(0);
+    const mine: Record<string, string[]> = {};
+    for (const n of ['one', 'two']) {
+      const wt = join(tmp, 'repo.roz', n);
+      commitFile(wt, `${n}.txt`, `${n}\n`);
+      mine[n] = [traceRecord(`${n}-1`), traceRecord(`${n}-2`)];
+      // two commits its first record (the tracked ledger changes on its branch); the rest its hooks appended after the commit.
+      if (n === 'two') commitFile(wt, '.orchestration/agent_trace.jsonl', `${[...base, mine[n]![0]].join('\n')}\n`, 'ledger');
+      writeFileSync(join(wt, '.orchestration', 'agent_trace.jsonl'), `${[...base, ...mine[n]!].join('\n')}\n`);
+      await review(env, wt, 'COMPLETE');
+    }
+    const one = await rozIn(repo, 'agent', 'merge', 'one');
+    expect(one.code, one.stderr).toBe(0);
+    // The merge left the base checkout's tracked ledger with records not yet committed: that is roz's file, not the human's change.
+    expect(git(repo, 'status', '--porcelain')).toMatch(/agent_trace\.jsonl/);
+    const two = await rozIn(repo, 'agent', 'merge', 'two');
+    expect(two.code, two.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'two.txt'), 'utf8')).toBe('two\n');
+    expect(readFileSync(join(repo, 'one.txt'), 'utf8')).toBe('one\n');
+    const got = ids(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8'));
+    const want = [...base, ...mine['one']!, ...mine['two']!].map((l) => JSON.parse(l).id);
+    for (const id of want)
+      expect(
+        got.filter((g) => g === id),
+        id,
+      ).toHaveLength(1);
+    // Both merges' own records, and nothing else.
+    expect(got).toHaveLength(want.length + 2);
+    expect(ids(git(repo, 'show', 'main:.orchestration/agent_trace.jsonl'))).toEqual([...base, mine['two']![0]!].map((l) => JSON.parse(l).id));
+    // Only the ledger's working copy is ahead of the commit (nothing staged), as after any session.
+    expect(git(repo, 'status', '--porcelain')).toBe(' M .orchestration/agent_trace.jsonl\n');
+    // A change of the human's own still refuses a merge (the ledger is left out, nothing else).
+    expect((await rozIn(repo, 'agent', 'add', 'three')).code).toBe(0);
+    commitFile(join(tmp, 'repo.roz', 'three'), 'three.txt', 'three\n');
+    await review(env, join(tmp, 'repo.roz', 'three'), 'COMPLETE');
+    writeFileSync(join(repo, 'one.txt'), 'the human edits\n');
+    const three = await rozIn(repo, 'agent', 'merge', 'three');
+    expect(three.code).toBe(4);
+    expect(three.stderr).toMatch(/uncommitted changes \(one\.txt\)/);
   }, 60_000);
 
   it("brings the agent's untracked ledger records into the base checkout's ledger, none lost", async () => {
