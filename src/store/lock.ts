@@ -171,7 +171,7 @@ export async function acquireLock(file: string, opts: LockOptions): Promise<Held
     try {
       const buf = Buffer.from(data, 'utf8');
       for (let off = 0; off < buf.length; ) off += writeSync(fd, buf, off, buf.length - off);
-      if (o.mode !== undefined) fchmodSync(fd, o.mode);
+      if (o.mode !== undefined && o.mode !== 0o600) fchmodSync(fd, o.mode); // the marker is made 0600
     } finally {
       closeSync(fd);
     }

@@ -202,6 +202,8 @@ describe.each(PINNED_CLIENTS)('issue 24: git knobs, a planted node and git, unde
       expect(answered, why).toEqual(expect.arrayContaining(['plant', 'stash', 'cd', 'work', 'claim-done', 'spawn', 'gate', 'done']));
       expect(results(run, 'main').find((r) => /^sh src\/plant\.sh/.test(String(r.toolInput?.command ?? '')))?.text, why).toMatch(/PLANTED/);
 
+      // On 2.1.330 roz exec judged every event in its own process (http hooks), on 2.1.197 a process per event.
+      expect(run.stderr, why).toMatch(client === OLDEST_CLIENT ? /hooks: a process per event/ : /hooks: http to this roz process/);
       // No planted program ran outside the sandbox: not a git knob, not the planted node or git.
       expect(marks(ws), why).toEqual([]);
       // The hooks did run, and the review went through roz: the reviewer saw the nested repository as content.
@@ -357,8 +359,17 @@ describe.each(PINNED_CLIENTS)('issue 24: hides and a moved cwd under roz exec (c
     'after an honest COMPLETE: a gitfile pointing nowhere as the cwd, then a corrupt index, each re-arms the gate',
     async () => {
       const ws = fresh({ ROZ_MAX_BLOCKS: '5' });
-      const move = `python3 -c "import os; os.mkdir('.tools'); open('.tools/.g'+'it','w').write('gitdir: /nonexistent/nowhere\\n'); open('late.py','w').write('x = 1\\n')" && cd .tools && echo MOVED`;
-      const corrupt = `python3 -c "open('../.g'+'it/index','wb').write(b'garbage')" && echo CORRUPTED`;
+      // Reviewed with the work (it looks like tooling); `make` hides what it writes from roz's command parser,
+      // so only the Stop's snapshot of the project can see it.
+      const makefile = [
+        'tools:',
+        "\tmkdir -p .tools && printf 'gitdir: /nonexistent/nowhere\\n' > .tools/.git && printf 'x = 1\\n' > late.py",
+        'corrupt:',
+        `\tpython3 -c "open('.git/index', 'wb').write(b'garbage')"`,
+        '',
+      ].join('\n');
+      const move = 'make -s tools && cd .tools && echo MOVED';
+      const corrupt = 'make -s -C .. corrupt && echo CORRUPTED';
       const run = await runRoz({
         prompt: '#roz write hello.txt',
         client,
@@ -369,7 +380,11 @@ describe.each(PINNED_CLIENTS)('issue 24: hides and a moved cwd under roz exec (c
         scenario: {
           reviewerMarker: rozReviewerMarker(),
           main: [
-            { name: 'write', when: on.start(), reply: reply(undefined, write(join(ws.repo, 'hello.txt'), 'hello\n')) },
+            {
+              name: 'write',
+              when: on.start(),
+              reply: reply(undefined, write(join(ws.repo, 'hello.txt'), 'hello\n'), write(join(ws.repo, 'Makefile'), makefile)),
+            },
             { name: 'claim-done', when: on.toolResult('Write'), reply: say('Done.') },
             { name: 'spawn-1', when: rozStopBlock(), reply: (req) => spawnReviewer(req, { background: false }), times: 1 },
             { name: 'move', when: on.toolResult('Agent'), reply: reply(undefined, bash(move, 'Tools')), times: 1 },
@@ -387,9 +402,10 @@ describe.each(PINNED_CLIENTS)('issue 24: hides and a moved cwd under roz exec (c
       const answered = run.requests.filter((r) => r.role === 'main').map((r) => r.answeredBy);
       expect(answered, why).toEqual(expect.arrayContaining(['spawn-1', 'move', 'done-moved', 'spawn-2', 'corrupt', 'done-corrupt']));
       const feedback = stopFeedbacks(run);
-      // The gitfile-nowhere cwd: git fails there, and the failure is not "unchanged": late.py re-arms.
+      // The gitfile-nowhere cwd: git fails there, and the failure is not "unchanged": the Stop's snapshot
+      // of the project (not of the cwd) finds late.py and re-arms.
       expect(
-        feedback.some((f) => /late\.py.* after the review approved/.test(f)),
+        feedback.some((f) => /late\.py.* changed after the review approved/.test(f)),
         why,
       ).toBe(true);
       // The corrupt index: the snapshot cannot be taken, and that is not "unchanged" either.
