@@ -8,8 +8,8 @@
 //    the store (review bases, decisions' trees, reviewers' seen trees, the
 //    scope audit's base and pending tree, whatever a later field adds): read
 //    as text, so a new field needs no change here;
-//  - the blobs the stat caches (`roz-stat-*.json`) name, since a snapshot
-//    reuses a cached id without rewriting its object;
+//  (The stat caches, `roz-stat-*.json`, are no roots: a snapshot reuses a
+//  cached id only when its object is still there, else it hashes the file.)
 //  - every object younger than the grace period, and all it reaches, so a
 //    snapshot taken but not yet recorded in its session (the hook is still
 //    running) is never swept: a snapshot freshens its root tree's mtime even
@@ -20,7 +20,7 @@
 //    freshened.
 // Fails safe: when any session's document cannot be read, or git cannot walk
 // the roots (a missing object below a root), nothing is removed.
-import { existsSync, lstatSync, readdirSync, readFileSync, rmSync, rmdirSync } from 'node:fs';
+import { existsSync, lstatSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit, type GitRepo } from './git.js';
 import { beginPrune } from './snapshot-guard.js';
@@ -96,28 +96,22 @@ function sessionRoots(storeDir: string): { ids: Set<string> } | { error: string 
   return { ids };
 }
 
-/** Remove stale stat caches; return the blob ids the others name. */
-function statCacheRoots(gitDir: string, opts: PruneOptions): Set<string> {
-  const ids = new Set<string>();
+/** Remove the stat caches of work trees not snapshotted for `statCacheMaxAgeMs`. */
+function removeStaleStatCaches(gitDir: string, opts: PruneOptions): void {
   for (const f of readdirSync(gitDir)) {
     if (!/^roz-stat-[0-9a-f]+\.json$/.test(f)) continue;
     const file = join(gitDir, f);
     try {
-      if (opts.now.getTime() - lstatSync(file).mtimeMs > opts.statCacheMaxAgeMs) {
-        if (!opts.dryRun) rmSync(file, { force: true });
-        continue;
-      }
-      for (const m of readFileSync(file, 'utf8').matchAll(OID)) ids.add(m[0]);
+      if (!opts.dryRun && opts.now.getTime() - lstatSync(file).mtimeMs > opts.statCacheMaxAgeMs) rmSync(file, { force: true });
     } catch {
       /* gone meanwhile */
     }
   }
-  return ids;
 }
 
 /**
  * Sweep `<storeDir>/snapshots.git`'s loose objects that no session in the
- * store, no stat cache, and no recent write can need. Never throws.
+ * store and no recent write can need. Never throws.
  */
 export function pruneSnapshots(storeDir: string, opts: PruneOptions): PruneResult {
   // Not tree-snapshot.ts's snapshotRepo: that module (and its .gitignore matcher) loads on demand in hooks.
@@ -143,7 +137,8 @@ function sweep(storeDir: string, repo: GitRepo, opts: PruneOptions): PruneResult
   if ('error' in fromSessions) return { ...result, skipped: fromSessions.error };
   const cutoff = opts.now.getTime() - opts.graceMs;
   const young = [...loose].filter(([id, o]) => !id.startsWith('tmp:') && o.mtimeMs > cutoff).map(([id]) => id);
-  const roots = [...fromSessions.ids, ...statCacheRoots(repo.gitDir, opts), ...young].filter((id) => loose.has(id));
+  removeStaleStatCaches(repo.gitDir, opts);
+  const roots = [...fromSessions.ids, ...young].filter((id) => loose.has(id));
 
   // Everything reachable from the roots (trees and their blobs), walked by git in roz's own repository.
   const keep = new Set<string>();
