@@ -20,14 +20,17 @@
 // Marks: a planted program appends to <store>/planted/<name>. Sandboxed Bash
 // cannot write the store, so a mark means a process outside the sandbox —
 // roz's — ran it.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { bash, on, reply, say, write, type Matcher, type ParsedRequest } from './harness/fake-api.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { bundle } from '../supervisor/helpers/bundle.js';
+import { bash, on, reply, say, startFakeApi, summarize, write, type Matcher, type ParsedRequest } from './harness/fake-api.js';
+import { killTree } from './harness/kill-tree.js';
 import { workspacePerTest } from './harness/per-test.js';
-import { reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, spawnReviewer, stopFeedbacks, type RozRun } from './harness/roz.js';
-import { addFakeTool, OLDEST_CLIENT, PINNED_CLIENTS, type Workspace } from './harness/workspace.js';
+import { assertRozBuilt, reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, spawnReviewer, stopFeedbacks, type RozRun } from './harness/roz.js';
+import { clientEnv } from './harness/run-print.js';
+import { addFakeTool, claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, type Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 240_000;
 const GIT = '/usr/bin/git';
@@ -423,6 +426,110 @@ describe.each(PINNED_CLIENTS)('issue 24: hides and a moved cwd under roz exec (c
       const g = (cwd: string) => spawnSync('git', ['status', '--porcelain'], { cwd, env: ws.env, encoding: 'utf8' });
       expect(g(join(ws.repo, '.tools')).status).not.toBe(0);
       expect(g(ws.repo).status).not.toBe(0);
+    },
+    RUN_TIMEOUT + 60_000,
+  );
+});
+
+// Under `roz run`'s launch (RunService with its supervisor, no screen:
+// fixtures/supervised-run.ts), where the issue measured the gate path too: the
+// hooks go to the supervisor (http on 2.1.330, the socket relay on 2.1.197).
+// A nested repository with a planted fsmonitor and clean filter, `cd` into it,
+// a gated `gh issue close` (queued for the human, unanswered), the stop, the
+// reviewer's `roz context` and `roz decide`, the stop after approval: nothing
+// runs the plant. Control: plain git in the nested repository does.
+const NESTED_PLANT = [
+  '( mkdir -p sub && cd sub && git init -q -b main',
+  'printf \'#!/bin/sh\\n{ echo ran >> "%s"; } 2>/dev/null\\ncat\\n\' "$ROZ_STORAGE_PATH/planted/run" > p.sh && chmod +x p.sh',
+  "printf '* filter=x\\n' > .gitattributes && echo v1 > f.c",
+  'git add -- .gitattributes f.c p.sh && git -c user.name=a -c user.email=b@c commit -qm sub',
+  'git config core.fsmonitor "$PWD/p.sh" && git config filter.x.clean "$PWD/p.sh"',
+  'echo v2 > f.c && echo PLANTED ) && cd sub && pwd',
+].join(' && ');
+
+describe.each(PINNED_CLIENTS)('issue 24: a nested plant under roz run (client %s)', (client) => {
+  const fresh = workspacePerTest();
+  let entry: string;
+  beforeAll(async () => {
+    assertRozBuilt();
+    entry = await bundle('test/e2e/fixtures/supervised-run.ts');
+  }, 60_000);
+
+  test(
+    'cd sub, a gated call, #roz, the reviewer and the stop after approval run nothing',
+    async () => {
+      const ws = fresh({ ROZ_MAX_BLOCKS: '3' });
+      mkdirSync(markDir(ws));
+      addFakeTool(ws, 'gh', 'issue closed');
+      const api = await startFakeApi(
+        {
+          reviewerMarker: rozReviewerMarker(),
+          main: [
+            { name: 'plant', when: on.start(), reply: reply(undefined, bash(NESTED_PLANT, 'A nested repository')) },
+            { name: 'gate', when: bashRan(/PLANTED/), reply: reply(undefined, bash('gh issue close 1', 'Close the issue')) },
+            { name: 'work', when: bashRan(/gh issue close/), reply: reply(undefined, bash(`printf 'done\\n' > ../work.txt && echo WORK-DONE`, 'The task')) },
+            { name: 'claim-done', when: bashRan(/WORK-DONE/), reply: say('Done.') },
+            { name: 'spawn', when: rozStopBlock(), reply: (req) => spawnReviewer(req, { background: false }), times: 1 },
+            { name: 'after-review', when: on.toolResult('Agent'), reply: say('Reviewed.') },
+            { name: 'give-up', when: on.stopFeedback(), reply: say('Stopping.'), times: Infinity },
+          ],
+          reviewer: reviewerScript('COMPLETE', 'read the diff'),
+        },
+        { maxRequests: 40 },
+      );
+      const args = ['-p', '#roz write work.txt', '--output-format', 'json', '--dangerously-skip-permissions'];
+      const child = spawn(process.execPath, [entry, ROZ_PLUGIN_DIR, '3000', claudeBin(client), ...args], {
+        cwd: ws.repo,
+        env: clientEnv(ws, api),
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const code = await new Promise<number | null>((resolve) => {
+        const timer = setTimeout(() => {
+          if (child.pid !== undefined) killTree(child.pid);
+          resolve(null);
+        }, RUN_TIMEOUT);
+        child.once('close', (c) => {
+          clearTimeout(timer);
+          resolve(c);
+        });
+      });
+      await api.close();
+      const why = `exit ${code}\n--- stderr:\n${stderr.slice(-3000)}\n--- stdout:\n${stdout.slice(-1500)}\n--- requests:\n${summarize(api.requests)}\n--- script errors: ${api.scriptErrors.join('; ')}\nmarks: ${marks(ws).join(', ')}`;
+      expect(api.scriptErrors, why).toEqual([]);
+      const answered = api.requests.filter((r) => r.role === 'main').map((r) => r.answeredBy);
+      expect(answered, why).toEqual(expect.arrayContaining(['plant', 'gate', 'work', 'claim-done', 'spawn', 'after-review']));
+      const all = api.requests.flatMap((r) => r.toolResults);
+      // The gate did judge the call (a gated call is asked; unanswered, it is not run).
+      const gated = all.find((r) => String(r.toolInput?.command ?? '') === 'gh issue close 1');
+      expect(gated?.isError, why).toBe(true);
+      // The reviewer read the project's change from the nested cwd, and its COMPLETE was recorded by roz.
+      const ctx = api.requests
+        .filter((r) => r.role === 'reviewer')
+        .flatMap((r) => r.toolResults)
+        .filter((r) => /roz context/.test(String(r.toolInput?.command ?? '')))
+        .map((r) => r.text)
+        .join('\n');
+      expect(ctx, why).toContain('+done');
+      expect(
+        all.some((r) => /decision recorded: COMPLETE/.test(r.text)),
+        why,
+      ).toBe(true);
+      expect(code, why).toBe(0);
+
+      // No trusted process ran the plant.
+      expect(marks(ws), why).toEqual([]);
+      // Control: plain git in the nested repository runs it (fsmonitor at status, the filter at add).
+      const sub = join(ws.repo, 'sub');
+      const env = { PATH: '/usr/bin:/bin', HOME: ws.home };
+      spawnSync(GIT, ['status'], { cwd: sub, env });
+      writeFileSync(join(sub, 'f.c'), 'v3\n');
+      spawnSync(GIT, ['add', 'f.c'], { cwd: sub, env });
+      expect(marks(ws)).toEqual(['run']);
     },
     RUN_TIMEOUT + 60_000,
   );
