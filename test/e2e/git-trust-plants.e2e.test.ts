@@ -16,7 +16,9 @@
 //  - a decoy nested repository holding the base tree as the cwd, plus
 //    `.git/info/exclude` and `* -diff` in `.git/info/attributes`;
 //  - after an honest approval: a gitfile `.tools/.git` pointing nowhere and
-//    `cd .tools`, then (approved again) a corrupt `.git/index`.
+//    `cd .tools`, then (approved again) a corrupt `.git/index`;
+//  - under `roz run`'s launch (its supervisor): a nested plant, `cd`, a gated
+//    call, the review.
 // Marks: a planted program appends to <store>/planted/<name>. Sandboxed Bash
 // cannot write the store, so a mark means a process outside the sandbox —
 // roz's — ran it.
@@ -30,7 +32,7 @@ import { killTree } from './harness/kill-tree.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { assertRozBuilt, reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, spawnReviewer, stopFeedbacks, type RozRun } from './harness/roz.js';
 import { clientEnv } from './harness/run-print.js';
-import { addFakeTool, claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, type Workspace } from './harness/workspace.js';
+import { addFakeTool, claudeBin, rozJson, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, type Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 240_000;
 const GIT = '/usr/bin/git';
@@ -520,6 +522,10 @@ describe.each(PINNED_CLIENTS)('issue 24: a nested plant under roz run (client %s
         why,
       ).toBe(true);
       expect(code, why).toBe(0);
+      // roz run's hooks: to the supervisor over http on 2.1.330, processes relayed to it on 2.1.197; enforced mode.
+      expect(stderr, why).toMatch(client === OLDEST_CLIENT ? /hooks: a process per event/ : /hooks: http to /);
+      const sid = (JSON.parse(stdout.trim()) as { session_id: string }).session_id;
+      expect(rozJson<{ enforcement: string }>(ws, ['debug', sid]).enforcement, why).toBe('enforced');
 
       // No trusted process ran the plant.
       expect(marks(ws), why).toEqual([]);
