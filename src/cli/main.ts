@@ -253,8 +253,9 @@ export function buildProgram(): Command {
     .option('--from <ref>', 'start from this branch (merged back into it) or commit')
     .option('--no-worktree', 'no worktree: share the current directory (writes can collide)')
     .option('--prompt <text>', 'its first prompt')
+    .option('--no-start', 'only make it: do not ask a running supervisor to start it')
     .action(
-      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }) => {
+      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean }) => {
         const { agentAddCommand } = await import('./commands/agent.js');
         return agentAddCommand(name, claudeArgs, opts);
       }),

@@ -1,8 +1,9 @@
 // `roz agent add|ls|rm|merge`: agents in worktrees of their own, and the merge
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
-// is not here: `add` creates the worktree and branch, and asks a supervisor
-// running for this project to start it (cli/commands/queue.ts), else says how.
+// is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
+// branch, and asks a supervisor running for this project to start it
+// (cli/commands/queue.ts), else says how.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -45,7 +46,11 @@ async function registryLock(storeDir: string): Promise<() => void> {
   return acquireLock(join(storeDir, 'fleet', 'registry'), { staleMs: 300_000, refreshMs: null, waitMs: 30_000 });
 }
 
-export async function agentAddCommand(name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string }): Promise<number> {
+export async function agentAddCommand(
+  name: string,
+  claudeArgs: string[],
+  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean },
+): Promise<number> {
   const ctx = cliContext();
   const release = await registryLock(ctx.config.storage.path);
   try {
@@ -64,13 +69,16 @@ export async function agentAddCommand(name: string, claudeArgs: string[], opts: 
       process.stdout.write(
         `agent ${agent.name}: worktree ${agent.worktree}\n  branch ${agent.branch}, from ${agent.base_ref?.replace('refs/heads/', '')} at ${agent.base_commit?.slice(0, 12)}\n`,
       );
-    // A supervisor running for this project starts it; otherwise say how.
+    // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
+    // starts it itself); otherwise say how.
     const { askToStart } = await import('./queue.js');
-    const started = await askToStart(agent.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
+    const started =
+      opts.start === false ? null : await askToStart(agent.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
     if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
     else {
       if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
       process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+      process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${agent.name}, ⏎\n`);
     }
     if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
     return 0;
