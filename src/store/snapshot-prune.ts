@@ -8,8 +8,6 @@
 //    the store (review bases, decisions' trees, reviewers' seen trees, the
 //    scope audit's base and pending tree, whatever a later field adds): read
 //    as text, so a new field needs no change here;
-//  (The stat caches, `roz-stat-*.json`, are no roots: a snapshot reuses a
-//  cached id only when its object is still there, else it hashes the file.)
 //  - every object younger than the grace period, and all it reaches, so a
 //    snapshot taken but not yet recorded in its session (the hook is still
 //    running) is never swept: a snapshot freshens its root tree's mtime even
@@ -18,6 +16,8 @@
 //    the snapshot reused. A snapshot and a prune never run at once
 //    (snapshot-guard.ts), so what a root reaches is all there when it is
 //    freshened.
+// The stat caches (`roz-stat-*.json`) are no roots: a snapshot reuses a cached
+// id only when its object is still there, else it hashes the file again.
 // Fails safe: when any session's document cannot be read, or git cannot walk
 // the roots (a missing object below a root), nothing is removed.
 import { existsSync, lstatSync, readdirSync, rmSync, rmdirSync } from 'node:fs';
