@@ -11,8 +11,8 @@
 //    `#roz`, the reviewer's `roz context` and `roz decide`, the Stop audit, a
 //    gate after approval and the stop after approval. On 2.1.330 roz exec
 //    serves these hooks over http in its own process, on 2.1.197 as commands;
-//  - the same knobs behind a `.git` replaced mid-session (2.1.197, the client
-//    whose sandbox lets the agent rename `.git`);
+//  - the same knobs behind a `.git` replaced mid-session (2.1.197, where
+//    issue 24 measured the rename; 2.1.330 not tried);
 //  - a decoy nested repository holding the base tree as the cwd, plus
 //    `.git/info/exclude` and `* -diff` in `.git/info/attributes`;
 //  - after an honest approval: a gitfile `.tools/.git` pointing nowhere and
