@@ -11,8 +11,8 @@
 //    `#roz`, the reviewer's `roz context` and `roz decide`, the Stop audit, a
 //    gate after approval and the stop after approval. On 2.1.330 roz exec
 //    serves these hooks over http in its own process, on 2.1.197 as commands;
-//  - the same knobs behind a `.git` replaced mid-session (2.1.197, where
-//    issue 24 measured the rename; 2.1.330 not tried);
+//  - the same knobs behind a `.git` replaced mid-session (2.1.197's sandbox
+//    lets the agent rename `.git`; where 2.1.330's refuses, that is checked);
 //  - a decoy nested repository holding the base tree as the cwd, plus
 //    `.git/info/exclude` and `* -diff` in `.git/info/attributes`;
 //  - after an honest approval: a gitfile `.tools/.git` pointing nowhere and
@@ -231,7 +231,7 @@ describe.each(PINNED_CLIENTS)('issue 24: git knobs, a planted node and git, unde
   );
 });
 
-describe(`issue 24: a .git replaced mid-session under roz exec (client ${OLDEST_CLIENT})`, () => {
+describe.each(PINNED_CLIENTS)('issue 24: a .git replaced mid-session under roz exec (client %s)', (client) => {
   const fresh = workspacePerTest();
 
   test(
@@ -242,7 +242,7 @@ describe(`issue 24: a .git replaced mid-session under roz exec (client ${OLDEST_
       const plantFile = join(ws.repo, 'src', 'plant.sh');
       const run = await runRoz({
         prompt: '#roz rewrite src/app.py',
-        client: OLDEST_CLIENT,
+        client,
         workspace: ws,
         exec: true,
         execArgs: ['--require-review'],
@@ -265,13 +265,18 @@ describe(`issue 24: a .git replaced mid-session under roz exec (client ${OLDEST_
       });
       const why = `${run.why()}\nmarks: ${marks(ws).join(', ')}`;
       expect(run.api.scriptErrors, why).toEqual([]);
-      expect(
-        results(run, 'main').find((r) => /^sh src\/plant\.sh/.test(String(r.toolInput?.command ?? '')))?.text,
-        `${why}\nthe sandbox of ${OLDEST_CLIENT} let the agent replace .git`,
-      ).toMatch(/PLANTED/);
-      expect(existsSync(join(ws.repo, '.git-real')), why).toBe(true);
-
+      const plantOut = results(run, 'main').find((r) => /^sh src\/plant\.sh/.test(String(r.toolInput?.command ?? '')))?.text ?? '';
       expect(marks(ws), why).toEqual([]);
+      if (client !== OLDEST_CLIENT && !/PLANTED/.test(plantOut)) {
+        // This client's sandbox refused the rename: the attack ends there, the project's .git untouched.
+        console.log(`[${client}] replacing .git from sandboxed Bash: refused (${plantOut.slice(0, 160).replace(/\s+/g, ' ')})`);
+        expect(existsSync(join(ws.repo, '.git-real')), why).toBe(false);
+        expect(execFileSync('git', ['rev-parse', '--git-dir'], { cwd: ws.repo, env: ws.env, encoding: 'utf8' }).trim()).toBe('.git');
+        return;
+      }
+      // 2.1.197's sandbox lets the agent replace .git (issue 24).
+      expect(plantOut, `${why}\nthe sandbox of ${client} let the agent replace .git`).toMatch(/PLANTED/);
+      expect(existsSync(join(ws.repo, '.git-real')), why).toBe(true);
       // Refused, recorded, and told.
       const trace = JSON.stringify(run.trace());
       expect(trace, why).toContain('roz:GitIdentityRefused');
