@@ -37,8 +37,12 @@ function deadlineFor(event: string, env: NodeJS.ProcessEnv): number {
 async function readStdin(): Promise<string> {
   // One buffer, grown by doubling: a hook's event is a few KB, so this is one
   // read and one decode (chunks and Buffer.concat cost a hook ~0.3M instructions).
-  let buf = Buffer.allocUnsafe(64 * 1024);
+  let buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   let size = 0;
+  // plugin/bin/roz made the first read (to choose its code cache by the tool): its bytes, or its error.
+  let head = (globalThis as { __rozStdinHead?: StdinHead }).__rozStdinHead;
+  (globalThis as { __rozStdinHead?: StdinHead }).__rozStdinHead = undefined;
+  if (head) buf = head.buf;
   for (;;) {
     if (size === buf.length) {
       // One byte past the limit, to tell an input of exactly MAX_STDIN from a bigger one.
@@ -48,7 +52,12 @@ async function readStdin(): Promise<string> {
     }
     let n: number;
     try {
-      n = readSync(0, buf, size, buf.length - size, null);
+      if (head) {
+        const first = head;
+        head = undefined;
+        if (first.err) throw first.err;
+        n = first.size;
+      } else n = readSync(0, buf, size, buf.length - size, null);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
@@ -67,6 +76,9 @@ async function readStdin(): Promise<string> {
   }
   return buf.toString('utf8', 0, size);
 }
+
+/** The launcher's first read of stdin (plugin/bin/roz readStdinHead). */
+type StdinHead = { buf: Buffer; size: number; err: NodeJS.ErrnoException | null };
 
 /** Write all of `text` to fd with writeSync; false when the fd is non-blocking and full (EAGAIN). */
 function writeAllSync(fd: number, text: string): boolean {
