@@ -12,6 +12,8 @@ export interface ChildPty {
   kill(signal?: NodeJS.Signals): void;
   /** Resolves with the exit code once the child is gone. */
   readonly exited: Promise<number>;
+  /** The signal that ended it, once it is gone (null: it exited, or not yet). */
+  readonly exitSignal: NodeJS.Signals | null;
 }
 
 export interface SpawnOptions {
@@ -47,8 +49,10 @@ export async function spawnChild(file: string, args: string[], opts: SpawnOption
   let resolveExit!: (code: number) => void;
   const exited = new Promise<number>((r) => (resolveExit = r));
   let done = false;
+  let exitSignal: NodeJS.Signals | null = null;
   proc.onExit(({ exitCode, signal }) => {
     done = true;
+    if (signal) exitSignal = signalName(signal) ?? (`SIG${signal}` as NodeJS.Signals);
     resolveExit(signal ? 128 + signal : exitCode);
   });
   return {
@@ -69,6 +73,9 @@ export async function spawnChild(file: string, args: string[], opts: SpawnOption
       }
     },
     exited,
+    get exitSignal() {
+      return exitSignal;
+    },
   };
 }
 

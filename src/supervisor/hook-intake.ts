@@ -30,6 +30,8 @@ export class HookIntake {
   private http: HttpHookServer | null = null;
   /** What the engine sees for an http hook: the child's environment as far as roz knows it. */
   private readonly hookEnv: Record<string, string | undefined> = {};
+  /** Each agent's own part of it (its worktree, its settings file, its token), by the agent its token names. */
+  private readonly agentEnv = new Map<string, Record<string, string | undefined>>();
   private httpSeq = 0;
   /** Frames and requests refused so far (bad token, malformed, too large). */
   refused = 0;
@@ -92,11 +94,19 @@ export class HookIntake {
 
   removeAgent(name: string): void {
     this.channel.removeAgent(name);
+    this.agentEnv.delete(name);
   }
 
-  /** More of the child's environment for in-process hooks. */
-  addHookEnv(extra: Record<string, string | undefined>): void {
-    Object.assign(this.hookEnv, extra);
+  /** More of the child's environment for in-process hooks: every agent's, or with `agent` that agent's only. */
+  addHookEnv(extra: Record<string, string | undefined>, agent?: string): void {
+    if (agent === undefined) Object.assign(this.hookEnv, extra);
+    else this.agentEnv.set(agent, { ...this.agentEnv.get(agent), ...extra });
+  }
+
+  /** What the engine sees for a hook of `agent` (named by the token the request carried). */
+  envFor(agent: string): Record<string, string | undefined> {
+    const own = this.agentEnv.get(agent);
+    return own ? { ...this.hookEnv, ...own } : this.hookEnv;
   }
 
   /**
@@ -114,7 +124,8 @@ export class HookIntake {
 
   private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal, agent: string): Promise<string> {
     const { runHook } = await import('../engine/engine.js');
-    const run = await runHook(event, raw, { env: this.hookEnv });
+    // The sending agent's environment, chosen by its token: its project dir and settings file, never what it sent.
+    const run = await runHook(event, raw, { env: this.envFor(agent) });
     const frame: HookFrame = {
       v: PROTOCOL_VERSION,
       id: `http-${++this.httpSeq}`,

@@ -66,12 +66,26 @@ export interface SupervisorSnapshot {
   lastEvent: LiveEvent | null;
   totalEvents: number;
   refused: number;
+  /** Set when the snapshot is one agent's (`snapshot(agent)`): which one, and the fleet around it. */
+  fleet?: FleetView;
+}
+
+/** The fleet as seen from the agent in view: the status line names it and says who waits elsewhere. */
+export interface FleetView {
+  agent: string;
+  agents: number;
+  /** Requests of other agents waiting for the human, and whose they are (oldest first). */
+  waitingElsewhere: number;
+  elsewhere: string[];
 }
 
 /** One agent of the fleet as the supervisor holds it: its view of sessions and its live state. */
 interface FleetAgent {
   session: AgentSession;
   live: AgentLive;
+  /** The review facts last seen in the store (decision time, breaker trips): a change is a state event. */
+  seenDecision: string | null;
+  seenTrips: number;
 }
 
 export class Supervisor {
@@ -115,7 +129,7 @@ export class Supervisor {
       (file) => this.config.watch(file),
       () => this.changed(),
     );
-    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent() });
+    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent(), seenDecision: null, seenTrips: 0 });
     this.broker = new ApprovalBroker({
       timeoutMs: opts.approvalTimeoutMs,
       record: (sid, rec) => {
@@ -175,9 +189,12 @@ export class Supervisor {
     return this.intake.httpUrl;
   }
 
-  /** More of the child's environment for in-process hooks (the settings file RunService wrote, the plugin root). */
-  addHookEnv(extra: Record<string, string>): void {
-    this.intake.addHookEnv(extra);
+  /**
+   * More of the child's environment for in-process hooks (the settings file the launch wrote, the plugin root,
+   * the project). With `agent`: only for the hooks that agent's token authenticates (its worktree, its settings).
+   */
+  addHookEnv(extra: Record<string, string>, agent?: string): void {
+    this.intake.addHookEnv(extra, agent);
   }
 
   /** The file watcher, for tests: resolves once it watches what it was given. */
@@ -215,14 +232,17 @@ export class Supervisor {
    * that token are this agent's, whatever session, cwd or name they contain.
    */
   addAgent(name: string): { token: string; env: Record<string, string> } {
-    if (this.fleet.has(name)) throw new Error(`agent ${name} already exists`);
+    // An agent that exited may be started again: a new token, a fresh state (the old token stays revoked).
+    const was = this.fleet.get(name);
+    if (was && !was.live.exit) throw new Error(`agent ${name} already exists`);
+    if (was) this.fleet.delete(name);
     const token = this.intake.addAgent(name);
     const session = new AgentSession(
       this.store,
       (file) => this.config.watch(file),
       () => this.changed(),
     );
-    this.fleet.set(name, { session, live: initialAgent() });
+    this.fleet.set(name, { session, live: initialAgent(), seenDecision: null, seenTrips: 0 });
     this.changed();
     return { token, env: { ...this.childEnv(), ROZ_TOKEN: token } };
   }
@@ -273,12 +293,40 @@ export class Supervisor {
     if (ev.session_id) member.session.saw(ev.session_id);
     const state = agentEventOf(frame.event, frame.input, frame.verdict);
     if (state) this.applyAgent(agent, state);
+    if (frame.event === 'Stop' || frame.event === 'SubagentStop') this.reviewFacts(agent, member);
     if (frame.verdict.kind === 'ask') {
       this.broker.request(frame, conn, agent);
       const queued = this.broker.pending().find((p) => p.id === frame.id && p.agent_name === agent);
       if (queued) this.applyAgent(agent, { kind: 'ask', id: queued.id, summary: queued.human || queued.code, at: queued.received_at });
     } else conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'ack' });
     this.changed();
+  }
+
+  /**
+   * The reviewer's decision and a tripped breaker are recorded in the store by the hooks (`roz decide`, the
+   * Stop hook); after the events that end a reviewer run or a turn, the agent's session is read again and a
+   * new decision or trip becomes its state event. Read from roz's store, never from the frame.
+   */
+  private reviewFacts(name: string, member: FleetAgent): void {
+    const sid = member.session.sessionId;
+    if (!sid) return;
+    let state: SessionState | null;
+    try {
+      state = this.store.read(sid);
+    } catch {
+      return;
+    }
+    if (!state) return;
+    const d = state.review.decision;
+    if (d?.valid && d.decided_at !== member.seenDecision) {
+      member.seenDecision = d.decided_at;
+      this.applyAgent(name, { kind: 'decision', outcome: d.kind === 'complete' ? 'COMPLETE' : 'ISSUES' });
+    }
+    const trips = state.review.breaker.trips.length;
+    if (trips > member.seenTrips) {
+      member.seenTrips = trips;
+      this.applyAgent(name, { kind: 'stop', verdict: 'allow', tripped: true });
+    }
   }
 
   private pushNotice(event: string, summary: string, sid = '', input: unknown = null): void {
@@ -291,9 +339,11 @@ export class Supervisor {
     return this.broker.answer(id, answer);
   }
 
-  /** The human selects (or, with null, clears) the current session's intent (AgentSession.selectIntent). */
-  selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }> {
-    return this.agent.selectIntent(intentId);
+  /** The human selects (or, with null, clears) the current session's intent (AgentSession.selectIntent); of `agent` when given. */
+  selectIntent(intentId: string | null, agent?: string): Promise<{ ok: boolean; message: string }> {
+    const session = agent ? this.fleet.get(agent)?.session : this.agent;
+    if (!session) return Promise.resolve({ ok: false, message: `no agent ${agent}` });
+    return session.selectIntent(intentId);
   }
 
   subscribe(fn: () => void): () => void {
@@ -313,16 +363,30 @@ export class Supervisor {
     return this.agent.sessionId;
   }
 
-  /** Every session this run has seen, oldest first (a /clear starts a new one). */
-  seenSessions(): string[] {
-    return this.agent.seenSessions();
+  /** Every session this run has seen, oldest first (a /clear starts a new one); `all`: every agent's, agent by agent. */
+  seenSessions(all = false): string[] {
+    return all ? [...this.fleet.values()].flatMap((a) => a.session.seenSessions()) : this.agent.seenSessions();
   }
 
-  snapshot(): SupervisorSnapshot {
+  /**
+   * What the screen shows. Without `agent`: the first agent's view and every pending request. With `agent`:
+   * that agent's view and only its requests (the others wait in the queue: `fleet` says how many, whose).
+   */
+  snapshot(agent?: string): SupervisorSnapshot {
     const config = this.config.current;
+    const session = agent === undefined ? this.agent : this.fleet.get(agent)?.session;
+    const all = this.broker.pending();
+    const fleet: FleetView | undefined =
+      agent !== undefined
+        ? (() => {
+            const others = this.queue().filter((q) => q.agent !== agent);
+            return { agent, agents: this.fleet.size, waitingElsewhere: others.length, elsewhere: [...new Set(others.map((q) => q.agent))] };
+          })()
+        : undefined;
     return {
-      ...this.agent.view(),
-      pending: this.broker.pending(),
+      ...(session?.view() ?? { sessionId: null, sessions: [], state: null, intents: null }),
+      pending: agent !== undefined ? all.filter((p) => p.agent_name === agent) : all,
+      ...(fleet ? { fleet } : {}),
       config: { path: config.path, problems: config.problems },
       decided: this.broker.history(),
       lastEvent: this.events.last() ?? null,

@@ -1,7 +1,7 @@
 // The roz views behind the focus hotkey (or in the split panel): live trace,
 // approvals, reviews, intents and stats, and the `?` key overlay. Renders
 // only; state comes from hooks.
-import { Box } from 'ink';
+import { Box, Text } from 'ink';
 import { useEffect, useRef, useState } from 'react';
 import { ApprovalPrompt, widenShown } from './components/ApprovalPrompt.js';
 import { HelpOverlay } from './components/HelpOverlay.js';
@@ -10,7 +10,10 @@ import { ReviewsView } from './components/ReviewsView.js';
 import { StatsView } from './components/StatsView.js';
 import { TabBar, type Tab } from './components/TabBar.js';
 import { TraceView } from './components/TraceView.js';
+import { AgentsView } from './fleet/AgentsView.js';
+import type { FleetUi } from './fleet/fleet-ui.js';
 import { useApprovals } from './hooks/use-approvals.js';
+import { useFleet, type FleetState } from './hooks/use-fleet.js';
 import { useIntents } from './hooks/use-intents.js';
 import { keyContext, useKeymap } from './hooks/use-keymap.js';
 import { useSnapshot } from './hooks/use-snapshot.js';
@@ -31,6 +34,10 @@ export interface AppProps {
   onToggleSplit?: () => void;
   /** Clock for the approval countdown (tests pin it). */
   now?: () => number;
+  /** The fleet of this run (the agents tab); absent: a run of one agent without a host (tests). */
+  fleet?: FleetUi;
+  /** The agent in view (the source's snapshot is of it): a change re-reads the snapshot. */
+  view?: string;
 }
 
 function useTicker(active: boolean, now: () => number): number {
@@ -43,15 +50,47 @@ function useTicker(active: boolean, now: () => number): number {
   return active ? t : now();
 }
 
-export function App({ source, width, height, split = false, focused = true, onLeave, onToggleSplit, now = Date.now }: AppProps) {
-  const snap = useSnapshot(source);
+/** The agents tab: the fleet and its queue, then the line of the mode or the last action's outcome. */
+function AgentsTab({ fleet, state, now, width, height }: { fleet: FleetUi | undefined; state: FleetState; now: number; width: number; height: number }) {
+  if (!fleet) return <Text dimColor>no fleet in this view</Text>;
+  const rows = fleet.rows();
+  const line =
+    state.mode === 'name'
+      ? { text: `new agent's name: ${state.name}▏  (⏎ create its worktree and start it, Esc cancel)`, color: 'cyan' }
+      : state.mode === 'confirm-stop'
+        ? { text: `stop ${fleet.current()}? y stops it (SIGTERM), n keeps it`, color: 'yellow' }
+        : state.message
+          ? {
+              text: state.message.message.split('\n').filter(Boolean).slice(0, 3).join(' · '),
+              color: state.message.busy ? 'cyan' : state.message.ok ? 'green' : 'red',
+            }
+          : {
+              text:
+                rows.length > 1
+                  ? '↑↓ agent · ⏎ its pane · w next waiting · n new · m merge · x stop · ? keys'
+                  : 'only main runs: n adds an agent in a worktree of its own · ? keys',
+              color: undefined,
+            };
+  return (
+    <Box flexDirection="column" height={height}>
+      <AgentsView agents={rows} queue={fleet.queue()} current={fleet.current()} now={now} width={width} height={Math.max(3, height - 1)} />
+      <Text color={line.color} wrap="truncate-end">
+        {line.text}
+      </Text>
+    </Box>
+  );
+}
+
+export function App({ source, width, height, split = false, focused = true, onLeave, onToggleSplit, now = Date.now, fleet, view }: AppProps) {
+  const snap = useSnapshot(source, view);
   const [tab, setTab] = useState<Tab>('trace');
   const [help, setHelp] = useState({ open: false, top: 0 });
   const bodyHeight = Math.max(3, height - 1);
   const trace = useTrace(source, snap.totalEvents, bodyHeight - 1, width);
   const approvals = useApprovals(source, snap.pending, (a) => widenShown(a, width, bodyHeight));
   const intents = useIntents(source, snap.intents);
-  const tick = useTicker(snap.pending.length > 0, now);
+  const fleetState = useFleet(fleet ?? null);
+  const tick = useTicker(snap.pending.length > 0 || tab === 'agents', now);
 
   // A new request for a human always brings its prompt to the front; once
   // none is left, the view the human was in comes back.
@@ -71,7 +110,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [snap.pending.length]);
 
-  const ctx = keyContext({ tab, trace, approvals });
+  const ctx = keyContext({ tab, trace, approvals, fleet: fleetState });
   useKeymap(
     {
       tab,
@@ -83,6 +122,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
       trace,
       approvals,
       intents,
+      fleet: fleetState,
       help: {
         open: help.open,
         toggle: () => setHelp((h) => ({ open: !h.open, top: 0 })),
@@ -117,6 +157,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             history={snap.decided}
             historyTop={approvals.historyTop}
             bodyTop={approvals.bodyTop}
+            inFleet={(snap.fleet?.agents ?? 1) > 1}
           />
         );
         break;
@@ -130,6 +171,9 @@ export function App({ source, width, height, split = false, focused = true, onLe
         break;
       case 'stats':
         body = <StatsView stats={snap.sessionId ? source.stats(snap.sessionId) : null} width={width} />;
+        break;
+      case 'agents':
+        body = <AgentsTab fleet={fleet} state={fleetState} now={tick} width={width} height={bodyHeight} />;
         break;
     }
   }

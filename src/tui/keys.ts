@@ -4,7 +4,7 @@
 import type { Tab } from './components/TabBar.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';
 
-export type KeyContext = Tab | 'trace-detail' | 'approvals-reason' | 'approvals-idle';
+export type KeyContext = Tab | 'trace-detail' | 'approvals-reason' | 'approvals-idle' | 'agents-name' | 'agents-confirm';
 
 export type KeyHelp = ReadonlyArray<readonly [key: string, does: string]>;
 
@@ -43,10 +43,30 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
     ['x', 'clear the selected intent'],
   ],
   stats: [],
+  agents: [
+    ['↑ ↓ j k', "show the previous / next agent in the main pane (its screen, its requests, its session's views)"],
+    ['⏎', "go to the agent's Claude pane"],
+    [
+      'n',
+      'new agent: type a name, ⏎ creates its worktree and branch roz/NAME (as `roz agent add`) and starts it like main; an agent `roz agent add` already made is started as recorded (its prompt, its arguments)',
+    ],
+    ['m', 'merge the agent in view into the branch it started from, through the merge gate (as `roz agent merge`)'],
+    ['x', 'stop the agent in view (asks first)'],
+  ],
+  'agents-name': [
+    ['⏎', 'create and start the agent'],
+    ['Esc', 'cancel'],
+    ['⌫', 'erase'],
+  ],
+  'agents-confirm': [
+    ['y', 'stop it (SIGTERM, SIGKILL after 3 s)'],
+    ['n Esc', 'keep it running'],
+  ],
 };
 
 const GLOBAL_KEYS: KeyHelp = [
-  ['1-5 Tab', 'switch view: trace, approvals, reviews, intents, stats'],
+  ['1-6 Tab', 'switch view: trace, approvals, reviews, intents, stats, agents'],
+  ['w', 'jump to the next agent that needs you (its oldest request first)'],
   ['v', "split: roz's panel beside or under Claude's pane, on/off"],
   [HOTKEY_LABEL, 'switch between Claude and roz'],
   ['q Esc', 'back to Claude'],

@@ -1,12 +1,23 @@
-// `roz run` on screen: the child's pty in a pane, roz's status line under it,
-// the Ink views behind the hotkey, and human gates brought to the front.
-// The run itself (supervisor, child, signals, settings) is the supervisor's
-// RunService; this only draws it, and always restores the terminal.
+// `roz run` on screen: the agent in view's pty in a pane, roz's status line
+// under it, the Ink views behind the hotkey, and human gates brought to the
+// front. Every agent of the fleet keeps its own virtual screen (scrollback,
+// modes) and its own input; the main pane shows one at a time. A request of an
+// agent not in view notifies (bell + OSC 9) and waits for the jump key. The
+// run itself (supervisor, children, signals, settings) is the supervisor's
+// FleetHost; this only draws it, and always restores the terminal.
 import { render } from 'ink';
 import { StringDecoder } from 'node:string_decoder';
-import { RunService, type RunRequest, type RunResult } from '../supervisor/run-service.js';
+import { needsHuman } from '../core/fleet/agent-state.js';
+import { nextNeedingYou } from '../core/fleet/queue.js';
+import { FIRST_AGENT } from '../supervisor/channel-server.js';
+import { FleetHost, type FleetResult } from '../supervisor/fleet-host.js';
+import type { RunRequest } from '../supervisor/run-service.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
+import type { AgentRow } from './fleet/AgentsView.js';
+import type { FleetUi } from './fleet/fleet-ui.js';
+import { fleetNotification } from './fleet/notify.js';
+import type { SupervisorSource } from './source.js';
 import { Compositor, paneRegions } from './screen/compositor.js';
 import { InkStdin, InkStdout } from './screen/ink-surface.js';
 import { FocusState } from './screen/focus.js';
@@ -15,13 +26,13 @@ import { computeLayout, type Layout } from './screen/layout.js';
 import { VirtualScreen } from './screen/virtual-screen.js';
 import { statusLine } from './status-line.js';
 
-export interface RunScreenOptions extends Omit<RunRequest, 'pty' | 'supervisor'> {
+export interface RunScreenOptions extends Omit<RunRequest, 'pty' | 'supervisor' | 'settingsFragments' | 'onHttpHook'> {
   approvalTimeoutMs: number;
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
 
-export type { RunResult };
+export type RunResult = FleetResult;
 
 function sameLayout(a: Layout, b: Layout): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -35,43 +46,129 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const focus = new FocusState();
   let layout = computeLayout(cols, rows, focus.split);
   const { stdin: _i, stdout: _o, approvalTimeoutMs, ...req } = opts;
-  const run = await RunService.start({ ...req, supervisor: { approvalTimeoutMs }, pty: { cols: layout.child.cols, rows: layout.child.rows } });
-  const supervisor = run.supervisor!;
-  const child = run.child;
-  for (const n of run.notes) process.stderr.write(`roz run: ${n}\n`);
+  const host = await FleetHost.start({ ...req, approvalTimeoutMs, pty: { cols: layout.child.cols, rows: layout.child.rows } });
+  const supervisor = host.supervisor;
+  for (const n of host.notes) process.stderr.write(`roz run: ${n}\n`);
   const guard = new TerminalGuard({ stdin, stdout });
-  const childScreen = new VirtualScreen(layout.child.cols, layout.child.rows);
   const rozScreen = new VirtualScreen(layout.roz.cols, layout.roz.rows, 0);
+  /** The agent in the main pane. */
+  let view = FIRST_AGENT;
+  /** Each agent's own screen (scrollback, modes): its pty writes there whether or not it is in view. */
+  const screens = new Map<string, VirtualScreen>();
+  const screenOf = (name: string): VirtualScreen => screens.get(name) ?? screens.get(FIRST_AGENT)!;
+  const snapshot = () => supervisor.snapshot(view);
 
   const compositor = new Compositor(
     (s) => stdout.write(s),
     cols,
     rows,
     () => {
-      const snap = supervisor.snapshot();
+      const snap = snapshot();
       const onChild = focus.focus === 'child';
+      const childScreen = screenOf(view);
       const c = childScreen.cursor();
       return {
         ...paneRegions(layout, focus.focus, childScreen, rozScreen),
         status: statusLine(snap, focus.focus, cols),
-        alert: snap.pending.length > 0,
+        alert: snap.pending.length > 0 || (snap.fleet?.waitingElsewhere ?? 0) > 0,
         cursor: onChild && childScreen.cursorVisible ? { x: layout.child.x + c.x, y: layout.child.y + c.y } : null,
         modes: onChild ? childScreen.inputModes() : null,
       };
     },
   );
 
+  /** A screen for each agent the host started (once: an agent started again keeps its screen and scrollback). */
+  function attach(): void {
+    for (const a of host.list()) {
+      let screen = screens.get(a.name);
+      const fresh = !screen;
+      screen ??= new VirtualScreen(layout.child.cols, layout.child.rows);
+      screens.set(a.name, screen);
+      if (attached.has(a.child)) continue;
+      attached.add(a.child);
+      const name = a.name;
+      const s = screen;
+      a.child.onData((d) => s.write(d));
+      if (fresh) {
+        s.onReply((d) => host.get(name)?.child.write(d));
+        s.onChange(() => view === name && (layout.split || focus.focus === 'child') && compositor.schedule());
+      }
+    }
+  }
+  const attached = new WeakSet<object>();
+
   guard.enter();
-  child.onData((d) => childScreen.write(d));
-  childScreen.onReply((d) => child.write(d));
-  childScreen.onChange(() => (layout.split || focus.focus === 'child') && compositor.schedule());
+  attach();
   rozScreen.onChange(() => (layout.split || focus.focus === 'roz') && compositor.schedule());
+
+  /** The agent in view changes: its screen in the pane, its requests in the panel. */
+  function select(name: string): void {
+    if (!screens.has(name) || name === view) return;
+    view = name;
+    update(() => focus.setPending(snapshot().pending.map((p) => p.id)));
+    ink.rerender(app());
+    compositor.invalidate();
+  }
+  const fleet: FleetUi = {
+    rows: (): AgentRow[] =>
+      supervisor.agents().map((a) => {
+        const hosted = host.get(a.name);
+        const state = a.name === view ? snapshot().state : null;
+        return {
+          name: a.name,
+          where: a.name === FIRST_AGENT ? '(this checkout)' : (hosted?.branch ?? hosted?.cwd ?? '-'),
+          status: a.live.status,
+          pending: a.live.pending.length,
+          review: a.live.review,
+          enforcement: state?.enforcement?.mode ?? '-',
+        };
+      }),
+    queue: () => supervisor.queue(),
+    current: () => view,
+    select,
+    jump: () => {
+      const agents = supervisor.agents().map((a) => ({ name: a.name, status: a.live.status, oldestSince: a.live.pending[0]?.since }));
+      const to = nextNeedingYou(agents, view);
+      if (!to) return null;
+      select(to);
+      // Its own client's prompt waits in its pane: the keyboard goes there; a roz request comes up in the panel.
+      const st = agents.find((a) => a.name === to)!.status;
+      if (needsHuman(st) && st.kind === 'client-prompt') update(() => focus.leave());
+      return to;
+    },
+    open: () => update(() => focus.leave()),
+    add: async (name) => {
+      const r = await host.addAgent(name);
+      if (r.ok) select(name);
+      return r;
+    },
+    merge: async (name) => {
+      if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is no branch of its own to merge` };
+      const r = await host.mergeAgent(name);
+      return {
+        ok: r.code === 0,
+        message: `${r.code === 0 ? '' : `refused (exit ${r.code}): `}${(r.code === 0 ? r.stdout : r.stderr || r.stdout).replace(/^roz: /, '').trim()}`,
+      };
+    },
+    stop: (name) => host.stopAgent(name),
+  };
+  // The App reads the agent in view's snapshot; answers and events are the supervisor's.
+  const source: SupervisorSource = {
+    subscribe: (fn) => supervisor.subscribe(fn),
+    snapshot,
+    events: supervisor.events,
+    answer: (id, a) => supervisor.answer(id, a),
+    stats: (sid) => supervisor.stats(sid),
+    selectIntent: (id) => supervisor.selectIntent(id, view),
+  };
 
   const inkOut = new InkStdout(rozScreen, layout.roz.cols, layout.roz.rows);
   const inkIn = new InkStdin();
   const app = () => (
     <App
-      source={supervisor}
+      view={view}
+      source={source}
+      fleet={fleet}
       width={layout.roz.cols}
       height={layout.roz.rows}
       split={layout.split}
@@ -105,22 +202,35 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     compositor.schedule();
   }
   function applySizes(): void {
-    child.resize(layout.child.cols, layout.child.rows);
-    childScreen.resize(layout.child.cols, layout.child.rows);
+    host.resize(layout.child.cols, layout.child.rows);
+    for (const sc of screens.values()) sc.resize(layout.child.cols, layout.child.rows);
     rozScreen.resize(layout.roz.cols, layout.roz.rows);
     inkOut.resize(layout.roz.cols, layout.roz.rows);
     ink.rerender(app());
     compositor.resize(cols, rows);
   }
 
-  const unsubscribe = supervisor.subscribe(() => update(() => focus.setPending(supervisor.snapshot().pending.map((p) => p.id))));
+  // Requests of agents not in view: the bell and a desktop notification, once each.
+  const told = new Set<string>();
+  const unsubscribe = supervisor.subscribe(() => {
+    const queue = supervisor.queue();
+    const note = fleetNotification(queue, told, view);
+    for (const q of queue) told.add(q.id);
+    for (const id of told) if (!queue.some((q) => q.id === id)) told.delete(id);
+    if (note) stdout.write(note);
+    update(() => focus.setPending(snapshot().pending.map((p) => p.id)));
+  });
+  const unwatchHost = host.onChange(() => {
+    attach();
+    compositor.schedule();
+  });
 
   // A multi-byte character can be split across reads: decode across chunks.
   const decoder = new StringDecoder('utf8');
   const onInput = (data: Buffer | string): void =>
     routeInput(typeof data === 'string' ? data : decoder.write(data), {
       focus: () => focus.focus,
-      toChild: (d) => child.write(d),
+      toChild: (d) => host.get(view)?.child.write(d),
       toRoz: (d) => inkIn.push(d),
       onHotkey: () => update(() => focus.toggle()),
     });
@@ -136,16 +246,17 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
 
   compositor.invalidate();
   try {
-    await child.exited;
+    await host.allExited;
   } finally {
     stdin.off('data', onInput);
     stdout.off('resize', onResize);
     unsubscribe();
+    unwatchHost();
     ink.unmount();
     compositor.dispose();
     guard.restore();
-    childScreen.dispose();
+    for (const sc of screens.values()) sc.dispose();
     rozScreen.dispose();
   }
-  return run.finish();
+  return host.finish();
 }

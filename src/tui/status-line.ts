@@ -109,10 +109,17 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
     { text: `intent ${selectedIntent(s, snap.intents) ?? '-'}`, rank: 3, clip: true },
     { text: `last ${lastText}${lastWhy}`, rank: 7, clip: true },
   ];
-  const hint = snap.pending.length ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;
+  // In a fleet: which agent is in view, and requests waiting in other agents (never dropped: the jump key answers them).
+  const fleet = snap.fleet && snap.fleet.agents > 1 ? snap.fleet : null;
+  if (fleet) segments.splice(1, 0, { text: `agent ${fleet.agent}`, rank: 1 });
+  const elsewhere = fleet?.waitingElsewhere
+    ? `!! ${fleet.waitingElsewhere} waiting in ${fleet.elsewhere.join(',')} · ${focus === 'child' ? `${HOTKEY_LABEL} w` : 'w'} to jump`
+    : '';
+  const hint = snap.pending.length || elsewhere ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;
   // The pending request leads and is never dropped; only its command and reason are shortened.
   // From 120 columns on it leaves room for the review and the intent.
-  const lead = snap.pending.length ? pendingLead(snap, focus, cols >= 120 ? cols - 36 : cols) : '';
+  const own = snap.pending.length ? pendingLead(snap, focus, (cols >= 120 ? cols - 36 : cols) - (elsewhere ? elsewhere.length + SEP.length : 0)) : '';
+  const lead = [own, safe(elsewhere)].filter(Boolean).join(SEP);
   const room = cols - (hint ? hint.length + 1 : 0) - (lead ? lead.length + SEP.length : 0);
   for (const seg of segments) seg.text = safe(seg.text);
   const kept = [...segments];

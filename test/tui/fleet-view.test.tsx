@@ -7,6 +7,10 @@ import { type AgentEvent, type AgentLive, initialAgent, nextAgent } from '../../
 import { fleetQueue, nextNeedingYou } from '../../src/core/fleet/queue.js';
 import { type AgentRow, AgentsView } from '../../src/tui/fleet/AgentsView.js';
 import { fleetNotification } from '../../src/tui/fleet/notify.js';
+import type { FleetUi } from '../../src/tui/fleet/fleet-ui.js';
+import { App } from '../../src/tui/App.js';
+import { statusLine } from '../../src/tui/status-line.js';
+import { FakeSource, frameUntil } from './fake-source.js';
 
 let unmount: (() => void) | null = null;
 afterEach(() => {
@@ -88,5 +92,103 @@ describe('jumping and notifying', () => {
     expect(fleetNotification(queue, new Set(['r1', 'r2']), 'beta', false)).toContain('beta waits');
     const evil = fleetNotification([{ id: 'x', agent: 'a', tool: 'Bash', summary: 'rm\u0007\u001b]9;pwned\u001b\\', since: 0 }], new Set(), null);
     expect(evil.slice(1, -1)).not.toMatch(/[\u0007\u001b](?!\]9;roz)/);
+  });
+});
+
+/** The agents tab's fleet, as the run screen gives it, over the fixture: actions recorded. */
+function fakeFleet(calls: string[], source: FakeSource): FleetUi & { view: string } {
+  const { rows, queue } = fleet();
+  const f = {
+    view: 'main',
+    rows: () => rows,
+    queue: () => queue,
+    current: () => f.view,
+    select: (n: string) => {
+      calls.push(`select ${n}`);
+      f.view = n;
+      source.changed();
+    },
+    jump: () => {
+      calls.push('jump');
+      f.select('beta');
+      return 'beta';
+    },
+    open: () => void calls.push('open'),
+    add: async (n: string) => (calls.push(`add ${n}`), { ok: true, message: `started ${n} in /w/proj.roz/${n}` }),
+    merge: async (n: string) => (calls.push(`merge ${n}`), { ok: false, message: `refused (exit 5): ${n}'s work was never reviewed` }),
+    stop: async (n: string) => (calls.push(`stop ${n}`), { ok: true, message: `stopped ${n} (exit 143)` }),
+  };
+  return f;
+}
+
+describe.each([
+  [80, 24],
+  [120, 40],
+] as const)('the agents tab in the App at %i×%i', (cols, rows) => {
+  it('shows every agent, the queue, how to act; n/m/x/w/j act on the agent in view', async () => {
+    const calls: string[] = [];
+    const source = new FakeSource();
+    const fl = fakeFleet(calls, source);
+    const r = render(<App source={source} fleet={fl} width={cols} height={rows - 1} now={() => T0 + 10_000} />);
+    unmount = r.unmount;
+    r.stdin.write('6');
+    let f = await frameUntil(r.lastFrame, (x) => x.includes('queue · 3 waiting'), 'the agents tab');
+    const lines = f.split('\n');
+    expect(lines.length).toBeLessThanOrEqual(rows - 1);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(cols);
+    expect(f).toMatch(/6 agents/);
+    expect(f).toContain('3 waiting for you');
+    expect(f).toMatch(/› main/);
+    expect(f).toContain('w next waiting');
+
+    r.stdin.write('j');
+    await frameUntil(r.lastFrame, (x) => /› alpha/.test(x), 'the next agent in view');
+    r.stdin.write('w');
+    f = await frameUntil(r.lastFrame, (x) => x.includes('jumped to beta'), 'the jump');
+    expect(calls).toEqual(['select alpha', 'jump', 'select beta']);
+    expect(f).toMatch(/› beta/);
+
+    r.stdin.write('m');
+    f = await frameUntil(r.lastFrame, (x) => x.includes('never reviewed'), 'the merge refusal');
+    expect(f).toContain("refused (exit 5): beta's work was never reviewed");
+
+    r.stdin.write('x');
+    await frameUntil(r.lastFrame, (x) => x.includes('stop beta? y stops it'), 'the stop confirmation');
+    r.stdin.write('n');
+    await frameUntil(r.lastFrame, (x) => !x.includes('stop beta?'), 'kept');
+    expect(calls).not.toContain('stop beta');
+    r.stdin.write('x');
+    await frameUntil(r.lastFrame, (x) => x.includes('stop beta?'), 'asked again');
+    r.stdin.write('y');
+    await frameUntil(r.lastFrame, (x) => x.includes('stopped beta (exit 143)'), 'stopped');
+
+    r.stdin.write('n');
+    await frameUntil(r.lastFrame, (x) => x.includes("new agent's name:"), 'the name prompt');
+    for (const ch of 'ze/ta') r.stdin.write(ch); // a slash cannot be part of a name
+    await frameUntil(r.lastFrame, (x) => x.includes("new agent's name: zeta▏"), 'the typed name');
+    r.stdin.write('\r');
+    await frameUntil(r.lastFrame, (x) => x.includes('started zeta in /w/proj.roz/zeta'), 'added');
+    expect(calls.slice(-3)).toEqual(['merge beta', 'stop beta', 'add zeta']);
+
+    // The help overlay lists the agents keys and the jump key.
+    r.stdin.write('?');
+    f = await frameUntil(r.lastFrame, (x) => x.includes('keys: agents'), 'the help');
+    expect(f).toMatch(/\bn\s+new agent/);
+    expect(f).toMatch(/\bm\s+merge the agent in view/);
+  });
+});
+
+describe('the status line in a fleet', () => {
+  it('names the agent in view and says how many requests wait in which other agents', () => {
+    const snap = new FakeSource().snapshot();
+    const inFleet = { ...snap, fleet: { agent: 'main', agents: 3, waitingElsewhere: 2, elsewhere: ['beta', 'alpha'] } };
+    for (const cols of [80, 120]) {
+      const line = statusLine(inFleet, 'child', cols);
+      expect(line).toHaveLength(cols);
+      expect(line).toMatch(/^!! 2 waiting in beta,alpha · Ctrl-\] w to jump │ (roz │ )?agent main │ review/);
+    }
+    expect(statusLine(inFleet, 'roz', 80)).toContain('· w to jump');
+    // One agent alone: as before, no agent named.
+    expect(statusLine({ ...snap, fleet: { agent: 'main', agents: 1, waitingElsewhere: 0, elsewhere: [] } }, 'child', 80)).toMatch(/^roz │ review/);
   });
 });

@@ -47,7 +47,8 @@ function targets(ctx: KeyContext, calls: string[]): KeymapTargets {
     (..._: unknown[]): void =>
       void calls.push(name);
   const actions = <T extends string>(names: T[]) => Object.fromEntries(names.map((n) => [n, spy(n)])) as Record<T, () => void>;
-  const tab = ctx === 'trace-detail' ? 'trace' : ctx.startsWith('approvals') ? 'approvals' : (ctx as KeymapTargets['tab']);
+  const tab =
+    ctx === 'trace-detail' ? 'trace' : ctx.startsWith('approvals') ? 'approvals' : ctx.startsWith('agents') ? 'agents' : (ctx as KeymapTargets['tab']);
   const current = ctx === 'approvals-idle' ? null : ({ id: 'x', widen: { intent_id: 'I', globs: ['a'] } } as never);
   return {
     tab,
@@ -75,23 +76,39 @@ function targets(ctx: KeyContext, calls: string[]): KeymapTargets {
       ]),
     } as never,
     intents: { actions: actions(['move', 'select', 'clear']) } as never,
+    fleet: {
+      modeNow: () => (ctx === 'agents-name' ? 'name' : ctx === 'agents-confirm' ? 'confirm-stop' : 'list'),
+      actions: actions(['move', 'open', 'jump', 'startAdd', 'typeName', 'eraseName', 'submitName', 'cancel', 'merge', 'askStop', 'confirmStop']),
+    } as never,
     help: { open: false, toggle: spy('help'), scroll: spy('helpScroll') },
     leave: spy('leave'),
     toggleSplit: spy('toggleSplit'),
   };
 }
 
-const CONTEXTS: KeyContext[] = ['trace', 'trace-detail', 'approvals', 'approvals-reason', 'approvals-idle', 'reviews', 'intents', 'stats'];
+const CONTEXTS: KeyContext[] = [
+  'trace',
+  'trace-detail',
+  'approvals',
+  'approvals-reason',
+  'approvals-idle',
+  'reviews',
+  'intents',
+  'stats',
+  'agents',
+  'agents-name',
+  'agents-confirm',
+];
 
 describe('the ? overlay lists only keys that act', () => {
   it.each(CONTEXTS)('%s: each listed key does something there', (ctx) => {
     const { view, global } = keysFor(ctx);
     // In the reason field every key is text, so the global keys do not apply there.
-    const listed = [...view, ...(ctx === 'approvals-reason' ? [] : global)];
+    const listed = [...view, ...(ctx === 'approvals-reason' || ctx === 'agents-name' || ctx === 'agents-confirm' ? [] : global)];
     for (const [keys] of listed) {
       if (keys === 'Ctrl-]') continue; // the run screen's hotkey, never reaches the views
       for (const token of keys.split(' ')) {
-        const presses = token === '1-5' ? ['1', '5'] : [token];
+        const presses = token === '1-6' ? ['1', '6'] : [token];
         for (const p of presses) {
           const calls: string[] = [];
           const named = NAMED[p];

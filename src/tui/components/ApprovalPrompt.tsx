@@ -12,6 +12,8 @@ import { visible, wrapText } from '../wrap.js';
 
 export interface ApprovalPromptProps {
   approval: PendingApproval | null;
+  /** In a fleet of several agents: the request names the fleet agent it came from. */
+  inFleet?: boolean;
   queued: number;
   mode: ApprovalMode;
   reason: string;
@@ -166,6 +168,7 @@ export function ApprovalPrompt({
   history = [],
   historyTop = 0,
   bodyTop = 0,
+  inFleet = false,
 }: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
@@ -184,7 +187,7 @@ export function ApprovalPrompt({
     );
   }
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
-  const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${agentLabel(approval)} · ${left}s left${width >= 96 ? ' (then denied)' : ''}${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
+  const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${inFleet ? `agent ${visible(approval.agent_name)}${approval.agent ? ` (${agentLabel(approval)})` : ''}` : agentLabel(approval)} · ${left}s left${width >= 96 ? ' (then denied)' : ''}${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
   const widen = widenShown(approval, width, height) ? approval.widen : undefined;
   const keys = keysLine({ focused, armed, mode, reason, width, widen });
   // Fixed: the title, why in one line (two on a narrow pane at most), the glob `g` adds, the keys.

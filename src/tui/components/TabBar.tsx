@@ -1,8 +1,8 @@
 // The row of view names at the top of the roz pane (short names in a narrow
-// panel, so all five fit in 40 columns).
+// panel, so all six fit in 50 columns).
 import { Box, Text } from 'ink';
 
-export const TABS = ['trace', 'approvals', 'reviews', 'intents', 'stats'] as const;
+export const TABS = ['trace', 'approvals', 'reviews', 'intents', 'stats', 'agents'] as const;
 export type Tab = (typeof TABS)[number];
 
 export function TabBar({

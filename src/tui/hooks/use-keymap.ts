@@ -7,6 +7,7 @@ import type { Tab } from '../components/TabBar.js';
 import { TABS } from '../components/TabBar.js';
 import type { KeyContext } from '../keys.js';
 import type { ApprovalsState } from './use-approvals.js';
+import type { FleetState } from './use-fleet.js';
 import type { IntentsState } from './use-intents.js';
 import type { TraceState } from './use-trace.js';
 
@@ -16,6 +17,7 @@ export interface KeymapTargets {
   trace: TraceState;
   approvals: ApprovalsState;
   intents: IntentsState;
+  fleet: FleetState;
   help: { open: boolean; toggle(): void; scroll(delta: number): void };
   /** Leave the roz views (back to Claude). */
   leave: () => void;
@@ -24,8 +26,13 @@ export interface KeymapTargets {
 }
 
 /** Which keys apply now: the view and its mode. */
-export function keyContext(t: Pick<KeymapTargets, 'tab' | 'trace' | 'approvals'>): KeyContext {
+export function keyContext(t: Pick<KeymapTargets, 'tab' | 'trace' | 'approvals' | 'fleet'>): KeyContext {
   if (t.tab === 'trace' && t.trace.detail) return 'trace-detail';
+  if (t.tab === 'agents') {
+    const m = t.fleet.modeNow();
+    if (m === 'name') return 'agents-name';
+    if (m === 'confirm-stop') return 'agents-confirm';
+  }
   if (t.tab === 'approvals') {
     if (t.approvals.modeNow() === 'reason') return 'approvals-reason';
     if (!t.approvals.current) return 'approvals-idle';
@@ -42,6 +49,24 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     else if (key.backspace || key.delete) a.actions.eraseReason();
     else if (input && !key.ctrl && !key.meta) a.actions.typeReason(input);
     return;
+  }
+  const f = t.fleet;
+  // Typing a new agent's name, likewise.
+  if (t.tab === 'agents' && f.modeNow() === 'name') {
+    if (key.return) f.actions.submitName();
+    else if (key.escape) f.actions.cancel();
+    else if (key.backspace || key.delete) f.actions.eraseName();
+    else if (input.includes('\r') && !key.ctrl && !key.meta) {
+      // A name and Enter in one read (pasted, or typed fast): the name, then Enter.
+      f.actions.typeName(input.slice(0, input.indexOf('\r')));
+      f.actions.submitName();
+    } else if (input && !key.ctrl && !key.meta) f.actions.typeName(input);
+    return;
+  }
+  // Stopping an agent asks first: y stops, anything else keeps it.
+  if (t.tab === 'agents' && f.modeNow() === 'confirm-stop') {
+    if (input === 'y') return f.actions.confirmStop();
+    return f.actions.cancel();
   }
   if (t.help.open) {
     if (input === '?' || key.escape || input === 'q') return t.help.toggle();
@@ -96,6 +121,15 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     if (key.return) return it.actions.select();
     if (input === 'x') return it.actions.clear();
   }
+  if (t.tab === 'agents') {
+    if (key.upArrow || input === 'k') return f.actions.move(-1);
+    if (key.downArrow || input === 'j') return f.actions.move(1);
+    if (key.return) return f.actions.open();
+    if (input === 'n') return f.actions.startAdd();
+    if (input === 'm') return f.actions.merge();
+    if (input === 'x') return f.actions.askStop();
+  }
+  if (input === 'w') return f.actions.jump();
   const n = Number(input);
   if (Number.isInteger(n) && n >= 1 && n <= TABS.length) return t.setTab(TABS[n - 1]!);
   if (key.tab) return t.setTab(TABS[(TABS.indexOf(t.tab) + 1) % TABS.length]!);

@@ -4,11 +4,12 @@ import { useEffect, useState } from 'react';
 import type { SupervisorSnapshot } from '../../supervisor/supervisor.js';
 import type { SupervisorSource } from '../source.js';
 
-export function useSnapshot(source: SupervisorSource): SupervisorSnapshot {
+/** `view`: the agent the source's snapshot is of; a change re-reads it at once. */
+export function useSnapshot(source: SupervisorSource, view?: string): SupervisorSnapshot {
   const [snap, setSnap] = useState(() => source.snapshot());
   useEffect(() => {
     setSnap(source.snapshot());
     return source.subscribe(() => setSnap(source.snapshot()));
-  }, [source]);
+  }, [source, view]);
   return snap;
 }

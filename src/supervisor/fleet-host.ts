@@ -1,0 +1,350 @@
+// Several agents in one `roz run`: one supervisor (one hook intake, one
+// approval queue) shared by every agent's launch. Each agent is launched as
+// its own unit (agent-run.ts): its plan from the run's one config, its own
+// settings file and sandbox (a linked worktree gets the per-worktree sandbox),
+// its own token, its own pty. `roz run claude ARGS` is this host with one
+// agent, `main`, in the current directory; more come from roz's registry
+// (`roz agent add`, or `n` in the TUI) and run until they exit or are stopped.
+// The run ends when every agent has exited.
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { listAgents } from '../store/agent-worktrees.js';
+import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
+import { FIRST_AGENT } from './channel-server.js';
+import type { ControlServer } from './control-server.js';
+import type { FleetControl } from './fleet-control.js';
+import { startRunControl } from './run-control.js';
+import type { RunSettings } from './run-settings.js';
+import { Supervisor } from './supervisor.js';
+
+const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
+/** After SIGTERM (a forwarded signal or `stop`), how long a child gets before SIGKILL. */
+const KILL_GRACE_MS = 3_000;
+
+export interface FleetRequest extends Omit<LaunchRequest, 'supervisor' | 'pty'> {
+  approvalTimeoutMs: number;
+  /** The pty size every agent starts with (the main pane's). */
+  pty: { cols: number; rows: number };
+  /** Parent of the supervisor's private socket directory (tests). */
+  socketBaseDir?: string;
+}
+
+/** One agent the host launched: its child, where it runs, and how it ended. */
+export interface HostedAgent {
+  readonly name: string;
+  readonly cwd: string;
+  /** Its branch (`roz/NAME`) when it has a worktree of its own; null for the first agent or a shared directory. */
+  readonly branch: string | null;
+  readonly child: RunChild;
+  readonly notes: string[];
+  readonly settingsFile: string | null;
+  /** Its exit code once it exited (128+N for signal N), else null. */
+  code: number | null;
+  readonly exited: Promise<number>;
+}
+
+export interface FleetResult {
+  /** The first agent's exit code: what `roz run` exits with. */
+  code: number;
+  /** Every session any agent had, agent by agent. */
+  sessions: string[];
+  supervisor: Pick<Supervisor, 'stats'>;
+  settingsFile: string | null;
+}
+
+/** What one of roz's own commands said (`roz agent add`, `roz agent merge`). */
+export interface RozCliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export class FleetHost implements FleetControl {
+  private readonly runs = new Map<string, HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null }>();
+  private readonly listeners = new Set<() => void>();
+  private readonly handlers: Array<readonly [NodeJS.Signals, () => void]>;
+  private size: { cols: number; rows: number };
+  private allDone!: () => void;
+  /** Every agent has exited: the run is over, nothing more starts. */
+  private over = false;
+  private readonly done = new Promise<void>((r) => (this.allDone = r));
+  private closed: Promise<FleetResult> | null = null;
+  /** The human's control socket (`roz queue/approve/block`, `roz agent add/stop`): this host is its FleetControl. */
+  private control: ControlServer | null = null;
+
+  private constructor(
+    private readonly req: FleetRequest,
+    readonly supervisor: Supervisor,
+    private readonly first: PreparedLaunch,
+  ) {
+    this.size = { ...req.pty };
+    this.handlers = FORWARDED.map((sig) => [sig, () => this.forward(sig)] as const);
+    for (const [sig, h] of this.handlers) process.on(sig, h);
+  }
+
+  /** The supervisor and the first agent (`main`, in `req.cwd`). On failure, whatever started is stopped again. */
+  static async start(req: FleetRequest): Promise<FleetHost> {
+    const launch: LaunchRequest = { ...req, supervisor: { approvalTimeoutMs: req.approvalTimeoutMs }, pty: req.pty };
+    const prepared = prepareLaunch(launch);
+    const supervisor = await Supervisor.start({
+      env: req.env,
+      cwd: req.cwd,
+      approvalTimeoutMs: req.approvalTimeoutMs,
+      httpHooks: prepared.plan.transport.http,
+      config: prepared.loaded,
+      ...(req.socketBaseDir ? { socketBaseDir: req.socketBaseDir } : {}),
+    });
+    const host = new FleetHost(req, supervisor, prepared);
+    try {
+      await host.launch(FIRST_AGENT, launch, prepared, supervisor.childEnv(), null);
+      // Every agent this host starts is launched from the same plan as main (one config): main's
+      // settings decide whether the agents are OS-confined, and so whether approve/block may come
+      // over the socket (run-control.ts).
+      const main = host.main;
+      host.control = await startRunControl(
+        {
+          supervisor,
+          child: main.child,
+          env: req.env,
+          cwd: req.cwd,
+          store: prepared.loaded.config.storage.path,
+          settingsFile: main.settingsFile,
+          fleet: host,
+          ...(req.socketBaseDir ? { socketBaseDir: req.socketBaseDir } : {}),
+        },
+        main.notes,
+      );
+    } catch (err) {
+      host.detach();
+      await supervisor.close();
+      throw err;
+    }
+    return host;
+  }
+
+  /** Resolves once every agent this host started has exited (the run is over). */
+  get allExited(): Promise<void> {
+    return this.done;
+  }
+
+  /** The first agent (`main`). */
+  get main(): HostedAgent {
+    return this.runs.get(FIRST_AGENT)!;
+  }
+
+  /** The notes of the first agent's plan (hook transport, plugin), for the launcher to print. */
+  get notes(): string[] {
+    return this.first.plan.notes;
+  }
+
+  get plan(): PreparedLaunch['plan'] {
+    return this.first.plan;
+  }
+
+  /** Every agent this host launched, in launch order (exited ones too). */
+  list(): HostedAgent[] {
+    return [...this.runs.values()];
+  }
+
+  get(name: string): HostedAgent | undefined {
+    return this.runs.get(name);
+  }
+
+  /** Told when an agent starts or exits. */
+  onChange(fn: () => void): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  /** The main pane's size changed: every agent's pty follows (each is drawn in the same pane). */
+  resize(cols: number, rows: number): void {
+    this.size = { cols, rows };
+    for (const r of this.runs.values()) if (r.code === null) r.child.resize(cols, rows);
+  }
+
+  /**
+   * Start an agent roz's registry holds (`roz agent add`): in its worktree, with its recorded claude
+   * arguments (else the first agent's), its recorded prompt as the client's first prompt, and the first
+   * agent's command. An agent that exited may be started again (a new token).
+   */
+  async startAgent(name: string): Promise<{ ok: boolean; message: string }> {
+    if (this.over) return { ok: false, message: 'this roz run is over: every agent has exited' };
+    if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} is the agent roz run started; it cannot be started again` };
+    const running = this.runs.get(name);
+    if (running && running.code === null) return { ok: false, message: `${name} is already running` };
+    let record;
+    try {
+      const { agents } = listAgents(this.first.loaded.config.storage.path, this.req.cwd);
+      const found = agents.find((a) => a.agent.name === name);
+      if (!found) return { ok: false, message: `no agent ${name} in roz's registry here (roz agent add ${name})` };
+      if (found.problem) return { ok: false, message: `${name}: ${found.problem}` };
+      record = found.agent;
+    } catch (err) {
+      return { ok: false, message: (err as Error).message };
+    }
+    const args = [...(record.claude_args ?? this.req.args), ...(record.prompt ? [record.prompt] : [])];
+    const launch: LaunchRequest = {
+      command: this.req.command,
+      args,
+      cwd: record.worktree,
+      env: this.req.env,
+      ...(this.req.pluginDir !== undefined ? { pluginDir: this.req.pluginDir } : {}),
+      // Hooks over http only when the supervisor takes them: otherwise a process per hook, relayed on the socket.
+      supervisor: { approvalTimeoutMs: this.req.approvalTimeoutMs, ...(this.supervisor.httpUrl ? {} : { hooks: 'command' as const }) },
+      ...(this.supervisor.httpUrl ? {} : { hooks: 'command' as const }),
+      pty: this.size,
+    };
+    let token: { env: Record<string, string> } | null = null;
+    try {
+      const prepared = prepareLaunch(launch, { loaded: this.first.loaded, clientVersion: this.first.clientVersion });
+      token = this.supervisor.addAgent(name);
+      await this.launch(name, launch, prepared, token.env, record.branch);
+      return { ok: true, message: `started ${name} in ${record.worktree}` };
+    } catch (err) {
+      if (token) this.supervisor.agentExited(name, null, null);
+      return { ok: false, message: err instanceof RunError ? err.message : `could not start ${name}: ${(err as Error).message}` };
+    }
+  }
+
+  private registered(name: string): boolean {
+    try {
+      return listAgents(this.first.loaded.config.storage.path, this.req.cwd).agents.some((a) => a.agent.name === name);
+    } catch {
+      return false;
+    }
+  }
+
+  /** SIGTERM to the agent's client, SIGKILL after a grace period; resolves once it exited. */
+  async stopAgent(name: string): Promise<{ ok: boolean; message: string }> {
+    const run = this.runs.get(name);
+    if (!run) return { ok: false, message: `no agent ${name} is running here` };
+    if (run.code !== null) return { ok: true, message: `${name} had already exited (${run.code})` };
+    // The last running agent's exit ends the run, and with it the control socket that asked: answer
+    // before that happens rather than wait for the exit.
+    const last = [...this.runs.values()].every((r) => r === run || r.code !== null);
+    this.kill(run, 'SIGTERM');
+    if (last) return { ok: true, message: `stopping ${name} (the run ends with it)` };
+    const code = await run.exited;
+    return { ok: true, message: `stopped ${name} (exit ${code})` };
+  }
+
+  /** Stop every running agent; the run ends once they all exited (answered before then, as above). */
+  async stopAll(): Promise<{ ok: boolean; message: string }> {
+    const running = [...this.runs.values()].filter((r) => r.code === null);
+    for (const r of running) this.kill(r, 'SIGTERM');
+    return { ok: true, message: running.length ? `stopping ${running.map((r) => r.name).join(', ')} (the run ends with them)` : 'no agent was running' };
+  }
+
+  /**
+   * `n`: a new agent, as `roz agent add NAME -- ARGS` makes it (its worktree and branch, in the registry,
+   * the first agent's claude arguments), then started. A name roz's registry already holds (made with
+   * `roz agent add` in another terminal, with its own prompt and arguments) is started as it was recorded.
+   */
+  async addAgent(name: string): Promise<{ ok: boolean; message: string }> {
+    if (this.registered(name)) return this.startAgent(name);
+    const add = await this.rozCli(['agent', 'add', name, '--no-start', ...(this.req.args.length ? ['--', ...this.req.args] : [])]);
+    if (add.code !== 0) return { ok: false, message: (add.stderr || add.stdout).trim() || `roz agent add exited ${add.code}` };
+    const started = await this.startAgent(name);
+    const note = /note: (.*)/.exec(add.stdout)?.[1];
+    return { ok: started.ok, message: `${started.message}${note ? ` (${note})` : ''}` };
+  }
+
+  /** `m`: the merge gate, exactly as `roz agent merge NAME` runs it (its verdict, or why it refused). */
+  mergeAgent(name: string): Promise<RozCliResult> {
+    return this.rozCli(['agent', 'merge', name]);
+  }
+
+  /**
+   * One of roz's own commands, from the plugin this run launched with (code roz chose, outside every
+   * project), in the base checkout, with the human's environment: nothing an agent wrote names it.
+   */
+  rozCli(args: string[]): Promise<RozCliResult> {
+    const bin = join(this.first.pluginDir, 'bin', 'roz');
+    return new Promise((resolve) => {
+      const env = { ...this.req.env, NO_COLOR: '1' };
+      const p = spawn(process.execPath, [bin, ...args], { cwd: this.req.cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      p.stdout.on('data', (d: Buffer) => (stdout += d.toString('utf8')));
+      p.stderr.on('data', (d: Buffer) => (stderr += d.toString('utf8')));
+      p.on('error', (err) => resolve({ code: 127, stdout, stderr: `could not run roz: ${err.message}` }));
+      p.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+    });
+  }
+
+  private async launch(name: string, req: LaunchRequest, prepared: PreparedLaunch, reach: Record<string, string>, branch: string | null): Promise<void> {
+    const { child, settings } = await launchAgent(req, prepared, {
+      agent: name,
+      server: this.supervisor,
+      // ROZ_AGENT is for the agent's own information only: the supervisor knows who sent a hook by its token.
+      reach: { ...reach, ROZ_AGENT: name },
+    });
+    const run = {
+      name,
+      cwd: req.cwd,
+      branch,
+      child,
+      notes: prepared.plan.notes,
+      settingsFile: settings?.file ?? null,
+      settings,
+      code: null as number | null,
+      killTimer: null as NodeJS.Timeout | null,
+      exited: child.exited,
+    };
+    this.runs.set(name, run);
+    void child.exited.then(
+      (code) => this.ended(run, code),
+      () => this.ended(run, 1),
+    );
+    this.changed();
+  }
+
+  private ended(run: HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null }, code: number): void {
+    run.code = code;
+    if (run.killTimer) clearTimeout(run.killTimer);
+    run.settings?.dispose();
+    const signal = run.child.exitSignal;
+    this.supervisor.agentExited(run.name, signal ? null : code, signal);
+    this.changed();
+    if ([...this.runs.values()].every((r) => r.code !== null)) {
+      this.over = true;
+      this.allDone();
+    }
+  }
+
+  private kill(run: HostedAgent & { killTimer: NodeJS.Timeout | null }, sig: NodeJS.Signals): void {
+    run.child.kill(sig);
+    run.killTimer ??= setTimeout(() => run.child.kill('SIGKILL'), KILL_GRACE_MS);
+  }
+
+  private forward(sig: NodeJS.Signals): void {
+    for (const r of this.runs.values()) if (r.code === null) this.kill(r, sig);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+
+  private detach(): void {
+    for (const [sig, h] of this.handlers) process.off(sig, h);
+  }
+
+  /** Wait for every agent to exit, then stop the supervisor. Idempotent. */
+  finish(): Promise<FleetResult> {
+    this.closed ??= (async () => {
+      try {
+        await this.done;
+      } finally {
+        this.detach();
+        for (const r of this.runs.values()) {
+          if (r.killTimer) clearTimeout(r.killTimer);
+          r.settings?.dispose();
+        }
+        await this.control?.close();
+        await this.supervisor.close();
+      }
+      return { code: this.main.code ?? 1, sessions: this.supervisor.seenSessions(true), supervisor: this.supervisor, settingsFile: this.main.settingsFile };
+    })();
+    return this.closed;
+  }
+}

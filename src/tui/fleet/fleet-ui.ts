@@ -1,0 +1,29 @@
+// What the agents tab needs from the run screen: the fleet's rows and queue,
+// the agent in view, and the human's actions on it (switch, jump, add, merge,
+// stop). The run screen implements it over the fleet host; tests hand in a
+// small fake.
+import type { QueuedRequest } from '../../core/fleet/queue.js';
+import type { AgentRow } from './AgentsView.js';
+
+export interface FleetOutcome {
+  ok: boolean;
+  message: string;
+}
+
+export interface FleetUi {
+  rows(): AgentRow[];
+  queue(): QueuedRequest[];
+  /** The agent whose pty the main pane shows. */
+  current(): string;
+  /** Show this agent in the main pane (its pty, its requests, its session's views). */
+  select(name: string): void;
+  /** Go to the next agent that needs the human (core/fleet/queue.ts nextNeedingYou); null when nobody does. */
+  jump(): string | null;
+  /** Give the keyboard to the agent in view (its Claude pane). */
+  open(): void;
+  /** `roz agent add NAME` with the first agent's arguments, then start it. */
+  add(name: string): Promise<FleetOutcome>;
+  /** The merge gate on the agent (`roz agent merge NAME`): its verdict or why it refused. */
+  merge(name: string): Promise<FleetOutcome>;
+  stop(name: string): Promise<FleetOutcome>;
+}

@@ -1,0 +1,169 @@
+// Several agents in one `roz run`, in a real pseudo-terminal, through the
+// built CLI (plugin/bin/roz) with a fake agent command: `n` adds agent b (its
+// worktree and branch, as `roz agent add`), b's request arrives while the
+// human looks at main (bell + OSC 9, the status line says where it waits,
+// main's pane stays), the jump key brings b's pane and its request up, the
+// answer reaches b's hook only; `m` refuses to merge an unreviewed branch,
+// `x` stops b, and the run ends with main.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { bundle, repoRoot } from './helpers/bundle.js';
+import { startPtyScreen, type PtyScreen } from './helpers/pty-screen.js';
+
+const HOTKEY = '\x1d';
+const roz = join(repoRoot, 'plugin', 'bin', 'roz');
+const fakeClaude = join(repoRoot, 'test/supervisor/fixtures/fake-claude.mjs');
+let fakeHook: string;
+let running: PtyScreen | null = null;
+const dirs: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(repoRoot, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: this test runs the built CLI');
+  fakeHook = await bundle('test/supervisor/fixtures/fake-hook.ts');
+}, 60_000);
+
+afterEach(() => {
+  running?.kill();
+  running = null;
+});
+
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+
+/** Keys one by one (Ink reads a chunk of several keys as text, not as keys). */
+async function press(pty: PtyScreen, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    pty.write(k);
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+function gitRepo() {
+  const top = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-pty-')));
+  dirs.push(top);
+  const repo = join(top, 'proj');
+  const home = join(top, 'home');
+  mkdirSync(repo);
+  mkdirSync(home);
+  const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, HOME: home }, stdio: 'pipe' });
+  git('init', '-q', '-b', 'main');
+  git('config', 'user.email', 't@example.com');
+  git('config', 'user.name', 'T');
+  writeFileSync(join(repo, 'README.md'), 'hello\n');
+  git('add', '.');
+  git('commit', '-qm', 'first');
+  return { top, repo, home, store: join(top, 'store') };
+}
+
+function start(cols: number, rows: number) {
+  const w = gitRepo();
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    HOME: w.home,
+    ROZ_STORAGE_PATH: w.store,
+    FAKE_HOOK: fakeHook,
+    FAKE_ASK_DELAY_MS: '2500',
+    TERM: 'xterm-256color',
+  };
+  running = startPtyScreen(process.execPath, [roz, 'run', '--approval-timeout', '60', '--no-stats', '--', process.execPath, fakeClaude], {
+    cols,
+    rows,
+    env,
+    cwd: w.repo,
+  });
+  return { pty: running, ...w };
+}
+
+describe('a fleet in one roz run (pty, built CLI)', () => {
+  it("adds agent b with n, b's request waits while main is in view, the jump key brings b's pane and request up", async () => {
+    const cols = 120;
+    const rows = 32;
+    const { pty, top, store } = start(cols, rows);
+    await pty.waitFor('FAKE CLAUDE READY', 'main started');
+    expect(pty.screen()).toContain('agent=main');
+
+    // The agents tab: only main yet, and how to add one.
+    await press(pty, HOTKEY, '6');
+    await pty.waitFor(/agents · 1 · nobody waits for you/, 'the agents tab');
+    expect(pty.screen()).toContain('only main runs: n adds an agent');
+
+    // n, a name, Enter: worktree + branch roz/b, started with main's command and arguments, shown at once.
+    pty.write('n');
+    await pty.waitFor("new agent's name:", 'the name prompt');
+    pty.write('b');
+    await pty.waitFor("new agent's name: b▏");
+    pty.write('\r');
+    await pty.waitFor(/started b in .*proj\.roz\/b/, 'b started in its own worktree', 30_000);
+    expect(existsSync(join(top, 'proj.roz', 'b', 'README.md'))).toBe(true);
+    await pty.waitFor(/› b\s+roz\/b/, 'b in view, on its branch');
+
+    // Enter: b's own pane (its own screen, its cwd is the worktree).
+    pty.write('\r');
+    await pty.waitFor(/FAKE CLAUDE READY .*agent=b cwd=.*proj\.roz\/b/, "b's pane");
+    expect(pty.screen()).not.toContain('agent=main');
+    expect(pty.row(rows - 1)).toMatch(/^roz │ agent b │/);
+
+    // b will ask in 2.5 s; meanwhile the human goes to main.
+    pty.write('d');
+    await pty.waitFor('ASKING SOON');
+    await press(pty, HOTKEY, 'k', '\r');
+    await pty.waitFor((s) => s.includes('agent=main') && !s.includes('agent=b'), "main's pane again");
+    const rawBefore = pty.raw().length;
+
+    // b's request arrives while main is in view: main's pane stays, the status line says where it waits.
+    await pty.waitFor(() => /!! 1 waiting in b · Ctrl-\] w to jump/.test(pty.row(rows - 1)), 'the status line names the waiting agent', 20_000);
+    expect(pty.screen()).toContain('agent=main');
+    expect(pty.screen()).not.toContain('APPROVAL NEEDED');
+    const told = pty.raw().slice(rawBefore);
+    expect(told).toContain('\x07');
+    expect(told).toMatch(/\x1b\]9;roz: b waits for you: Bash: deletes the tree build\/\x07/);
+
+    // The jump key (w, from roz's views): b's request comes up, for b.
+    await press(pty, HOTKEY, 'w');
+    await pty.waitFor(/APPROVAL NEEDED · Bash · DESTRUCTIVE_BLOCKED · agent b ·[\s\S]*\[a\] approve once/, "b's request, naming b, its keys armed");
+    expect(pty.row(rows - 1)).toMatch(/^!! APPROVAL: Bash rm -rf build/);
+    expect(pty.row(rows - 1)).toContain('agent b');
+    pty.write('a');
+    // The answer goes to b's hook; back in b's pane it shows there.
+    await pty.waitFor((s) => !s.includes('APPROVAL NEEDED'), 'the request answered');
+    pty.write(HOTKEY);
+    await pty.waitFor(/HOOK ANSWER allow: roz: approved by the human/, "b's hook got the human's answer");
+    expect(pty.screen()).toContain('agent=b');
+
+    // Main never asked and never got an answer.
+    await press(pty, HOTKEY, '6', 'k', '\r');
+    await pty.waitFor((s) => s.includes('agent=main'), "main's pane");
+    expect(pty.screen()).not.toContain('HOOK ANSWER');
+
+    // b commits work (as the agent would, in its worktree); m on b: the merge gate refuses it, never reviewed.
+    const wt = join(top, 'proj.roz', 'b');
+    writeFileSync(join(wt, 'work.txt'), 'work\n');
+    execFileSync('git', ['add', 'work.txt'], { cwd: wt, stdio: 'pipe' });
+    execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', 'commit', '-qm', 'work'], { cwd: wt, stdio: 'pipe' });
+    await press(pty, HOTKEY, '6', 'j');
+    await pty.waitFor(/› b /, 'b selected');
+    pty.write('m');
+    await pty.waitFor(/refused \(exit 5\): refused to merge roz\/b into main: b's work was never reviewed/, 'the merge refused, and why', 30_000);
+
+    // x then y: b stops and shows as exited; the run goes on with main.
+    pty.write('x');
+    await pty.waitFor('stop b? y stops it', 'the confirmation');
+    pty.write('y');
+    await pty.waitFor(/stopped b \(exit 143\)/, 'b stopped');
+    await pty.waitFor(/b\s+roz\/b\s+exited/, 'b exited in the list');
+
+    // The human decision was recorded in b's session, not main's.
+    const trace = readFileSync(join(store, 'sessions', 'fake-session-b', 'trace.jsonl'), 'utf8');
+    expect(trace).toContain('"decided_by":"human"');
+    expect(existsSync(join(store, 'sessions', 'fake-session-1', 'trace.jsonl'))).toBe(false);
+
+    await press(pty, 'k', '\r');
+    await pty.waitFor('agent=main');
+    pty.write('q');
+    expect(await pty.exited).toBe(3);
+  }, 120_000);
+});
