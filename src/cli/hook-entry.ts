@@ -8,6 +8,7 @@ import { runHook } from '../engine/engine.js';
 import { hookOrigin } from '../engine/hook-origin.js';
 import { renderOutput } from '../engine/output.js';
 import { none } from '../core/verdict.js';
+import { aboutToWait, onFirstWait } from '../core/first-wait.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
 // Stay inside the client's hook timeout (30 s in hooks.json): fail open first.
@@ -62,6 +63,7 @@ async function readStdin(): Promise<string> {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw err;
+      aboutToWait();
       const chunks: Buffer[] = [buf.subarray(0, size)];
       for await (const chunk of process.stdin) {
         size += (chunk as Buffer).length;
@@ -137,12 +139,11 @@ async function main(): Promise<void> {
     return;
   }
   const deadlineMs = deadlineFor(event, process.env);
-  // Armed on the event loop's first turn. Most hooks do all their work in
-  // synchronous I/O and microtasks and exit before the loop ever starts, so they
-  // never load node's timers (the session lock takes no timer either,
-  // store/file-store.ts); a hook that waits (a busy lock, the supervisor)
-  // reaches the loop, and its deadline still counts from the start.
-  setImmediate(() => {
+  // Armed when the hook first waits on the event loop (core/first-wait.ts: a
+  // busy session lock, the supervisor, a stdin with no data yet). Most hooks do
+  // all their work in synchronous I/O and microtasks and exit without waiting,
+  // so they never load node's timers; the deadline still counts from the start.
+  onFirstWait(() => {
     const timer = setTimeout(
       () => {
         finish(
@@ -153,7 +154,7 @@ async function main(): Promise<void> {
       Math.max(0, deadlineMs - (Date.now() - started)),
     );
     timer.unref();
-  }).unref();
+  });
   let raw: string;
   try {
     raw = await readStdin();
@@ -176,6 +177,7 @@ async function main(): Promise<void> {
   if (process.env.ROZ_SOCKET) {
     // Loaded only under `roz run`: standalone hooks never pay for the channel.
     markCodePath('supervised');
+    aboutToWait();
     const { relayToSupervisor } = await import('../supervisor/channel-client.js');
     const relayed = await relayToSupervisor({ event, raw, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
     finish(relayed.verdict === run.verdict ? run.stdout : renderOutput(event, relayed.verdict, run.warnings), relayed.stderr);

@@ -6,6 +6,7 @@
 // proper-lockfile loads graceful-fs (which clones fs, pulling in streams,
 // fs/promises, readline and assert) and signal-exit on every hook process.
 import { mkdirSync, renameSync, rmdirSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { aboutToWait } from '../core/first-wait.js';
 
 export interface LockOptions {
   /** A lock untouched for this long is taken over. */
@@ -24,7 +25,11 @@ export class LockBusyError extends Error {
   readonly code = 'ELOCKED';
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => {
+  // A hook process arms its deadline now (core/first-wait.ts).
+  aboutToWait();
+  return new Promise((r) => setTimeout(r, ms));
+};
 
 function isStale(dir: string, staleMs: number): boolean {
   try {
