@@ -2,18 +2,18 @@
 // per-run --settings file (absolute paths, private, removed afterwards) and
 // roz's plugin, and exits with claude's code. A fake `claude` reports what it got.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, realpathSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, realpathSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROZ_BIN } from '../e2e/harness/workspace.js';
 import { pluginDir } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function world() {
-  const root = mkdtempSync(join(tmpdir(), 'roz-exec-'));
+  const root = tempDir('roz-exec-');
   dirs.push(root);
   const bin = join(root, 'bin');
   const home = join(root, 'home');

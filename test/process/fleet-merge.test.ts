@@ -3,13 +3,13 @@
 // plugin's real hooks with JSON on stdin (so a decision's tree is roz's own
 // snapshot of the agent's worktree, as in a real session).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const GIT_ENV = {
   PATH: '/usr/bin:/bin',
@@ -34,7 +34,7 @@ function commitFile(cwd: string, file: string, text: string, msg = `edit ${file}
 }
 
 function setup() {
-  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-')));
+  const tmp = realpathSync(tempDir('roz-fleet-'));
   const repo = join(tmp, 'repo');
   mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');

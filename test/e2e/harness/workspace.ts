@@ -22,8 +22,21 @@ export const CLIENTS = {
 export type ClientVersion = keyof typeof CLIENTS;
 export const NEWEST_CLIENT: ClientVersion = '2.1.330';
 export const OLDEST_CLIENT: ClientVersion = '2.1.197';
-/** Both pinned clients, oldest first: `describe.each(PINNED_CLIENTS)` runs a scenario on each. */
-export const PINNED_CLIENTS: ClientVersion[] = [OLDEST_CLIENT, NEWEST_CLIENT];
+/**
+ * Both pinned clients, oldest first: `describe.each(PINNED_CLIENTS)` runs a scenario on each.
+ * ROZ_E2E_CLIENTS (comma-separated versions) narrows the list: CI's second pass, on the
+ * oldest Node, runs the scenarios on the newest client only (.ci/run says why).
+ */
+export const PINNED_CLIENTS: ClientVersion[] = pinnedClients(process.env.ROZ_E2E_CLIENTS);
+
+function pinnedClients(only: string | undefined): ClientVersion[] {
+  const all: ClientVersion[] = [OLDEST_CLIENT, NEWEST_CLIENT];
+  if (!only?.trim()) return all;
+  const wanted = only.split(',').map((v) => v.trim());
+  const unknown = wanted.filter((v) => !all.includes(v as ClientVersion));
+  if (unknown.length) throw new Error(`ROZ_E2E_CLIENTS names ${unknown.join(', ')}: the pinned clients are ${all.join(', ')}`);
+  return all.filter((v) => wanted.includes(v));
+}
 /** The client a test uses when it does not choose: the newest pinned one. */
 export const CLIENT_VERSION: ClientVersion = NEWEST_CLIENT;
 export const CLAUDE_BIN = CLIENTS[CLIENT_VERSION];
