@@ -104,7 +104,7 @@ describe('roz exec', () => {
     const w = world();
     const child = spawn(process.execPath, [ROZ_BIN, 'exec', '--', 'claude', '-p', 'x'], { cwd: w.project, env: { ...w.env, FAKE_WAIT: '1' }, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 400 && !existsSync(w.report); i++) await new Promise((r) => setTimeout(r, 25)); // poll: claude is up once it reported
+    for (let i = 0; i < 800 && !existsSync(w.report); i++) await new Promise((r) => setTimeout(r, 25)); // poll (up to 20 s: another test file runs beside this one): claude is up once it reported
     const got = JSON.parse(readFileSync(w.report, 'utf8'));
     child.kill('SIGTERM');
     expect(await exited).toBe(143);
