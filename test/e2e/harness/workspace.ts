@@ -61,7 +61,7 @@ export interface Workspace {
 
 // Only these are inherited: a parent Claude Code session or a developer's ROZ_*
 // settings must not leak into the world under test.
-const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'USER', 'LOGNAME', 'TZ'];
 
 export function createWorkspace(extraEnv: Record<string, string> = {}): Workspace {
   const root = mkdtempSync(join(tmpdir(), 'roz-e2e-ws-'));
@@ -69,7 +69,11 @@ export function createWorkspace(extraEnv: Record<string, string> = {}): Workspac
   const repo = join(root, 'repo');
   const storage = join(root, 'storage');
   const bin = join(root, 'bin');
-  for (const d of [home, repo, storage, bin]) mkdirSync(d, { recursive: true });
+  // The client's and its tools' temp folder: beside the project, the home and the store, never
+  // holding them (roz lets the file tools write in $TMPDIR), and removed with the workspace
+  // (the client's sandbox leaves a claude-empty-* folder there on every sandboxed start).
+  const tmp = join(root, 'tmp');
+  for (const d of [home, repo, storage, bin, tmp]) mkdirSync(d, { recursive: true });
 
   const base: NodeJS.ProcessEnv = {};
   for (const k of INHERITED) if (process.env[k] !== undefined) base[k] = process.env[k];
@@ -79,6 +83,7 @@ export function createWorkspace(extraEnv: Record<string, string> = {}): Workspac
     SHELL: '/bin/bash',
     PATH: `${bin}:${base.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
     ROZ_STORAGE_PATH: storage,
+    TMPDIR: tmp,
     GIT_CONFIG_NOSYSTEM: '1',
     NO_COLOR: '1',
     ...extraEnv,
