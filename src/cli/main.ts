@@ -207,6 +207,43 @@ export function buildProgram(): Command {
       }),
     );
 
+  const CONTROL_EXITS =
+    '\nExit codes: 0 done, 3 no roz supervisor runs for this project, 4 no such request waiting (or already answered),\n5 refused by the supervisor (its agents are not OS-confined: answer in its TUI), 1 other errors.';
+  program
+    .command('queue')
+    .description("the requests waiting for you across this project's agents (from the running supervisor), oldest first")
+    .option('--json', 'print JSON: an array of {id, agent, tool, summary, since}')
+    .addHelpText('after', CONTROL_EXITS)
+    .action(
+      run(async (opts: { json?: boolean }) => {
+        const { queueCommand } = await import('./commands/queue.js');
+        return queueCommand(opts);
+      }),
+    );
+  program
+    .command('approve')
+    .description('approve one waiting request (roz queue lists them), as if pressed `a` in the TUI')
+    .argument('<id>', 'the request id')
+    .addHelpText('after', CONTROL_EXITS)
+    .action(
+      run(async (id: string) => {
+        const { approveCommand } = await import('./commands/queue.js');
+        return approveCommand(id);
+      }),
+    );
+  program
+    .command('block')
+    .description('refuse one waiting request; the agent reads the reason')
+    .argument('<id>', 'the request id')
+    .argument('[reason...]', 'why (the agent reads it)')
+    .addHelpText('after', CONTROL_EXITS)
+    .action(
+      run(async (id: string, reason: string[]) => {
+        const { blockCommand } = await import('./commands/queue.js');
+        return blockCommand(id, reason);
+      }),
+    );
+
   const agent = program.command('agent').description('agents in worktrees of their own, and the merge gate (docs/fleet.md)');
   agent
     .command('add')
@@ -230,6 +267,18 @@ export function buildProgram(): Command {
       run(async (opts: { json?: boolean }) => {
         const { agentLsCommand } = await import('./commands/agent.js');
         return agentLsCommand(opts);
+      }),
+    );
+  agent
+    .command('stop')
+    .description('stop an agent of the running supervisor, or --all (every agent and the supervisor)')
+    .argument('[name]')
+    .option('--all', 'every agent, and the supervisor')
+    .addHelpText('after', CONTROL_EXITS)
+    .action(
+      run(async (name: string | undefined, opts: { all?: boolean }) => {
+        const { agentStopCommand } = await import('./commands/queue.js');
+        return agentStopCommand(name, opts);
       }),
     );
   agent

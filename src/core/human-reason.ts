@@ -55,6 +55,7 @@ const DESTRUCTIVE_WORDS: Record<string, (ops: string[], command: string) => stri
   'git-clean-force': () => 'deletes untracked files (git clean -f)',
   'git-push-force': () => 'force-push: rewrites shared history',
   'git-branch-force-delete': (ops) => `deletes branch ${ops.at(-1) ?? ''} even if unmerged`.trim(),
+  'roz-answer': (ops) => `the agent tries to answer roz's queue itself (roz ${ops.join(' ')})`,
 };
 
 const tree = (p: string): string => (p.endsWith('/') ? p : `${p}/`);

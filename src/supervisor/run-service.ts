@@ -27,6 +27,8 @@ import { rozPluginInstalled } from './launch-args.js';
 import { launchPluginDir, pathOutsideProject } from './launch-node.js';
 import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
+import type { ControlServer } from './control-server.js';
+import { startRunControl } from './run-control.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 /** After forwarding a signal, how long the child gets before SIGKILL. */
@@ -88,6 +90,8 @@ export class RunService {
   private killTimer: NodeJS.Timeout | null = null;
   private readonly handlers: Array<readonly [NodeJS.Signals, () => void]>;
   private closed: Promise<RunResult> | null = null;
+  /** The human's control socket (`roz queue/approve/block`), when this run has a supervisor. */
+  control: ControlServer | null = null;
 
   private constructor(
     readonly child: RunChild,
@@ -154,7 +158,13 @@ export class RunService {
       const child = req.pty
         ? await spawnChild(file, args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
         : spawnInherited(file, args, req.cwd, childEnv);
-      return new RunService(child, supervisor, hooks, settings, plan.notes, !req.pty && process.stdin.isTTY === true, plan);
+      const service = new RunService(child, supervisor, hooks, settings, plan.notes, !req.pty && process.stdin.isTTY === true, plan);
+      if (supervisor)
+        service.control = await startRunControl(
+          { supervisor, child, env, cwd: req.cwd, store: loaded.config.storage.path, settingsFile: settings?.file ?? null },
+          service.notes,
+        );
+      return service;
     } catch (err) {
       settings?.dispose();
       await hooks?.close();
@@ -187,6 +197,7 @@ export class RunService {
         if (this.killTimer) clearTimeout(this.killTimer);
         for (const [sig, h] of this.handlers) process.off(sig, h);
         this.settings?.dispose();
+        await this.control?.close();
         await this.hooks?.close();
         await this.supervisor?.close();
       }

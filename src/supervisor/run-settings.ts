@@ -9,6 +9,7 @@ import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPat
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
 import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
+import { ensureControlDir } from '../store/control-record.js';
 import { ensurePackedRefs, linkedWorktreeOf, loosenPackedRefs } from '../store/linked-worktree.js';
 
 /** The env var that tells the hooks which settings file this run was launched with. */
@@ -71,8 +72,9 @@ export function writeRunSettings(
       loosenPackedRefs(worktree);
     }
     const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config);
-    // The paths must exist before the sandbox mounts them read-only.
+    // The paths must exist before the sandbox mounts them read-only (or, the control records, unreadable).
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
+    ensureControlDir(store);
     writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
     return { file, settings, paths, dispose: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (err) {

@@ -44,10 +44,15 @@ describe('enforced settings', () => {
       'Edit(//h/.roz/**)',
       'Edit(//h/.cache/roz/**)',
       'Edit(//p/.orchestration/**)',
+      'Read(//h/.roz/control/**)',
       'Edit(//etc/roz.toml)',
       'Edit(//h/.roz/runs/run-x/settings.json)',
     ]);
     expect(permissionsFragment({ ...paths, claudeUserDir: '/p/.claude' }).permissions).not.toContain('.claude');
+  });
+
+  it("makes the supervisors' control records unreadable to Bash (their secret; docs/fleet.md)", () => {
+    expect((doc.sandbox.filesystem as { denyRead?: string[] }).denyRead).toEqual(['/h/.roz/control']);
   });
 
   it('keeps the user network settings by default, opens every host or lists domains on request', () => {

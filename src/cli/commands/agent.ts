@@ -1,7 +1,8 @@
 // `roz agent add|ls|rm|merge`: agents in worktrees of their own, and the merge
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
-// is not here: `add` creates the worktree and branch and says how to start it.
+// is not here: `add` creates the worktree and branch, and asks a supervisor
+// running for this project to start it (cli/commands/queue.ts), else says how.
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -63,7 +64,14 @@ export async function agentAddCommand(name: string, claudeArgs: string[], opts: 
       process.stdout.write(
         `agent ${agent.name}: worktree ${agent.worktree}\n  branch ${agent.branch}, from ${agent.base_ref?.replace('refs/heads/', '')} at ${agent.base_commit?.slice(0, 12)}\n`,
       );
-    process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+    // A supervisor running for this project starts it; otherwise say how.
+    const { askToStart } = await import('./queue.js');
+    const started = await askToStart(agent.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
+    if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
+    else {
+      if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
+      process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+    }
     if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
     return 0;
   } catch (err) {
@@ -82,7 +90,7 @@ export interface AgentRow {
   shared: boolean;
   /** What roz's store knows of the newest session in that worktree: `not running` without an open one. */
   state: string;
-  /** Requests waiting for the human: only the supervisor knows them; 0 from the store. */
+  /** Requests waiting for the human, from the running supervisor (0 when none runs). */
   pending: number;
   /** That session's review status (`off`, `pending`, `blocked`, `approved`, `issues`), or `none`. */
   review: string;
@@ -114,12 +122,47 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
   };
 }
 
-export function agentLsCommand(opts: { json?: boolean }): number {
+export async function agentLsCommand(opts: { json?: boolean }): Promise<number> {
   const ctx = cliContext();
   try {
     const { agents } = listAgents(ctx.config.storage.path, process.cwd());
     const byProject = sessionsByProject(ctx.store);
     const rows = agents.map((l) => agentRow(l, byProject.get(l.agent.worktree) ?? []));
+    // The running supervisor knows what the store cannot: each agent's live state and its waiting requests.
+    const { liveAgents } = await import('./queue.js');
+    const live = await liveAgents().catch(() => null);
+    if (live) {
+      for (const r of rows) {
+        const a = live.get(r.name);
+        if (a) Object.assign(r, { state: a.state, pending: a.pending, ...(a.session ? { session: a.session } : {}) });
+      }
+      // An agent the supervisor runs that roz agent add did not create (`main`, where roz run started): listed too.
+      for (const [name, a] of live) {
+        if (rows.some((r) => r.name === name)) continue;
+        let s: SessionState | null = null;
+        try {
+          s = a.session ? ctx.store.read(a.session) : null;
+        } catch {
+          /* unreadable state: listed without review and mode */
+        }
+        rows.push({
+          name,
+          branch: null,
+          worktree: a.cwd,
+          base: null,
+          head: null,
+          shared: true,
+          state: a.state,
+          pending: a.pending,
+          review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
+          enforcement: s?.enforcement?.mode ?? null,
+          session: a.session,
+          problem: null,
+          prompt: null,
+          claude_args: [],
+        });
+      }
+    }
     if (opts.json) {
       printJson(rows);
       return 0;
@@ -130,8 +173,8 @@ export function agentLsCommand(opts: { json?: boolean }): number {
     }
     process.stdout.write(
       `${table([
-        ['AGENT', 'BRANCH', 'STATE', 'REVIEW', 'MODE', 'WORKTREE'],
-        ...rows.map((r) => [r.name, r.branch ?? '(shared)', r.state, r.review, r.enforcement ?? '-', r.worktree]),
+        ['AGENT', 'BRANCH', 'STATE', 'PENDING', 'REVIEW', 'MODE', 'WORKTREE'],
+        ...rows.map((r) => [r.name, r.branch ?? '(shared)', r.state, String(r.pending), r.review, r.enforcement ?? '-', r.worktree]),
       ])}\n`,
     );
     for (const r of rows) if (r.problem) process.stdout.write(c.yellow(`${r.name}: ${r.problem}\n`));

@@ -5,6 +5,8 @@
 // fragments merged into one document, so other parts of roz (hooks for
 // supervised runs) add theirs without knowing this one.
 
+import { controlDirOf } from '../fleet/control-dir.js';
+
 /** A Claude Code settings document (or a fragment of one). */
 export type ClaudeSettings = { [key: string]: unknown };
 
@@ -72,7 +74,7 @@ export function protectedPathList(p: ProtectedPaths): string[] {
   return [...new Set(all.filter((x): x is string => typeof x === 'string' && x.startsWith('/')))];
 }
 
-/** The OS sandbox for Bash: on, no way out, roz's paths read-only, no Unix sockets. */
+/** The OS sandbox for Bash: on, no way out, roz's paths read-only, the supervisors' control records unreadable, no Unix sockets. */
 export function sandboxFragment(p: ProtectedPaths, opts: EnforceOptions): ClaudeSettings {
   const sandbox: ClaudeSettings = {
     enabled: true,
@@ -81,7 +83,8 @@ export function sandboxFragment(p: ProtectedPaths, opts: EnforceOptions): Claude
     // Otherwise `dangerouslyDisableSandbox: true` in a Bash call runs it outside.
     allowUnsandboxedCommands: false,
     autoAllowBashIfSandboxed: true,
-    filesystem: { denyWrite: protectedPathList(p) },
+    // The control records hold each supervisor's secret (docs/fleet.md): never readable from Bash.
+    filesystem: { denyWrite: protectedPathList(p), denyRead: [controlDirOf(p.store)] },
     // Said explicitly, not just left unset: seccomp then refuses every Unix
     // socket, so Bash cannot reach or replace the supervisor's; and on 2.1.197
     // a project's `allowAllUnixSockets: true` loses to it (observed).
@@ -109,6 +112,8 @@ export function permissionsFragment(p: ProtectedPaths): ClaudeSettings {
   const rules: string[] = [];
   const dirs = [p.store, p.codeCache, p.orchestration, p.pluginDir].filter((x): x is string => !!x);
   for (const d of dirs) rules.push(`Edit(/${d}/**)`);
+  // The file tools are not confined by the sandbox: the control records' secret is kept from Read (and Grep/Glob) here.
+  rules.push(`Read(/${controlDirOf(p.store)}/**)`);
   for (const f of [...p.configFiles, p.settingsFile].filter((x): x is string => !!x)) rules.push(`Edit(/${f})`);
   // Git runs programs its config, hooks and attributes name. Not all of .git/:
   // both clients turn an Edit deny rule into a read-only path for sandboxed

@@ -820,6 +820,13 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     names: INTERPRETER_NAMES,
     when: inlineRecursiveDelete,
   },
+  {
+    // A first line only: the wall is the sandbox (no Unix sockets, the control records unreadable; docs/fleet.md).
+    id: 'roz-answer',
+    description: "answering roz's approval queue (roz approve/block) is for the human at their own terminal, never for an agent",
+    names: ['roz'],
+    sub: [['approve'], ['block']],
+  },
   { id: 'fork-bomb', description: 'a function spawning itself concurrently exhausts the machine', names: 'any', when: callsOwnFunctionConcurrently },
   { id: 'kill-all', description: 'kill -1 signals every process the user owns', names: ['kill'], when: killsEverything },
   { id: 'killall5', description: 'killall5 signals every process', names: ['killall5'] },
