@@ -1,0 +1,101 @@
+// `npm run demo -- --fleet` end to end (issue 25): the demo's banner says
+// what to try; roz run starts main in the base checkout, the demo adds b and c
+// with `roz agent add` while it runs, and each one's destructive command
+// waits for the human. In a real pty: Ctrl-] 6 lists the agents and the
+// queue, `w` brings the oldest request up, `a` answers it, `m` on b is refused
+// (never reviewed).
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { FLEET_AGENTS, fleetWorktree } from '../../scripts/demo/fleet-scenario.js';
+import { demoPaths } from '../../scripts/demo/scenario.js';
+import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+import { killTree } from './harness/kill-tree.js';
+import { assertRozBuilt } from './harness/roz.js';
+import { CLAUDE_BIN, REPO_ROOT } from './harness/workspace.js';
+
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
+const HOTKEY = '\x1d';
+
+async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    t.write(k);
+    await new Promise((r) => setTimeout(r, 300));
+  }
+}
+
+describe.sequential('npm run demo -- --fleet: agents in one roz run, real clients, scripted model', () => {
+  let term: PtyScreen | undefined;
+  let running = false;
+  let dir: string | undefined;
+  afterEach(() => {
+    if (term && running) killTree(term.pid);
+    term = undefined;
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the agents tab lists main, b and c with requests waiting; w brings one up; m is refused', async () => {
+    assertRozBuilt();
+    expect(existsSync(CLAUDE_BIN), `the pinned client is missing at ${CLAUDE_BIN}`).toBe(true);
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-demo-')));
+    const env: Record<string, string> = { TERM: 'xterm-256color', COLORTERM: 'truecolor', ROZ_DEMO_DIR: dir };
+    for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+    const t = startPtyScreen(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs'), '--fleet'], { cols: 120, rows: 40, env, cwd: REPO_ROOT });
+    term = t;
+    running = true;
+    void t.exited.then(() => (running = false));
+    const p = demoPaths(dir);
+    const logs = (): string =>
+      ['agents.log', 'fake-api.log']
+        .map((f) => {
+          try {
+            return `--- ${f}:\n${readFileSync(join(dir!, f), 'utf8')}`;
+          } catch {
+            return `--- (no ${f})`;
+          }
+        })
+        .join('\n');
+    const step = (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
+      t.waitFor(cond, what, ms).catch((err: Error) => {
+        throw new Error(`${err.message}\n${logs()}`);
+      });
+
+    // The banner: what to try, before the TUI starts.
+    const banner = await step('Press Enter to start', 'the fleet demo banner', 30_000);
+    expect(banner).toMatch(/What to try:/);
+    expect(banner).toMatch(/Ctrl-\] 6\s+the agents tab/);
+    expect(banner).toMatch(/w\s+jump to the agent that needs you/);
+    t.write('\r');
+
+    await step(/roz │/, "roz's status line", 60_000);
+    // b and c, added while the run runs, each ask for their destructive command while main is in view.
+    await step(() => /!! \d waiting in [bc]/.test(t.row(39)), 'the status line names an agent waiting', 120_000);
+    await new Promise((r) => setTimeout(r, 5_000));
+    for (const a of FLEET_AGENTS) expect(existsSync(fleetWorktree(p, a.name)), `${a.name}'s worktree`).toBe(true);
+
+    await press(t, HOTKEY, '6');
+    const tab = await step(/agents · 3 · \d waiting for you[\s\S]*queue · \d waiting/, 'the agents tab: three agents, requests waiting', 20_000);
+    // A row per agent: the selection mark (›), `!` for one waiting for you, or a blank, then its name.
+    for (const name of ['main', 'b', 'c']) expect(tab).toMatch(new RegExp(`^[›! ] ${name} `, 'm'));
+    expect(tab).toMatch(/^! [bc] .*waiting for you/m);
+
+    // w: the oldest request comes up with its agent's name and command; a lets it run.
+    await press(t, 'w');
+    const ask = await step(/APPROVAL NEEDED · Bash · \w+ · agent ([bc]) ·[\s\S]*\[a\] approve once/, 'a request, its keys armed', 20_000);
+    const who = /agent ([bc]) ·/.exec(ask)![1]!;
+    const agent = FLEET_AGENTS.find((a) => a.name === who)!;
+    expect(ask).toContain(agent.command);
+    await new Promise((r) => setTimeout(r, 1_000));
+    t.write('a');
+    await step((s) => !s.includes('APPROVAL NEEDED') || !s.includes(`agent ${who} ·`), 'answered', 30_000);
+
+    // m on b: refused, nothing was reviewed. (After the answer the keyboard is still in roz's views.)
+    await press(t, '6');
+    await step(/agents · 3/, 'the agents tab again', 10_000);
+    for (let i = 0; i < 3 && !/› b /.test(t.screen()); i++) await press(t, 'j');
+    await step(/› b /, 'b selected', 10_000);
+    await press(t, 'm');
+    await step(/never reviewed|not reviewed|no review/i, 'the merge refused', 30_000);
+  }, 300_000);
+});
