@@ -2,8 +2,8 @@
 // what to try; roz run starts main in the base checkout, the demo adds b and c
 // with `roz agent add` while it runs, and each one's destructive command
 // waits for the human. In a real pty: Ctrl-] 6 lists the agents and the
-// queue, `w` brings the oldest request up, `a` answers it, `m` on b is refused
-// (never reviewed).
+// queue, `w` brings the oldest request up, `a` answers it, `m` on that agent
+// is refused (its branch's commit was never reviewed).
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,7 +35,7 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the agents tab lists main, b and c with requests waiting; w brings one up; m is refused', async () => {
+  test('the agents tab lists main, b and c with requests waiting; w brings one up, a answers it; m on it is refused', async () => {
     assertRozBuilt();
     expect(existsSync(CLAUDE_BIN), `the pinned client is missing at ${CLAUDE_BIN}`).toBe(true);
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-demo-')));
@@ -90,12 +90,17 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     t.write('a');
     await step((s) => !s.includes('APPROVAL NEEDED') || !s.includes(`agent ${who} ·`), 'answered', 30_000);
 
-    // m on b: refused, nothing was reviewed. (After the answer the keyboard is still in roz's views.)
+    // m on the agent just answered (its draft-notes commit was never reviewed): refused.
+    // (After the answer the keyboard is still in roz's views.)
     await press(t, '6');
     await step(/agents · 3/, 'the agents tab again', 10_000);
-    for (let i = 0; i < 3 && !/› b /.test(t.screen()); i++) await press(t, 'j');
-    await step(/› b /, 'b selected', 10_000);
+    const mark = new RegExp(`› ${who} `);
+    for (const k of ['k', 'k', 'k', 'j', 'j', 'j']) {
+      if (mark.test(t.screen())) break;
+      await press(t, k);
+    }
+    await step(mark, `${who} selected`, 10_000);
     await press(t, 'm');
-    await step(/never reviewed|not reviewed|no review/i, 'the merge refused', 30_000);
+    await step(new RegExp(`${who}'s work was never reviewed`), 'the merge refused', 30_000);
   }, 300_000);
 });
