@@ -4,16 +4,17 @@
 // waits for the human. In a real pty: Ctrl-] 6 lists the agents and the
 // queue, `w` brings the oldest request up, `a` answers it, `m` on that agent
 // is refused (its branch's commit was never reviewed).
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { FLEET_AGENTS, fleetWorktree } from '../../scripts/demo/fleet-scenario.js';
 import { demoPaths } from '../../scripts/demo/scenario.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 import { killTree } from './harness/kill-tree.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { CLAUDE_BIN, REPO_ROOT } from './harness/workspace.js';
+import { CLAUDE_BIN, REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
 
 const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
 const HOTKEY = '\x1d';
@@ -39,18 +40,22 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     assertRozBuilt();
     expect(existsSync(CLAUDE_BIN), `the pinned client is missing at ${CLAUDE_BIN}`).toBe(true);
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-demo-')));
-    const env: Record<string, string> = { TERM: 'xterm-256color', COLORTERM: 'truecolor', ROZ_DEMO_DIR: dir };
+    // No ROZ_DEMO_DIR: the demo makes its own temp project, in a TMPDIR of the test's, and must remove it.
+    const env: Record<string, string> = { TERM: 'xterm-256color', COLORTERM: 'truecolor' };
     for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+    const tmp = join(dir, 'tmp');
+    mkdirSync(tmp);
+    env.TMPDIR = tmp;
     const t = startPtyScreen(process.execPath, [join(REPO_ROOT, 'scripts', 'demo.mjs'), '--fleet'], { cols: 120, rows: 40, env, cwd: REPO_ROOT });
     term = t;
     running = true;
     void t.exited.then(() => (running = false));
-    const p = demoPaths(dir);
+    let demoDir = '';
     const logs = (): string =>
       ['agents.log', 'fake-api.log']
         .map((f) => {
           try {
-            return `--- ${f}:\n${readFileSync(join(dir!, f), 'utf8')}`;
+            return `--- ${f}:\n${readFileSync(join(demoDir, f), 'utf8')}`;
           } catch {
             return `--- (no ${f})`;
           }
@@ -66,6 +71,11 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     expect(banner).toMatch(/What to try:/);
     expect(banner).toMatch(/Ctrl-\] 6\s+the agents tab/);
     expect(banner).toMatch(/w\s+jump to the agent that needs you/);
+    const project = /project\s+(\S+)/.exec(banner)?.[1];
+    expect(project, banner).toBeTruthy();
+    demoDir = dirname(project!);
+    expect(demoDir.startsWith(tmp), demoDir).toBe(true);
+    const p = demoPaths(demoDir);
     t.write('\r');
 
     await step(/roz │/, "roz's status line", 60_000);
@@ -102,5 +112,18 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     await step(mark, `${who} selected`, 10_000);
     await press(t, 'm');
     await step(new RegExp(`${who}'s work was never reviewed`), 'the merge refused', 30_000);
+
+    // Every agent stopped from another terminal of the human's: the run ends, the demo removes its project.
+    const stop = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'stop', '--all'], {
+      cwd: p.repo,
+      env: { ...env, HOME: p.home, ROZ_STORAGE_PATH: p.storage, GIT_CONFIG_NOSYSTEM: '1' },
+      encoding: 'utf8',
+    });
+    expect(stop.status, stop.stderr).toBe(0);
+    await step(/roz fleet demo finished \(roz run exited \d+\)\. Temp project removed\./, 'the epilogue', 30_000);
+    await t.exited;
+    running = false;
+    expect(existsSync(demoDir), 'the temp project is removed').toBe(false);
+    expect(readdirSync(tmp).filter((n) => n.startsWith('roz-demo'))).toEqual([]);
   }, 300_000);
 });
