@@ -33,6 +33,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { aboutToWait } from '../core/first-wait.js';
 
 export interface LockOptions {
   /** A lock untouched for this long is taken over. */
@@ -67,7 +68,11 @@ export interface HeldLock {
   commitWrite(target: string, data: string, opts?: { mode?: number }): void;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => {
+  // A hook process arms its deadline now (core/first-wait.ts).
+  aboutToWait();
+  return new Promise((r) => setTimeout(r, ms));
+};
 
 function isStale(dir: string, staleMs: number): boolean {
   try {

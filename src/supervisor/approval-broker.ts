@@ -45,6 +45,8 @@ export interface DecidedApproval {
   scope: string;
   /** The human's block reason, or roz's reason for the outcome. */
   reason: string;
+  /** A human's answer: from the TUI's keys or from `roz approve`/`roz block` in a terminal. */
+  via?: 'keyboard' | 'terminal';
   wait_ms: number;
   decided_at: number;
 }
@@ -54,7 +56,10 @@ export const HISTORY_LIMIT = 200;
 /** The tool input a human decision's trace record carries, as the engine bounds its own. */
 const TRACE_INPUT_LIMIT = 8_192;
 
-export type HumanAnswer = { action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string } | { action: 'widen' };
+export type HumanAnswer = ({ action: 'approve-once' } | { action: 'approve-session' } | { action: 'block'; reason: string } | { action: 'widen' }) & {
+  /** Where the human answered: the TUI's keys (default) or `roz approve`/`roz block` in their terminal (control-server.ts); traced. */
+  via?: 'keyboard' | 'terminal';
+};
 
 export interface BrokerOptions {
   timeoutMs: number;
@@ -176,13 +181,23 @@ export class ApprovalBroker {
       return true;
     }
     this.drop(id);
+    const via = answer.via ?? 'keyboard';
     if (answer.action === 'block') {
       const why = answer.reason.trim() || 'no reason given';
-      this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why);
+      this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why, via);
     } else {
       const scope = answer.action === 'approve-session' ? 'session' : 'once';
       if (scope === 'session') this.sessionRules.add(sessionRuleKey(a.agent_name, a.session_id, a.tool_name, a.code, a.tool_input));
-      this.settle(a, w.conn, 'allow', scope === 'session' ? 'roz: approved by the human for this session' : 'roz: approved by the human', 'human', scope);
+      this.settle(
+        a,
+        w.conn,
+        'allow',
+        scope === 'session' ? 'roz: approved by the human for this session' : 'roz: approved by the human',
+        'human',
+        scope,
+        undefined,
+        via,
+      );
     }
     return true;
   }
@@ -210,13 +225,22 @@ export class ApprovalBroker {
     this.waiting.delete(id);
   }
 
-  private settle(a: PendingApproval, conn: HookConnection, decision: 'allow' | 'deny', reason: string, by: string, scope: string, humanReason?: string): void {
+  private settle(
+    a: PendingApproval,
+    conn: HookConnection,
+    decision: 'allow' | 'deny',
+    reason: string,
+    by: string,
+    scope: string,
+    humanReason?: string,
+    via?: 'keyboard' | 'terminal',
+  ): void {
     conn.reply({ v: PROTOCOL_VERSION, id: a.id, type: 'answer', decision, reason });
-    this.trace(a, { decided_by: by, decision, scope, reason: humanReason ?? reason });
+    this.trace(a, { decided_by: by, decision, scope, reason: humanReason ?? reason, ...(via ? { via } : {}) });
     this.opts.onChange();
   }
 
-  private trace(a: PendingApproval, fields: { decided_by: string; decision: string; scope: string; reason: string }): void {
+  private trace(a: PendingApproval, fields: { decided_by: string; decision: string; scope: string; reason: string; via?: 'keyboard' | 'terminal' }): void {
     const now = this.now();
     const wait = now - a.received_at;
     this.decided.push({ approval: a, ...fields, wait_ms: wait, decided_at: now });

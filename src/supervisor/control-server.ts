@@ -176,7 +176,10 @@ export class ControlServer {
           };
         const waiting = sup.queue().find((q) => q.id === req.id);
         if (!waiting) return this.notWaiting(req.id);
-        const ok = req.op === 'approve' ? sup.answer(req.id, { action: 'approve-once' }) : sup.answer(req.id, { action: 'block', reason: req.reason });
+        const ok =
+          req.op === 'approve'
+            ? sup.answer(req.id, { action: 'approve-once', via: 'terminal' })
+            : sup.answer(req.id, { action: 'block', reason: req.reason, via: 'terminal' });
         if (!ok) return this.notWaiting(req.id);
         return {
           ok: true,

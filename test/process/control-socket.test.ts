@@ -17,7 +17,7 @@ import { ControlServer } from '../../src/supervisor/control-server.js';
 import type { FleetControl } from '../../src/supervisor/fleet-control.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { repoRoot } from '../supervisor/helpers/bundle.js';
-import { ASK, preToolUse, relay, until } from '../supervisor/helpers/channel.js';
+import { ASK, preToolUse, relay, traceRecords, until } from '../supervisor/helpers/channel.js';
 
 const ROZ = join(repoRoot, 'bin', 'roz');
 const ENFORCED: Enforcement = { mode: 'enforced', reasons: [] };
@@ -122,6 +122,11 @@ describe('roz queue / approve / block against a running supervisor', () => {
     expect(hook.outcome).toBe('answered');
     expect(hook.verdict).toMatchObject({ kind: 'allow' });
     expect(JSON.parse(hook.stdout).hookSpecificOutput.permissionDecision).toBe('allow');
+
+    // The trace says who answered and where: the human, from a terminal (not the TUI's keys).
+    expect(traceRecords(store).filter((r) => r.event === 'roz:HumanDecision')).toEqual([
+      expect.objectContaining({ decided_by: 'human', decision: 'allow', scope: 'once', via: 'terminal', tool_name: 'Bash' }),
+    ]);
 
     const again = await roz(['approve', id]);
     expect(again.code).toBe(4);

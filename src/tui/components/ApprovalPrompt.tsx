@@ -14,6 +14,8 @@ export interface ApprovalPromptProps {
   approval: PendingApproval | null;
   /** In a fleet of several agents: the request names the fleet agent it came from. */
   inFleet?: boolean;
+  /** Nothing pending here but requests wait in other agents: what to say (`w` jumps there). */
+  elsewhere?: string;
   queued: number;
   mode: ApprovalMode;
   reason: string;
@@ -102,7 +104,7 @@ export function historyLines(history: DecidedApproval[], width: number): Line[] 
     const what = String(a.tool_input.command ?? a.tool_input.file_path ?? a.tool_input.url ?? '');
     const colour = d.decision === 'allow' ? 'green' : d.decision === 'deny' ? 'red' : 'yellow';
     out.push({
-      text: `${clock(d.decided_at)} ${d.decision}${d.scope === 'session' ? ' for the session' : ''} by ${d.decided_by} after ${(d.wait_ms / 1000).toFixed(1)}s · ${a.tool_name} ${a.code}`,
+      text: `${clock(d.decided_at)} ${d.decision}${d.scope === 'session' ? ' for the session' : ''} by ${d.decided_by}${d.via === 'terminal' ? ' (from a terminal)' : ''} after ${(d.wait_ms / 1000).toFixed(1)}s · ${a.tool_name} ${a.code}`,
       colour,
     });
     for (const l of wrapText(`${what ? `${what.replace(/\s+/g, ' ')} — ` : ''}${d.reason}`, width - 4)) out.push({ text: `    ${l}`, dim: true });
@@ -169,6 +171,7 @@ export function ApprovalPrompt({
   historyTop = 0,
   bodyTop = 0,
   inFleet = false,
+  elsewhere,
 }: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
@@ -177,7 +180,9 @@ export function ApprovalPrompt({
     return (
       <Box flexDirection="column" height={height}>
         <Text dimColor wrap="truncate">
-          No approvals pending. A hook that needs a human (a destructive command, a gate) shows up here.
+          {elsewhere
+            ? `Nothing pending for this agent; ${elsewhere}: w jumps there.`
+            : 'No approvals pending. A hook that needs a human (a destructive command, a gate) shows up here.'}
         </Text>
         <Text bold wrap="truncate">
           {history.length ? `history: ${history.length} decided, newest first${lines.length > room ? ' (↑↓)' : ''}` : 'history: none decided yet'}
