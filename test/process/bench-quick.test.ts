@@ -12,6 +12,8 @@ const sane = (x: unknown): void => {
   expect(x as number).toBeGreaterThan(0);
 };
 
+// Up to 10 minutes: about 3 on a quiet 2-core CI box beside another test file, 5 to 11 on this
+// machine with other work on it (no time is asserted, only that it finishes).
 it('npm run bench --quick completes and reports every section against its baseline', async () => {
   const r = await runProcess(process.execPath, [join(repoRoot, 'scripts/bench.mjs'), '--quick'], '', process.env, repoRoot);
   expect(r.code, r.stderr).toBe(0);
@@ -100,4 +102,4 @@ it('npm run bench --quick completes and reports every section against its baseli
     sane(m.after_large[k]);
   }
   expect(m.after_large.events).toBeGreaterThan(m.after_small.events);
-}, 300_000);
+}, 600_000);
