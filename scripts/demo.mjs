@@ -1,7 +1,8 @@
 // `npm run demo`: `roz run claude` with the pinned real Claude Code client
 // against the scripted model of the end-to-end tests, offline. The demo is
 // TypeScript (scripts/demo/main.ts, sharing test/e2e/harness/fake-api.ts with
-// the tests), bundled here on the fly with esbuild.
+// the tests), bundled here on the fly with esbuild. With --fleet: a fleet of
+// agents in one roz run (scripts/demo/fleet-main.ts).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -22,8 +23,9 @@ try {
     target: 'node20',
     logLevel: 'warning',
   });
-  const { main } = await import(pathToFileURL(outfile).href);
-  code = await main(root);
+  const { main, fleetMain } = await import(pathToFileURL(outfile).href);
+  // `npm run demo -- --fleet`: several agents in one roz run (scripts/demo/fleet-main.ts).
+  code = process.argv.includes('--fleet') ? await fleetMain(root) : await main(root);
 } finally {
   rmSync(out, { recursive: true, force: true });
 }

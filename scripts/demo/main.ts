@@ -23,6 +23,8 @@ import {
   setupDemo,
 } from './scenario.js';
 
+export { fleetMain } from './fleet-main.js';
+
 export async function main(root: string): Promise<number> {
   const plugin = join(root, 'plugin');
   const rozBin = join(root, 'bin', 'roz');
@@ -125,7 +127,7 @@ function cleanup(dir: string, given: string | undefined): void {
 }
 
 /** Wait for Enter (true) or Ctrl-C / end of input (false), then let go of stdin for the child. */
-function waitForEnter(): Promise<boolean> {
+export function waitForEnter(): Promise<boolean> {
   return new Promise((resolve) => {
     const stdin = process.stdin;
     stdin.setRawMode?.(true);

@@ -1,0 +1,149 @@
+// `npm run demo -- --fleet`: a fleet in one `roz run claude` (issue 25), with
+// the pinned real client and the scripted model, offline, in a temporary
+// governed git project. main runs in the base checkout; once roz's supervisor
+// is up, the demo adds agents b and c with `roz agent add NAME --prompt ...`
+// (the running supervisor starts each in its own worktree), and each one's
+// first turn runs a destructive command that roz puts to the human.
+//
+// Environment as for `npm run demo`: ROZ_DEMO_DIR=<dir> works there (kept),
+// ROZ_DEMO_NO_WAIT=1 skips "press Enter to start".
+import { spawn, spawnSync } from 'node:child_process';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
+import { FLEET_AGENTS, FLEET_CLIENT_ARGS, fleetScenario, fleetWorktree, setupFleetDemo } from './fleet-scenario.js';
+import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js';
+import { waitForEnter } from './main.js';
+
+export async function fleetMain(root: string): Promise<number> {
+  const plugin = join(root, 'plugin');
+  const rozBin = join(root, 'bin', 'roz');
+  const claude = join(root, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+  if (!existsSync(join(plugin, 'dist', 'cli.mjs'))) return fail('roz is not built: run `npm run build` (npm run demo does it for you)');
+  if (!existsSync(claude)) return fail(`the pinned Claude Code client is missing (${claude}): run \`npm install\``);
+  if (!process.stdin.isTTY || !process.stdout.isTTY) return fail('the demo needs an interactive terminal');
+
+  const given = process.env.ROZ_DEMO_DIR;
+  const dir = given ? (mkdirSync(given, { recursive: true }), given) : mkdtempSync(join(tmpdir(), 'roz-demo-fleet-'));
+  try {
+    const paths = setupFleetDemo(dir);
+    const api = await startFakeApi(fleetScenario(), { maxRequests: 80 });
+    const env = demoEnv(paths, api.url);
+    const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
+    const key = (k: string, what: string): string => `  ${b(k.padEnd(10))} ${what}`;
+    process.stdout.write(
+      [
+        `${b('roz fleet demo')}: one \`roz run claude\`, several real Claude Code clients (${CLIENT_VERSION}), a scripted model.`,
+        'Offline: no API key, no network; everything happens in a fresh temp directory, removed at the end.',
+        '',
+        `  project   ${paths.repo}  (git, governed by .orchestration/active_intents.yaml)`,
+        '  main      Claude Code in the base checkout, idle',
+        ...FLEET_AGENTS.map((a) => `  ${a.name.padEnd(9)} added by \`roz agent add ${a.name} --prompt "${a.prompt}"\` once roz runs:`),
+        ...FLEET_AGENTS.map((a) => `            ${a.name} runs \`${a.command}\` in its worktree; roz asks ${b('you')} first`),
+        '            (each branch also gets a commit of draft notes that nobody reviewed)',
+        '',
+        'What to try:',
+        key('Ctrl-] 6', 'the agents tab: main, b and c, their state, and the queue of requests waiting for you'),
+        key('w', 'jump to the agent that needs you: its request comes up'),
+        key('a / b', 'approve once / block it (the agent reads the result); w again for the next one'),
+        key('j / k', 'switch agents in the tab;  ⏎ its pane (Ctrl-] goes back to roz)'),
+        key('m', "merge the selected agent's branch through roz's gate: refused, never reviewed"),
+        key('x', 'stop the selected agent; stop them all (main too) and the demo ends'),
+        '',
+      ].join('\n') + '\n',
+    );
+    if (!process.env.ROZ_DEMO_NO_WAIT) {
+      process.stdout.write(`${b('Press Enter to start')} (Ctrl-C to quit) `);
+      if (!(await waitForEnter())) {
+        await api.close();
+        return 130;
+      }
+    }
+
+    const args = [
+      rozBin,
+      'run',
+      '--approval-timeout',
+      String(DEMO_APPROVAL_TIMEOUT_S),
+      '--no-stats',
+      '--plugin-dir',
+      plugin,
+      '--',
+      claude,
+      ...FLEET_CLIENT_ARGS,
+    ];
+    const child = spawn(process.execPath, args, { cwd: paths.repo, env, stdio: 'inherit' });
+    const ignore = (): void => undefined;
+    for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const) process.on(sig, ignore);
+    let exited = false;
+    const code = new Promise<number>((resolve) => {
+      child.on('exit', (c, sig) => {
+        exited = true;
+        resolve(c ?? (sig ? 128 : 1));
+      });
+      child.on('error', (err) => {
+        exited = true;
+        process.stderr.write(`roz demo: could not start roz run: ${err.message}\n`);
+        resolve(1);
+      });
+    });
+    void addAgents(paths, rozBin, env, dir, () => exited);
+    // What the scripted model was asked so far, kept current (the demo's test reads it when a step times out).
+    const writeLog = (): void => writeFileSync(join(dir, 'fake-api.log'), `${summarize(api.requests)}\n`);
+    const logTimer = setInterval(writeLog, 2_000);
+    const rc = await code;
+    clearInterval(logTimer);
+    writeLog();
+    await api.close();
+    process.stdout.write(`\n${b('roz fleet demo finished')} (roz run exited ${rc}).${given ? ` Kept in ${dir}.` : ' Temp project removed.'}\n`);
+    return rc;
+  } finally {
+    if (!given) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Once roz's supervisor answers on its control socket (`roz queue` exits 0),
+ * add each agent: `roz agent add` makes its worktree and asks the running
+ * supervisor to start it. Their output goes to agents.log: the terminal is the TUI's.
+ */
+async function addAgents(p: DemoPaths, rozBin: string, env: Record<string, string>, dir: string, gone: () => boolean): Promise<void> {
+  const log = join(dir, 'agents.log');
+  // Not spawnSync: the scripted model's server runs in this process and must keep answering.
+  const roz = (...a: string[]): Promise<{ status: number | null; out: string }> =>
+    new Promise((resolve) => {
+      const c = spawn(process.execPath, [rozBin, ...a], { cwd: p.repo, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      c.stdout.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      c.stderr.on('data', (d: Buffer) => (out += d.toString('utf8')));
+      c.on('close', (status) => resolve({ status, out }));
+      c.on('error', (err) => resolve({ status: null, out: err.message }));
+    });
+  const deadline = Date.now() + 60_000;
+  while (!gone() && Date.now() < deadline) {
+    if ((await roz('queue', '--json')).status === 0) break;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  // The client in main's pane settles first, so the agents' tab opens on a quiet main.
+  await new Promise((r) => setTimeout(r, 2_000));
+  for (const a of FLEET_AGENTS) {
+    if (gone()) return;
+    const r = await roz('agent', 'add', a.name, '--prompt', a.prompt, '--', ...FLEET_CLIENT_ARGS);
+    appendFileSync(log, `$ roz agent add ${a.name} (exit ${r.status})\n${r.out}\n`);
+    // Work on its branch that nobody reviewed, so `m` has something to refuse (made by the demo, as the human's setup).
+    const wt = fleetWorktree(p, a.name);
+    if (r.status === 0 && existsSync(wt)) {
+      writeFileSync(join(wt, `NOTES-${a.name}.md`), `# ${a.name}'s notes\n\nDraft, not reviewed.\n`);
+      const git = (...g: string[]) => spawnSync('git', g, { cwd: wt, env, encoding: 'utf8' });
+      git('add', `NOTES-${a.name}.md`);
+      const c = git('commit', '-q', '-m', `${a.name}: draft notes`);
+      appendFileSync(log, `$ git commit in ${wt} (exit ${c.status})\n${c.stdout}${c.stderr}\n`);
+    }
+  }
+}
+
+function fail(msg: string): number {
+  process.stderr.write(`roz demo: ${msg}\n`);
+  return 1;
+}
