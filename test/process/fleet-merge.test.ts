@@ -3,13 +3,13 @@
 // plugin's real hooks with JSON on stdin (so a decision's tree is roz's own
 // snapshot of the agent's worktree, as in a real session).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const GIT_ENV = {
   PATH: '/usr/bin:/bin',
@@ -33,22 +33,14 @@ function commitFile(cwd: string, file: string, text: string, msg = `edit ${file}
   git(cwd, 'commit', '-q', '-m', msg);
 }
 
-// Every temporary directory a test made (its repositories and worktrees, its HOME and store), removed after it.
-const made: string[] = [];
-afterEach(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
 function setup() {
-  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-')));
-  made.push(tmp);
+  const tmp = realpathSync(tempDir('roz-fleet-'));
   const repo = join(tmp, 'repo');
   mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');
   commitFile(repo, 'README.md', 'hello\n', 'init');
   commitFile(repo, 'lines.txt', `${Array.from({ length: 12 }, (_, i) => `line ${i + 1}`).join('\n')}\n`, 'lines');
   const sb = sandbox();
-  made.push(String(sb.env.HOME));
   const rozIn = (cwd: string, ...args: string[]) => runProcess(process.execPath, [rozBin, ...args], '', sb.env, cwd);
   return { tmp, repo, env: sb.env, store: sb.store, rozIn };
 }

@@ -9,7 +9,6 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -18,12 +17,12 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILE_TOOLS } from '../../src/core/governance/mutations.js';
 import { makeProject } from '../governance/helpers.js';
 import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const cacheFiles = (dir: string, of = 'hook') => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${of}-v`) && f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
@@ -41,7 +40,7 @@ async function cachedSandbox(sessionId: string) {
 
 /** A copy of the built plugin, minus `without` (files under dist/), and a way to run its hook. */
 function pluginCopy(env: NodeJS.ProcessEnv, without: string[] = []) {
-  const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
+  const plugin = join(tempDir('roz-plugin-'), 'plugin');
   cpSync(pluginDir, plugin, { recursive: true });
   for (const f of without) rmSync(join(plugin, 'dist', f));
   return {
@@ -264,7 +263,7 @@ describe('governance loading', () => {
 describe('hook stdin and stdout', () => {
   it('reads a non-blocking stdin that has no data yet (EAGAIN) by waiting for it, and answers in full', async () => {
     const { env } = sandbox();
-    const fifo = join(mkdtempSync(join(tmpdir(), 'roz-fifo-')), 'stdin');
+    const fifo = join(tempDir('roz-fifo-'), 'stdin');
     execFileSync('mkfifo', [fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY);

@@ -1,22 +1,14 @@
 // The store's own lock and atomic write, on real files and real processes.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { writeFileAtomicSync } from '../../src/store/atomic-write.js';
 import { acquireLock, LockBusyError, LockLostError } from '../../src/store/lock.js';
 import { bundle } from '../supervisor/helpers/bundle.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
-const made: string[] = [];
-const fresh = () => {
-  const dir = mkdtempSync(join(tmpdir(), 'roz-lock-'));
-  made.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
-});
+const fresh = () => tempDir('roz-lock-');
 const opts = { staleMs: 5_000, refreshMs: 1_000, waitMs: 300 };
 
 describe('acquireLock', () => {
