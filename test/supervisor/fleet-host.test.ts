@@ -161,11 +161,12 @@ describe('FleetHost', () => {
     await until(() => w.report('c').length === 1, 'c to start', 10_000);
     expect(w.report('c')[0]!).toMatchObject({ argv: ['--same'], cwd: join(w.top, 'proj.roz', 'c') });
     expect(h.get('c')!.branch).toBe('roz/c');
-    expect(JSON.parse(w.rozCli('agent', 'ls', '--json')).map((a: { name: string }) => a.name)).toEqual(['c']);
+    // Async: the supervisor `roz agent ls` asks runs in this process.
+    expect((JSON.parse(await w.rozAsync('agent', 'ls', '--json')) as Array<{ name: string }>).map((a) => a.name).sort()).toEqual(['c', 'main']);
     expect(await h.addAgent('c')).toMatchObject({ ok: false, message: 'c is already running' });
     // One made with `roz agent add` elsewhere: n NAME starts it as recorded (its prompt, its arguments).
-    w.rozCli('agent', 'add', 'd', '--prompt', 'fix the bug', '--', '--own');
-    expect(await h.addAgent('d')).toMatchObject({ ok: true });
+    await w.rozAsync('agent', 'add', 'd', '--prompt', 'fix the bug', '--', '--own');
+    expect(await h.addAgent('d')).toMatchObject({ ok: false, message: 'd is already running' }); // roz agent add started it
     await until(() => w.report('d').length === 1, 'd to start', 10_000);
     expect(w.report('d')[0]!.argv).toEqual(['--own', 'fix the bug']);
     expect((await h.addAgent('../x')).ok).toBe(false);
