@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,5 +8,13 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // At least two test files at a time (vitest's default, one fewer than the cores, is a
+    // single worker on CI's 2 cores). The suite's time is CPU (the real client starting,
+    // hook processes, git), so two workers keep both cores busy. Files share nothing: each
+    // makes its own temp folders and bundles (test/supervisor/helpers/bundle.ts).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    minWorkers: 1,
+    // The run's own TMPDIR, removed at the end (leaked temp folders, the client's own included).
+    globalSetup: ['test/helpers/private-tmpdir.ts'],
   },
 });

@@ -25,6 +25,7 @@ const hooksOnly = process.argv.includes('--hooks');
 const sandboxOnly = process.argv.includes('--sandbox');
 const instructionsOnly = process.argv.includes('--instructions');
 const callsOnly = process.argv.includes('--calls');
+const fleetOnly = process.argv.includes('--fleet');
 const RUNS = quick ? 5 : 30;
 const N = quick
   ? {
@@ -47,6 +48,8 @@ const N = quick
       tuiRates: [1_000, 10_000],
       tuiSmall: 1_000,
       tuiLarge: 10_000,
+      fleetAgents: 8,
+      fleetAsks: 10,
     }
   : {
       sandboxCalls: 8,
@@ -68,6 +71,8 @@ const N = quick
       tuiRates: [1_000, 10_000, 30_000, 100_000, 300_000],
       tuiSmall: 10_000,
       tuiLarge: 1_000_000,
+      fleetAgents: 8,
+      fleetAsks: 200,
     };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
@@ -130,6 +135,35 @@ const sandboxRows = (rows) =>
     (s) =>
       `sandboxed Bash, client ${s.client}: ${s.added_ms_per_bash_call >= 0 ? '+' : ''}${s.added_ms_per_bash_call} ms per call, ${s.added_ms_per_session_startup >= 0 ? '+' : ''}${s.added_ms_per_session_startup} ms per run (plain run with 1 call: ${s.plain_one_call_run_median_ms} ms; median of ${s.rounds} rounds, ${s.calls_per_run} extra calls)`,
   );
+/** The fleet rows (section 'fleet'): the supervisor with one agent and with N, each N-agent figure beside the 1-agent one. */
+const fleetRows = (f) => {
+  const { one, many: n, ratios_many_over_one: r } = f;
+  const rowOf = (name, a, b, ratio) => line([name, a, b, ratio === null ? '' : `${ratio}x`], 44);
+  return [
+    line([`fleet supervisor (socket hooks, ${n.requests / n.agents} asks per agent)`, `${n.agents} agents`, '1 agent', 'ratio'], 44),
+    rowOf('  requests/s through the queue (ask→answer)', n.requests_per_second, one.requests_per_second, r.requests_per_second),
+    rowOf('  ask→answer median ms', n.ask_to_answer_median_ms, one.ask_to_answer_median_ms, r.ask_to_answer_median_ms),
+    rowOf('  ask→answer p99 ms', n.ask_to_answer_p99_ms, one.ask_to_answer_p99_ms, null),
+    rowOf('  supervisor CPU ms per request', n.supervisor_cpu_ms_per_request, one.supervisor_cpu_ms_per_request, r.supervisor_cpu_ms_per_request),
+    rowOf('  supervisor CPU, % of one core', n.supervisor_cpu_percent_of_one_core, one.supervisor_cpu_percent_of_one_core, null),
+    rowOf('  supervisor RSS MiB, idle', n.supervisor_rss_idle_mib, one.supervisor_rss_idle_mib, r.supervisor_rss_idle_mib),
+    rowOf('  supervisor RSS MiB after the load', n.supervisor_rss_mib, one.supervisor_rss_mib, r.supervisor_rss_mib),
+    rowOf('  RSS MiB per agent over node, idle', n.supervisor_rss_per_agent_idle_mib, one.supervisor_rss_per_agent_idle_mib, null),
+    rowOf('  RSS MiB per agent over node, after load', n.supervisor_rss_per_agent_mib, one.supervisor_rss_per_agent_mib, r.supervisor_rss_per_agent_mib),
+    rowOf('  hook side CPU ms per request (relays)', n.hook_side_cpu_ms_per_request, one.hook_side_cpu_ms_per_request, null),
+    `  baseline: the same process before the Supervisor started, RSS ${one.baseline_rss_before_supervisor_mib} MiB; frames that fell back (supervisor too slow to answer: the client's own dialog then asks) ${one.failed_frames} / ${n.failed_frames}; load average ${one.load_average_before_after.join('→')} (1 agent), ${n.load_average_before_after.join('→')} (${n.agents})`,
+    '  keypress-to-screen latency with N agents streaming: TODO, needs the multi-agent TUI (docs/fleet.md)',
+  ];
+};
+if (fleetOnly) {
+  const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
+  const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  const lines = [...fleetRows(fleet), `load average at the end: ${load}`];
+  console.log(lines.join('\n'));
+  save(quick ? 'fleet-quick' : 'fleet', { when: new Date().toISOString(), machine, quick, load_average: load, fleet }, lines);
+  rmSync(store, { recursive: true, force: true });
+  process.exit(0);
+}
 if (sandboxOnly) {
   const rows = section('sandbox', [N.sandboxCalls, N.sandboxRounds, N.sandboxClients]);
   const lines = sandboxRows(rows);
@@ -484,6 +518,7 @@ const conc = await concurrent(quick ? 16 : 64);
 const shell = section('shell', [N.shell]);
 const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
+const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
 const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);
@@ -591,6 +626,7 @@ const result = {
   shell_analysis: shell,
   guard_classification: guard,
   supervised_channel: supervised,
+  fleet,
   http_hook: http,
   scope,
   review_snapshot: reviewSnapshot,
@@ -738,6 +774,7 @@ row(
   `${tuiMemoryNoView.heap_growth_ratio}x`,
   `after ${tuiMemory.after_small.events} events`,
 );
+out.push('', ...fleetRows(fleet));
 out.push(...sandboxRows(sandbox));
 out.push('', ...toolCallRows(toolCall, sandbox, processRows));
 out.push(

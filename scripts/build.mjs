@@ -48,6 +48,11 @@ const chunkFile = (name) => `hook-${name}.cjs`;
  */
 function stampContentHash(file) {
   const text = readFileSync(file, 'utf8');
+  // plugin/bin/roz reads the bundles as latin1 (a copy; utf8 decoding cost a Bash hook 0.4M
+  // instructions): esbuild escapes non-ASCII in code (charset: ascii), and this keeps it so.
+  // ROZ_READABLE keeps comments, which may have some: read as latin1 they only read oddly.
+  const wide = process.env.ROZ_READABLE ? null : /[^\x00-\x7f]/.exec(text);
+  if (wide) throw new Error(`${file} has a non-ASCII character at ${wide.index}; the hook launcher reads it as latin1`);
   writeFileSync(file, `${text}${text.endsWith('\n') ? '' : '\n'}//# roz-sha256=${createHash('sha256').update(text).digest('hex')}\n`);
 }
 

@@ -19,6 +19,12 @@ switch (section) {
   case 'supervisor-server':
     await (await import('./supervised.js')).supervisorServer();
     break;
+  case 'fleet':
+    print(await (await import('./fleet.js')).fleetBench(num(0), num(1), process.argv[1]!, args[2] !== 'no-warm-up'));
+    break;
+  case 'fleet-server':
+    await (await import('./fleet.js')).fleetServer(num(0));
+    break;
   case 'http':
     print(await (await import('./http.js')).httpHook(num(0), args[1]!));
     break;

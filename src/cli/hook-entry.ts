@@ -8,6 +8,7 @@ import { runHook } from '../engine/engine.js';
 import { hookOrigin } from '../engine/hook-origin.js';
 import { renderOutput } from '../engine/output.js';
 import { none } from '../core/verdict.js';
+import { aboutToWait, onFirstWait } from '../core/first-wait.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
 // Stay inside the client's hook timeout (30 s in hooks.json): fail open first.
@@ -37,8 +38,12 @@ function deadlineFor(event: string, env: NodeJS.ProcessEnv): number {
 async function readStdin(): Promise<string> {
   // One buffer, grown by doubling: a hook's event is a few KB, so this is one
   // read and one decode (chunks and Buffer.concat cost a hook ~0.3M instructions).
-  let buf = Buffer.allocUnsafe(64 * 1024);
+  let buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   let size = 0;
+  // plugin/bin/roz made the first read (to choose its code cache by the tool): its bytes, or its error.
+  let head = (globalThis as { __rozStdinHead?: StdinHead }).__rozStdinHead;
+  (globalThis as { __rozStdinHead?: StdinHead }).__rozStdinHead = undefined;
+  if (head) buf = head.buf;
   for (;;) {
     if (size === buf.length) {
       // One byte past the limit, to tell an input of exactly MAX_STDIN from a bigger one.
@@ -48,11 +53,17 @@ async function readStdin(): Promise<string> {
     }
     let n: number;
     try {
-      n = readSync(0, buf, size, buf.length - size, null);
+      if (head) {
+        const first = head;
+        head = undefined;
+        if (first.err) throw first.err;
+        n = first.size;
+      } else n = readSync(0, buf, size, buf.length - size, null);
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       if (code === 'EOF') break;
       if (code !== 'EAGAIN') throw err;
+      aboutToWait();
       const chunks: Buffer[] = [buf.subarray(0, size)];
       for await (const chunk of process.stdin) {
         size += (chunk as Buffer).length;
@@ -67,6 +78,9 @@ async function readStdin(): Promise<string> {
   }
   return buf.toString('utf8', 0, size);
 }
+
+/** The launcher's first read of stdin (plugin/bin/roz readStdinHead). */
+type StdinHead = { buf: Buffer; size: number; err: NodeJS.ErrnoException | null };
 
 /** Write all of `text` to fd with writeSync; false when the fd is non-blocking and full (EAGAIN). */
 function writeAllSync(fd: number, text: string): boolean {
@@ -125,12 +139,11 @@ async function main(): Promise<void> {
     return;
   }
   const deadlineMs = deadlineFor(event, process.env);
-  // Armed on the event loop's first turn. Most hooks do all their work in
-  // synchronous I/O and microtasks and exit before the loop ever starts, so they
-  // never load node's timers (the session lock takes no timer either,
-  // store/file-store.ts); a hook that waits (a busy lock, the supervisor)
-  // reaches the loop, and its deadline still counts from the start.
-  setImmediate(() => {
+  // Armed when the hook first waits on the event loop (core/first-wait.ts: a
+  // busy session lock, the supervisor, a stdin with no data yet). Most hooks do
+  // all their work in synchronous I/O and microtasks and exit without waiting,
+  // so they never load node's timers; the deadline still counts from the start.
+  onFirstWait(() => {
     const timer = setTimeout(
       () => {
         finish(
@@ -141,7 +154,7 @@ async function main(): Promise<void> {
       Math.max(0, deadlineMs - (Date.now() - started)),
     );
     timer.unref();
-  }).unref();
+  });
   let raw: string;
   try {
     raw = await readStdin();
@@ -164,6 +177,7 @@ async function main(): Promise<void> {
   if (process.env.ROZ_SOCKET) {
     // Loaded only under `roz run`: standalone hooks never pay for the channel.
     markCodePath('supervised');
+    aboutToWait();
     const { relayToSupervisor } = await import('../supervisor/channel-client.js');
     const relayed = await relayToSupervisor({ event, raw, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
     finish(relayed.verdict === run.verdict ? run.stdout : renderOutput(event, relayed.verdict, run.warnings), relayed.stderr);

@@ -1,11 +1,14 @@
 // Removing old sessions: `roz clean`, and the automatic clean-up after
 // cleanup.retention_days that a SessionStart runs at most once a day. A
-// session with a pending review is never removed.
+// session with a pending review is never removed. Then the snapshot objects
+// no remaining session names are swept (store/snapshot-prune.ts), so
+// `<store>/snapshots.git` stays bounded by the sessions kept.
 import { statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { join } from 'node:path';
 import type { SessionState } from '../core/session-state.js';
 import type { SessionStore } from '../store/session-store.js';
+import { PRUNE_GRACE_MS, pruneSnapshots, type PruneResult } from '../store/snapshot-prune.js';
 
 const DAY_MS = 86_400_000;
 /** Its mtime is when the automatic clean-up last ran. */
@@ -19,6 +22,13 @@ export interface CleanResult {
   removed: string[];
   /** Old enough, but with a pending review. */
   kept: string[];
+  /** The sweep of roz's snapshot repository after the sessions went (file stores only). */
+  snapshots?: PruneResult;
+}
+
+/** Sweep the snapshot objects no session left in `storeRoot` needs; stat caches idle past the retention go too. */
+export function pruneAfterClean(storeRoot: string, opts: { now: Date; retentionMs: number; dryRun?: boolean }): PruneResult {
+  return pruneSnapshots(storeRoot, { now: opts.now, graceMs: PRUNE_GRACE_MS, statCacheMaxAgeMs: opts.retentionMs, dryRun: opts.dryRun === true });
 }
 
 /** Remove sessions last updated before `cutoff` (every session with `cutoff` null), except `spare` and any with a pending review. */
@@ -62,7 +72,10 @@ export function autoCleanup(
   }
   try {
     writeFileAtomicSync(opts.storeRoot, stamp, `${opts.now.toISOString()}\n`, { durable: false });
-    return cleanSessions(store, { cutoff: new Date(opts.now.getTime() - opts.retentionDays * DAY_MS), spare: opts.current });
+    const cleaned = cleanSessions(store, { cutoff: new Date(opts.now.getTime() - opts.retentionDays * DAY_MS), spare: opts.current });
+    const snapshots = pruneAfterClean(opts.storeRoot, { now: opts.now, retentionMs: opts.retentionDays * DAY_MS });
+    if (snapshots.skipped) warn(`roz: snapshot objects not pruned this time (${snapshots.skipped})`);
+    return { ...cleaned, snapshots };
   } catch (err) {
     warn(`roz: automatic clean-up of old sessions failed (${(err as Error).message}); run roz clean`);
     return null;

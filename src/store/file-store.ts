@@ -4,8 +4,8 @@
 // (atomic-write.ts), so a crash never leaves half a document.
 import { constants, copyFileSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomicSync } from './atomic-write.js';
-import { acquireLock, type LockOptions } from './lock.js';
+import { acquireLock, type HeldLock, type LockOptions } from './lock.js';
+import { checkedDir } from './no-follow.js';
 import { newSession, type SessionState } from '../core/session-state.js';
 import { statsSummary, summaryKey, type StatsSummary } from '../core/stats.js';
 import { quarantineDir, sessionDir, sessionsDir, statePath, tracePath } from './paths.js';
@@ -22,7 +22,9 @@ const LOCK_OPTIONS: LockOptions = {
   // A hook killed while holding the lock must not wedge the session for long.
   staleMs: 5_000,
   // update() holds the lock only across synchronous work (its callback cannot
-  // return a promise), so there is nothing to refresh while it is held.
+  // return a promise), so there is nothing to refresh while it is held. A
+  // holder past staleMs (a slow snapshot) is taken over; its write is then
+  // refused (lock.ts commitWrite), never applied over the taker's.
   refreshMs: null,
   // Many hooks of one session may queue; each holds the lock for milliseconds.
   // Past this a hook gives up (and fails open).
@@ -56,7 +58,7 @@ export class FileSessionStore implements SessionStore {
       throw new StoreError(`cannot create ${dir}: ${(err as Error).message}`, err);
     }
     const file = statePath(this.root, sessionId);
-    let release: () => void;
+    let release: HeldLock;
     try {
       release = await acquireLock(file, LOCK_OPTIONS);
     } catch (err) {
@@ -76,7 +78,15 @@ export class FileSessionStore implements SessionStore {
           // ext4's rename flush, leave an empty file, which load() quarantines
           // with a warning. The traces are plain appends with the same
           // exposure. Measured: the fsync was ~2-3 ms of every hook (npm run bench).
-          writeFileAtomicSync(this.root, file, `${JSON.stringify(state)}\n`, { mode: 0o600, durable: false });
+          // Through the lock (lock.ts commitWrite): a hook that held it past
+          // staleMs and was taken over writes nothing, so it cannot undo the
+          // update of the hook that took over.
+          try {
+            checkedDir(this.root, `${file}.lock`, { create: false }); // no link on the way
+          } catch (err) {
+            if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err; // gone: taken over, commitWrite says so
+          }
+          release.commitWrite(file, `${JSON.stringify(state)}\n`, { mode: 0o600 });
         } catch (err) {
           throw new StoreError(`cannot write ${file}: ${(err as Error).message}`, err);
         }

@@ -25,9 +25,29 @@ const realOr = (p: string): string => {
   }
 };
 
+/**
+ * An absolute POSIX path with nothing to normalize (no `.`, `..`, `//` or
+ * trailing `/`): for two of these, path.relative is a prefix test. It costs a
+ * hook 0.9M instructions per write (two path.resolve calls per relative, three
+ * relatives per write, and compiling them), for an answer the strings give.
+ */
+const plain = (p: string): boolean =>
+  sep === '/' &&
+  p.startsWith('/') &&
+  (p === '/' || (!p.endsWith('/') && !p.endsWith('/.') && !p.endsWith('/..') && !p.includes('//') && !p.includes('/./') && !p.includes('/../')));
+
+/** path.relative(within, path), by prefix when both are plain. */
+export function relativeTo(within: string, path: string): string {
+  if (!plain(within) || !plain(path)) return relative(within, path);
+  if (path === within) return '';
+  const prefix = within === '/' ? '/' : `${within}/`;
+  // Outside: relative() would start with '..'; any such answer is refused the same way below.
+  return path.startsWith(prefix) ? path.slice(prefix.length) : '..';
+}
+
 /** The components of `path` below `within`, or a LinkedPathError when it is not inside. */
 function below(within: string, path: string): string[] {
-  const rel = relative(within, path);
+  const rel = relativeTo(within, path);
   if (rel === '' || isAbsolute(rel) || rel === '..' || rel.startsWith(`..${sep}`))
     throw new LinkedPathError(`${path} is not inside ${within}; roz writes only there`);
   return rel.split(sep).filter((c) => c && c !== '.');
@@ -39,7 +59,7 @@ function below(within: string, path: string): string[] {
  */
 export function checkedDir(within: string, dir: string, opts: { create?: boolean; mode?: number } = {}): string {
   let at = realOr(within);
-  if (relative(within, dir) === '') return at;
+  if (relativeTo(within, dir) === '') return at;
   for (const c of below(within, dir)) {
     const next = join(at, c);
     let st;

@@ -32,6 +32,7 @@ import {
   readlinkSync,
   readSync,
   renameSync,
+  utimesSync,
   writeFileSync,
 } from 'node:fs';
 import { join } from 'node:path';
@@ -41,7 +42,9 @@ import type { TreeSnapshot } from '../core/review/state.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
 import { readHeadFromFiles } from './git-head.js';
 import { identityChange, repoOf, type GitIdentity } from './git-repo.js';
+import { snapshotsGitDir } from './paths.js';
 import { readRegularText } from './regular-file.js';
+import { beginSnapshot } from './snapshot-guard.js';
 
 type Crypto = typeof import('node:crypto');
 type Zlib = typeof import('node:zlib');
@@ -81,7 +84,7 @@ export const EMPTY_TREE = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
 
 /** roz's own bare repository for snapshot objects. */
 export function snapshotRepo(storeDir: string): GitRepo {
-  return { gitDir: join(storeDir, 'snapshots.git'), workTree: null };
+  return { gitDir: snapshotsGitDir(storeDir), workTree: null };
 }
 
 function ensureRepo(gitDir: string): void {
@@ -340,6 +343,7 @@ function writeTree(node: TreeNode, out: ObjectWriter): string {
  * git work tree holding it. `storeDir` is roz's store. Never throws.
  */
 export function takeSnapshot(projectRoot: string, storeDir: string, opts: SnapshotOptions = {}): SnapshotResult {
+  let guard: { end(): void } | null = null;
   try {
     const found = repoOf(projectRoot);
     if (!found.ok) {
@@ -361,7 +365,13 @@ export function takeSnapshot(projectRoot: string, storeDir: string, opts: Snapsh
 
     const write = opts.write !== false;
     const repo = snapshotRepo(storeDir);
-    if (write) ensureRepo(repo.gitDir);
+    if (write) {
+      ensureRepo(repo.gitDir);
+      // Never while the repository is pruned (snapshot-guard.ts): this snapshot may reuse objects.
+      const g = beginSnapshot(repo.gitDir);
+      if (!g.ok) return { ok: false, error: g.error };
+      guard = g;
+    }
     const out = new ObjectWriter(write ? repo.gitDir : null);
     const cacheKey = sha1hex(Buffer.from(top)).slice(0, 16);
     const cache = new StatCache(write ? join(repo.gitDir, `roz-stat-${cacheKey}.json`) : null);
@@ -417,10 +427,23 @@ export function takeSnapshot(projectRoot: string, storeDir: string, opts: Snapsh
       if (!node.dirs.has(name)) node.files.set(name, f);
     }
     const tree = writeTree(root, out);
-    if (write) cache.save();
+    if (write) {
+      cache.save();
+      // The root freshened, as git freshens an object it would have written: the prune
+      // (snapshot-prune.ts) keeps all a recent root reaches, so a snapshot not yet recorded
+      // in its session keeps every object it reuses.
+      try {
+        const now = new Date();
+        utimesSync(join(repo.gitDir, 'objects', tree.slice(0, 2), tree.slice(2)), now, now);
+      } catch {
+        /* the empty tree of an empty work tree is never written */
+      }
+    }
     return { ok: true, snapshot: { head: listed.head, tree, at: (opts.now ?? new Date()).toISOString() }, files, top };
   } catch (err) {
     return { ok: false, error: `roz could not snapshot the work tree: ${(err as Error).message}` };
+  } finally {
+    guard?.end();
   }
 }
 

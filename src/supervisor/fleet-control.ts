@@ -1,10 +1,12 @@
-// What the human may ask of a running fleet, from the TUI or from any of
-// their terminals (the control socket): start an agent roz's registry knows
-// (`roz agent add`: its worktree, its claude arguments, its first prompt),
-// stop one, stop all. The fleet host (fleet-host.ts) implements it.
+// What the control server asks of the fleet host (the part of the supervisor
+// that starts and stops agents' clients). The control server only relays the
+// human's command; the host decides how. Absent in a run that cannot start or
+// stop agents: the control server then says so.
+
 export interface FleetControl {
-  /** An agent in roz's registry (`roz agent add`): its worktree, args, prompt. */
+  /** Start an agent in roz's registry (`roz agent add`). */
   startAgent(name: string): Promise<{ ok: boolean; message: string }>;
   stopAgent(name: string): Promise<{ ok: boolean; message: string }>;
+  /** Every agent, and the supervisor with them. */
   stopAll(): Promise<{ ok: boolean; message: string }>;
 }

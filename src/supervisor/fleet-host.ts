@@ -8,6 +8,7 @@
 // The run ends when every agent has exited.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
 import { FIRST_AGENT } from './channel-server.js';
@@ -69,8 +70,9 @@ export class FleetHost implements FleetControl {
   private over = false;
   private readonly done = new Promise<void>((r) => (this.allDone = r));
   private closed: Promise<FleetResult> | null = null;
-  /** The human's control socket (`roz queue/approve/block`, `roz agent add/stop`): this host is its FleetControl. */
-  private control: ControlServer | null = null;
+  /** The human's control socket (`roz queue/approve/block`, `roz agent stop`, `roz agent add` starting an agent here). */
+  control: ControlServer | null = null;
+  private readonly startNotes: string[] = [];
 
   private constructor(
     private readonly req: FleetRequest,
@@ -97,25 +99,23 @@ export class FleetHost implements FleetControl {
     const host = new FleetHost(req, supervisor, prepared);
     try {
       await host.launch(FIRST_AGENT, launch, prepared, supervisor.childEnv(), null);
-      // Every agent this host starts is launched from the same plan as main (one config): main's
-      // settings decide whether the agents are OS-confined, and so whether approve/block may come
-      // over the socket (run-control.ts).
-      const main = host.main;
+      // The control socket drives this host: start/stop any agent of the fleet.
       host.control = await startRunControl(
         {
           supervisor,
-          child: main.child,
+          child: host.main.child,
           env: req.env,
           cwd: req.cwd,
           store: prepared.loaded.config.storage.path,
-          settingsFile: main.settingsFile,
+          settingsFile: host.main.settingsFile,
           fleet: host,
           ...(req.socketBaseDir ? { socketBaseDir: req.socketBaseDir } : {}),
         },
-        main.notes,
+        host.startNotes,
       );
     } catch (err) {
       host.detach();
+      await host.control?.close();
       await supervisor.close();
       throw err;
     }
@@ -134,7 +134,7 @@ export class FleetHost implements FleetControl {
 
   /** The notes of the first agent's plan (hook transport, plugin), for the launcher to print. */
   get notes(): string[] {
-    return this.first.plan.notes;
+    return [...this.first.plan.notes, ...this.startNotes];
   }
 
   get plan(): PreparedLaunch['plan'] {
@@ -182,7 +182,10 @@ export class FleetHost implements FleetControl {
     } catch (err) {
       return { ok: false, message: (err as Error).message };
     }
-    const args = [...(record.claude_args ?? this.req.args), ...(record.prompt ? [record.prompt] : [])];
+    const recorded = record.claude_args ?? this.req.args;
+    // The prompt is claude's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
+    const sep = isClaudeCommand(this.req.command) && !recorded.includes('--') ? ['--'] : [];
+    const args = [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
     const launch: LaunchRequest = {
       command: this.req.command,
       args,
@@ -219,16 +222,14 @@ export class FleetHost implements FleetControl {
     const run = this.runs.get(name);
     if (!run) return { ok: false, message: `no agent ${name} is running here` };
     if (run.code !== null) return { ok: true, message: `${name} had already exited (${run.code})` };
-    // The last running agent's exit ends the run, and with it the control socket that asked: answer
-    // before that happens rather than wait for the exit.
-    const last = [...this.runs.values()].every((r) => r === run || r.code !== null);
     this.kill(run, 'SIGTERM');
-    if (last) return { ok: true, message: `stopping ${name} (the run ends with it)` };
+    // The last agent: the run (and the control socket that may have asked) ends with it, so answer now.
+    if (this.list().every((r) => r === run || r.code !== null)) return { ok: true, message: `stopping ${name} (the run ends with it)` };
     const code = await run.exited;
     return { ok: true, message: `stopped ${name} (exit ${code})` };
   }
 
-  /** Stop every running agent; the run ends once they all exited (answered before then, as above). */
+  /** Stop every running agent; the run ends once they all exited (answered at once: the run and its control socket end). */
   async stopAll(): Promise<{ ok: boolean; message: string }> {
     const running = [...this.runs.values()].filter((r) => r.code === null);
     for (const r of running) this.kill(r, 'SIGTERM');
@@ -244,7 +245,9 @@ export class FleetHost implements FleetControl {
     if (this.registered(name)) return this.startAgent(name);
     const add = await this.rozCli(['agent', 'add', name, '--no-start', ...(this.req.args.length ? ['--', ...this.req.args] : [])]);
     if (add.code !== 0) return { ok: false, message: (add.stderr || add.stdout).trim() || `roz agent add exited ${add.code}` };
-    const started = await this.startAgent(name);
+    // `roz agent add` asks the running supervisor (this one, over its control socket) to start it: it may already run.
+    const running = this.runs.get(name);
+    const started = running && running.code === null ? { ok: true, message: `started ${name} in ${running.cwd}` } : await this.startAgent(name);
     const note = /note: (.*)/.exec(add.stdout)?.[1];
     return { ok: started.ok, message: `${started.message}${note ? ` (${note})` : ''}` };
   }
@@ -336,6 +339,7 @@ export class FleetHost implements FleetControl {
         await this.done;
       } finally {
         this.detach();
+        await this.control?.close();
         for (const r of this.runs.values()) {
           if (r.killTimer) clearTimeout(r.killTimer);
           r.settings?.dispose();

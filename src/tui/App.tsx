@@ -158,6 +158,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             historyTop={approvals.historyTop}
             bodyTop={approvals.bodyTop}
             inFleet={(snap.fleet?.agents ?? 1) > 1}
+            {...(snap.fleet?.waitingElsewhere ? { elsewhere: `${snap.fleet.waitingElsewhere} waiting in ${snap.fleet.elsewhere.join(', ')}` } : {})}
           />
         );
         break;

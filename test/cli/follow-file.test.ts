@@ -1,17 +1,17 @@
 // `roz trace --follow`'s tail: file events through chokidar, polling only when
 // asked (or when events fail), every line once, from a file created late.
-import { appendFileSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import { followLines } from '../../src/cli/follow-file.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe.each([
   ['events', false],
   ['polling', true],
 ] as const)('followLines (%s)', (mode, poll) => {
   it('prints each complete line once, from a file created after it started', async () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'roz-follow-')), 'trace.jsonl');
+    const file = join(tempDir('roz-follow-'), 'trace.jsonl');
     const lines: string[] = [];
     const f = await followLines(file, (l) => lines.push(l), { poll });
     try {

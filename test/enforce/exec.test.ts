@@ -2,18 +2,18 @@
 // per-run --settings file (absolute paths, private, removed afterwards) and
 // roz's plugin, and exits with claude's code. A fake `claude` reports what it got.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, realpathSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, realpathSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ROZ_BIN } from '../e2e/harness/workspace.js';
 import { pluginDir } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function world() {
-  const root = mkdtempSync(join(tmpdir(), 'roz-exec-'));
+  const root = tempDir('roz-exec-');
   dirs.push(root);
   const bin = join(root, 'bin');
   const home = join(root, 'home');
@@ -104,7 +104,7 @@ describe('roz exec', () => {
     const w = world();
     const child = spawn(process.execPath, [ROZ_BIN, 'exec', '--', 'claude', '-p', 'x'], { cwd: w.project, env: { ...w.env, FAKE_WAIT: '1' }, stdio: 'ignore' });
     const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
-    for (let i = 0; i < 400 && !existsSync(w.report); i++) await new Promise((r) => setTimeout(r, 25)); // poll: claude is up once it reported
+    for (let i = 0; i < 800 && !existsSync(w.report); i++) await new Promise((r) => setTimeout(r, 25)); // poll (up to 20 s: another test file runs beside this one): claude is up once it reported
     const got = JSON.parse(readFileSync(w.report, 'utf8'));
     child.kill('SIGTERM');
     expect(await exited).toBe(143);

@@ -1,19 +1,19 @@
 // The linked-worktree sandbox plan (core/enforce/worktree-sandbox.ts) from
 // facts read off a real repository with two worktrees (store/linked-worktree.ts).
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planWorktreeSandbox, siblingsOff } from '../../src/core/enforce/worktree-sandbox.js';
 import { linkedWorktreeOf } from '../../src/store/linked-worktree.js';
 import { buildSettings, writeRunSettings } from '../../src/supervisor/run-settings.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function repoWithWorktrees(): { root: string; main: string; a: string; b: string } {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), 'roz-wt-')));
+  const root = realpathSync(tempDir('roz-wt-'));
   dirs.push(root);
   const main = join(root, 'repo');
   const env = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: root };

@@ -1,12 +1,12 @@
 // A throwaway governed project (optionally a git repo) and hook inputs for governance tests.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { HookInput } from '../../src/core/hook-input.js';
 import { newSession, type SessionState } from '../../src/core/session-state.js';
 import { orchestrationAtStart } from '../../src/store/project-root.js';
 import { AGENT_TRACE_VERSION, type TraceRecord } from '../../src/core/governance/trace-record.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 export const INTENTS_YAML = `active_intents:
   - id: INT-001
@@ -39,7 +39,7 @@ export interface Project {
 }
 
 export function makeProject(opts: { intents?: string | null; git?: boolean; ignore?: string } = {}): Project {
-  const base = realpathSync(mkdtempSync(join(tmpdir(), 'roz-gov-')));
+  const base = realpathSync(tempDir('roz-gov-'));
   const root = join(base, 'project');
   const home = join(base, 'home');
   const store = join(home, '.roz');

@@ -1,20 +1,20 @@
 // The ledger: validation before append, and 64 real processes appending at once lose no line.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { appendLedger, LedgerError, readLedger } from '../../src/store/ledger.js';
 import { sampleRecord } from './helpers.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
 beforeAll(loadAllOnDemand);
 
 describe('ledger', () => {
   it('refuses an invalid record and appends valid ones', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'roz-ledger-')), 'agent_trace.jsonl');
+    const file = join(tempDir('roz-ledger-'), 'agent_trace.jsonl');
     expect(() => appendLedger(dirname(file), file, sampleRecord({ version: '1.0' as never }))).toThrow(LedgerError);
     expect(() => appendLedger(dirname(file), file, sampleRecord({ id: 'nope' }))).toThrow(/id/);
     appendLedger(dirname(file), file, sampleRecord());
@@ -25,7 +25,7 @@ describe('ledger', () => {
   });
 
   it('64 concurrent appenders (real processes, 64 KiB lines) lose and tear no line', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'roz-ledger-'));
+    const dir = tempDir('roz-ledger-');
     const file = join(dir, 'agent_trace.jsonl');
     const entry = join(dir, 'appender.ts');
     const ledgerTs = join(import.meta.dirname, '../../src/store/ledger.ts');

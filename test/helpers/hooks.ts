@@ -1,10 +1,10 @@
 // Runs roz hooks exactly as Claude Code does: the command line from the
 // plugin's own hooks.json, through a shell, JSON on stdin.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { tempDir } from './temp-dir.js';
 
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 export const pluginDir = join(repoRoot, 'plugin');
@@ -54,7 +54,7 @@ export function runProcess(cmd: string, args: string[], input: string | Buffer, 
 
 /** A throwaway store + HOME, and env for hook processes. */
 export function sandbox(extraEnv: Record<string, string> = {}): { store: string; home: string; env: NodeJS.ProcessEnv } {
-  const home = mkdtempSync(join(tmpdir(), 'roz-home-'));
+  const home = tempDir('roz-home-');
   const store = join(home, 'store');
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,

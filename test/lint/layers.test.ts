@@ -3,16 +3,16 @@
 // anything; core touches no file system, process or OS. One biome run over
 // probe files, each importing one layer from another.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const order = ['core', 'store', 'engine', 'supervisor', 'tui'] as const;
 
 it('a layer may import the layers below it, never one above; cli imports anything; core has no fs', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'roz-lint-'));
+  const dir = tempDir('roz-lint-');
   const expectBad = new Set<string>();
   const probe = (from: string, spec: string, bad: boolean) => {
     const file = `src/${from}/probe-${spec.replace(/[^a-z]/g, '-')}.ts`;

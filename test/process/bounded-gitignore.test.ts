@@ -4,17 +4,17 @@
 // than 20 s in the `ignore` library on a 100-level path costs the hook
 // milliseconds here, and the snapshot still honours ordinary lines.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payloads, roz, runHook, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SID = 'bounded-gitignore-1';
 
 describe('a hostile .gitignore', () => {
   it('does not stall the #roz snapshot: the hook answers in seconds and the tree is taken', async () => {
-    const proj = mkdtempSync(join(tmpdir(), 'roz-ignore-'));
+    const proj = tempDir('roz-ignore-');
     const git = (...args: string[]) => execFileSync('git', ['-C', proj, ...args], { stdio: 'pipe' });
     git('init', '-q');
     git('-c', 'user.email=t@t', '-c', 'user.name=t', 'commit', '-q', '--allow-empty', '-m', 'base');

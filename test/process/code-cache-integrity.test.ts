@@ -13,7 +13,10 @@ const hookBundle = join(pluginDir, 'dist', 'hook.cjs');
 const poisoner = join(import.meta.dirname, 'fixtures', 'poison-cache.cjs');
 const mainCaches = (dir: string) => readdirSync(dir).filter((f) => /^hook-v.*\.v8$/.test(f));
 
-/** A sandbox whose code cache one hook has written; `direct` runs the launcher without hooks.json's node flags. */
+/**
+ * A sandbox whose UserPromptSubmit code cache one hook has written (each event
+ * has caches of its own, plugin/bin/roz); `direct` runs the launcher without hooks.json's node flags.
+ */
 async function cached(sessionId: string, direct = false) {
   const { env, home } = sandbox();
   const dir = join(home, '.cache', 'roz');
@@ -21,7 +24,8 @@ async function cached(sessionId: string, direct = false) {
   const hook = (event: string, cli: string, payload: unknown) =>
     direct ? runProcess(process.execPath, [rozBin, 'hook', cli], JSON.stringify(payload), env) : runHook(event, payload, env);
   await hook('SessionStart', 'session-start', p.sessionStart());
-  const [name] = mainCaches(dir);
+  await hook('UserPromptSubmit', 'user-prompt', p.prompt('hello'));
+  const name = mainCaches(dir).find((f) => f.endsWith('.user-prompt.v8'));
   return { env, p, dir, hook, file: join(dir, name!) };
 }
 
@@ -38,7 +42,7 @@ describe('code cache integrity', () => {
     const stamp = /\/\/# roz-sha256=([0-9a-f]{64})\n$/.exec(readFileSync(hookBundle, 'utf8'))?.[1];
     expect(stamp).toBeDefined();
     const { file } = await cached('cc-name');
-    expect(file).toContain(`-${stamp!.slice(0, 32)}-ck.v8`);
+    expect(file).toContain(`-${stamp!.slice(0, 32)}-ck.user-prompt.v8`);
   });
 
   it('a corrupt cache under hooks.json is rejected by its checksum (no crash) and replaced', async () => {
@@ -72,7 +76,8 @@ describe('code cache integrity', () => {
     const dir = join(home, '.cache', 'roz');
     const p = payloads('cc-poison', proj.root);
     await runHook('SessionStart', p.sessionStart(), env);
-    const [name] = mainCaches(dir);
+    await runHook('PreToolUse', p.pre('Write', { file_path: join(proj.root, 'src/auth/first.ts'), content: 'x' }), env);
+    const name = mainCaches(dir).find((f) => f.endsWith('.pre-tool-use.v8'));
     const file = join(dir, name!);
     // Built with hooks.json's flags, so its checksum is valid: only the code differs.
     execFileSync(process.execPath, ['--verify-snapshot-checksum', poisoner, hookBundle, file, 'process.exit(0)']);
@@ -87,6 +92,10 @@ describe('code cache integrity', () => {
     await runHook('UserPromptSubmit', p.prompt('#roz do it'), env);
     const stop = await runHook('Stop', p.stop(), env);
     expect(stop.json?.decision).toBe('block');
+    // The next PreToolUse (the event whose cache was poisoned) runs the bundle and rebuilds its cache.
+    const again = await runHook('PreToolUse', p.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toMatch(/without answering/);
     expect(statSync(file).size).toBeGreaterThan(0);
   });
 });

@@ -4,12 +4,13 @@
 // closed; "advisory" said without roz exec/run settings behind it). A folder
 // the user names in their own config is allowed; a project's config cannot
 // add one. And `roz settings` carries the same line as deny rules.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { makeProject } from '../governance/helpers.js';
 import { payloads, roz, runHook, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const decision = (r: ProcResult) => r.json?.hookSpecificOutput?.permissionDecision;
 const reason = (r: ProcResult) => String(r.json?.hookSpecificOutput?.permissionDecisionReason ?? '');
@@ -22,7 +23,7 @@ function setup(extra: Record<string, string> = {}) {
 
 describe('the file tools write where sandboxed Bash may', () => {
   it('Write/Edit/MultiEdit/NotebookEdit on .git/config, a nested .git, ~/.gitconfig and ~/.bashrc are denied; the project and $TMPDIR are not', async () => {
-    const { proj, env, home, p } = setup({ TMPDIR: mkdtempSync(join(tmpdir(), 'roz-tmpdir-')) });
+    const { proj, env, home, p } = setup({ TMPDIR: tempDir('roz-tmpdir-') });
     mkdirSync(join(proj.root, 'sub', '.git'), { recursive: true });
     const denied: Array<[string, Record<string, unknown>]> = [
       ['Write', { file_path: join(proj.root, '.git', 'config'), content: '[core]\n\tfsmonitor = ./p.sh\n' }],
@@ -68,8 +69,8 @@ describe('the file tools write where sandboxed Bash may', () => {
   }, 60_000);
 
   it('the user may add a folder ([enforce] write_paths in their own config); the project may not', async () => {
-    const extra = mkdtempSync(join(tmpdir(), 'roz-extra-'));
-    const other = mkdtempSync(join(tmpdir(), 'roz-other-'));
+    const extra = tempDir('roz-extra-');
+    const other = tempDir('roz-other-');
     const { proj, env, store, p } = setup();
     mkdirSync(store, { recursive: true });
     writeFileSync(join(store, 'config.toml'), `[enforce]\nwrite_paths = [${JSON.stringify(extra)}]\n`);

@@ -3,13 +3,13 @@
 // plugin's real hooks with JSON on stdin (so a decision's tree is roz's own
 // snapshot of the agent's worktree, as in a real session).
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const GIT_ENV = {
   PATH: '/usr/bin:/bin',
@@ -34,7 +34,7 @@ function commitFile(cwd: string, file: string, text: string, msg = `edit ${file}
 }
 
 function setup() {
-  const tmp = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-')));
+  const tmp = realpathSync(tempDir('roz-fleet-'));
   const repo = join(tmp, 'repo');
   mkdirSync(repo);
   git(repo, 'init', '-q', '-b', 'main');
@@ -398,6 +398,51 @@ describe('roz agent merge: the merge gate', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/working ledger was not read \(.*symbolic link\)/);
     expect(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')).not.toContain('TOP-SECRET');
+  }, 60_000);
+
+  it("merges one approved agent after another when the base tracks the ledger (the first merge's records do not block the second)", async () => {
+    const { tmp, repo, env, rozIn } = setup();
+    const base = [traceRecord('x'), traceRecord('y')];
+    commitFile(repo, '.orchestration/agent_trace.jsonl', `${base.join('\n')}\n`, 'ledger');
+    for (const n of ['one', 'two']) expect((await rozIn(repo, 'agent', 'add', n)).code).toBe(0);
+    const mine: Record<string, string[]> = {};
+    for (const n of ['one', 'two']) {
+      const wt = join(tmp, 'repo.roz', n);
+      commitFile(wt, `${n}.txt`, `${n}\n`);
+      mine[n] = [traceRecord(`${n}-1`), traceRecord(`${n}-2`)];
+      // two commits its first record (the tracked ledger changes on its branch); the rest its hooks appended after the commit.
+      if (n === 'two') commitFile(wt, '.orchestration/agent_trace.jsonl', `${[...base, mine[n]![0]].join('\n')}\n`, 'ledger');
+      writeFileSync(join(wt, '.orchestration', 'agent_trace.jsonl'), `${[...base, ...mine[n]!].join('\n')}\n`);
+      await review(env, wt, 'COMPLETE');
+    }
+    const one = await rozIn(repo, 'agent', 'merge', 'one');
+    expect(one.code, one.stderr).toBe(0);
+    // The merge left the base checkout's tracked ledger with records not yet committed: that is roz's file, not the human's change.
+    expect(git(repo, 'status', '--porcelain')).toMatch(/agent_trace\.jsonl/);
+    const two = await rozIn(repo, 'agent', 'merge', 'two');
+    expect(two.code, two.stderr).toBe(0);
+    expect(readFileSync(join(repo, 'two.txt'), 'utf8')).toBe('two\n');
+    expect(readFileSync(join(repo, 'one.txt'), 'utf8')).toBe('one\n');
+    const got = ids(readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8'));
+    const want = [...base, ...mine['one']!, ...mine['two']!].map((l) => JSON.parse(l).id);
+    for (const id of want)
+      expect(
+        got.filter((g) => g === id),
+        id,
+      ).toHaveLength(1);
+    // Both merges' own records, and nothing else.
+    expect(got).toHaveLength(want.length + 2);
+    expect(ids(git(repo, 'show', 'main:.orchestration/agent_trace.jsonl'))).toEqual([...base, mine['two']![0]!].map((l) => JSON.parse(l).id));
+    // Only the ledger's working copy is ahead of the commit (nothing staged), as after any session.
+    expect(git(repo, 'status', '--porcelain')).toBe(' M .orchestration/agent_trace.jsonl\n');
+    // A change of the human's own still refuses a merge (the ledger is left out, nothing else).
+    expect((await rozIn(repo, 'agent', 'add', 'three')).code).toBe(0);
+    commitFile(join(tmp, 'repo.roz', 'three'), 'three.txt', 'three\n');
+    await review(env, join(tmp, 'repo.roz', 'three'), 'COMPLETE');
+    writeFileSync(join(repo, 'one.txt'), 'the human edits\n');
+    const three = await rozIn(repo, 'agent', 'merge', 'three');
+    expect(three.code).toBe(4);
+    expect(three.stderr).toMatch(/uncommitted changes \(one\.txt\)/);
   }, 60_000);
 
   it("brings the agent's untracked ledger records into the base checkout's ledger, none lost", async () => {

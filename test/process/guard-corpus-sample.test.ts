@@ -3,7 +3,7 @@
 // governed one (an intent owning `**`): the hook's decision matches the
 // in-process judgement that test/core/guard/guard-corpus.test.ts measures on
 // the whole corpus, so those rates are the real hook's.
-import { mkdirSync, mkdtempSync, realpathSync } from 'node:fs';
+import { mkdirSync, realpathSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { MUST_ASK, SAFE } from '../core/guard/guard-corpus.js';
 import { makeProject } from '../governance/helpers.js';
 import { payloads, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const decision = (r: ProcResult): string => r.json?.hookSpecificOutput?.permissionDecision ?? 'none';
 const flagged = (d: string): boolean => d === 'ask' || d === 'deny';
@@ -58,10 +59,10 @@ function projectBase(): string {
 
 describe('guard corpus sample through the built hook', () => {
   it('repo without intents: must-ask cases are asked, safe ones pass', { timeout: 600_000 }, async () => {
-    const repo = realpathSync(mkdtempSync(join(projectBase(), 'plain-')));
+    const repo = realpathSync(tempDir('plain-', projectBase()));
     const { env: base } = sandbox();
     // A home where homes live (the sandbox's is under /tmp, which is scratch).
-    const env = { ...base, HOME: mkdtempSync(join(projectBase(), 'home-')) };
+    const env = { ...base, HOME: tempDir('home-', projectBase()) };
     const p = payloads('corpus-plain', repo);
     const got = await judgeAll([...ASK, ...OK], async (command) => decision(await runHook('PreToolUse', p.pre('Bash', { command }), env)));
     const r = report('repo without intents', got);
@@ -79,7 +80,7 @@ describe('guard corpus sample through the built hook', () => {
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
     const { env: base } = sandbox();
-    const env = { ...base, HOME: mkdtempSync(join(projectBase(), 'home-')), CLAUDE_PROJECT_DIR: proj.root, TMPDIR: tmpdir() };
+    const env = { ...base, HOME: tempDir('home-', projectBase()), CLAUDE_PROJECT_DIR: proj.root, TMPDIR: tmpdir() };
     const sid = 'corpus-gov';
     const p = payloads(sid, proj.root);
     await runHook('SessionStart', p.sessionStart(), env);

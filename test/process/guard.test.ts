@@ -1,11 +1,10 @@
 // The destructive guard through the built hook, in a project without intent
 // governance: asked by default (the reason says what `-p` does), denied or
 // silent as [guard] destructive says, and quiet for ordinary commands.
-import { mkdtempSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { payloads, runHook, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const decision = (r: ProcResult): { decision: string | undefined; reason: string } => ({
   decision: r.json?.hookSpecificOutput?.permissionDecision,
@@ -13,7 +12,7 @@ const decision = (r: ProcResult): { decision: string | undefined; reason: string
 });
 
 describe('destructive guard in an ungoverned project (built hook)', () => {
-  const repo = realpathSync(mkdtempSync(join(tmpdir(), 'roz-guard-plain-')));
+  const repo = realpathSync(tempDir('roz-guard-plain-'));
 
   it('asks for rm -rf ~ and git push --force, saying who answers and what -p does', async () => {
     const { env } = sandbox();

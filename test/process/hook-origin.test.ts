@@ -2,11 +2,11 @@
 // change a session: the hook refuses when it was not started the way the
 // client starts hooks (src/engine/hook-origin.ts). Enforced mode's sandbox is
 // the guarantee; this is the advisory first line, tested for what it catches.
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { hookCommand, payloads, runHook, runProcess, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SNAPSHOT = '/tmp/home/.claude/shell-snapshots/snapshot-bash-1-abc.sh';
 
@@ -15,7 +15,7 @@ describe('roz hook from the agent (advisory detection)', () => {
     const { env, store } = sandbox();
     const sid = 'forge-1';
     const p = payloads(sid);
-    const dir = mkdtempSync(join(tmpdir(), 'roz-forge-'));
+    const dir = tempDir('roz-forge-');
     const event = join(dir, 'event.json');
     writeFileSync(event, JSON.stringify(p.subagentStart('fake', 'roz:roz')));
     const hook = hookCommand('SubagentStart');

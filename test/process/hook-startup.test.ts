@@ -9,7 +9,6 @@ import {
   cpSync,
   existsSync,
   mkdirSync,
-  mkdtempSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -18,29 +17,30 @@ import {
   writeFileSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FILE_TOOLS } from '../../src/core/governance/mutations.js';
 import { makeProject } from '../governance/helpers.js';
 import { payloads, pluginDir, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const cacheFiles = (dir: string, of = 'hook') => (existsSync(dir) ? readdirSync(dir).filter((f) => f.startsWith(`${of}-v`) && f.endsWith('.v8')) : []);
 const mode = (p: string) => statSync(p).mode & 0o777;
 
-/** A sandbox where one SessionStart hook has written the bundle's code cache. */
+/** A sandbox where a UserPromptSubmit hook has written its code cache (each event has its own). */
 async function cachedSandbox(sessionId: string) {
   const { env, home } = sandbox();
   const dir = join(home, '.cache', 'roz');
   const p = payloads(sessionId);
   await runHook('SessionStart', p.sessionStart(), env);
-  const [name] = cacheFiles(dir);
+  await runHook('UserPromptSubmit', p.prompt('hello'), env);
+  const name = cacheFiles(dir).find((f) => f.endsWith('.user-prompt.v8'));
   return { env, p, file: join(dir, name!) };
 }
 
 /** A copy of the built plugin, minus `without` (files under dist/), and a way to run its hook. */
 function pluginCopy(env: NodeJS.ProcessEnv, without: string[] = []) {
-  const plugin = join(mkdtempSync(join(tmpdir(), 'roz-plugin-')), 'plugin');
+  const plugin = join(tempDir('roz-plugin-'), 'plugin');
   cpSync(pluginDir, plugin, { recursive: true });
   for (const f of without) rmSync(join(plugin, 'dist', f));
   return {
@@ -87,7 +87,7 @@ describe('hook code cache', () => {
     const { env, p, file } = await cachedSandbox('cache-3');
     writeFileSync(file, 'planted');
     chmodSync(file, 0o666);
-    const r = await runHook('PreToolUse', p.pre('Read', { file_path: '/etc/hostname' }), env);
+    const r = await runHook('UserPromptSubmit', p.prompt('hello again'), env);
     expect(r.code).toBe(0);
     expect(mode(file)).toBe(0o600);
     expect(readFileSync(file, 'utf8')).not.toBe('planted');
@@ -110,47 +110,51 @@ describe('hook code cache', () => {
 });
 
 describe('code cache coverage', () => {
-  it('grows to cover each kind of hook and governance as they first run, then stays put', async () => {
+  it('one cache per event (Bash apart), each growing to cover what its hooks run, then staying put', async () => {
     const proj = makeProject({ git: true });
     const { env, home } = sandbox();
     const dir = join(home, '.cache', 'roz');
     const covered = (file: string): string[] => readFileSync(`${file}.paths`, 'utf8').split('\n').filter(Boolean).sort();
+    const cacheOf = (kind: string) => join(dir, cacheFiles(dir).find((f) => f.endsWith(`.${kind}.v8`))!);
     const plain = payloads('cover-1', proj.outside);
-    // A session starts: its first hook writes the cache, covering what it ran.
+    // A session starts: its first hook writes its cache, covering what it ran.
     await runHook('SessionStart', plain.sessionStart(), env);
-    const [name] = cacheFiles(dir);
-    const file = join(dir, name!);
-    expect(covered(file)).toEqual(['hook:SessionStart']);
-    const started = statSync(file);
+    expect(cacheFiles(dir)).toHaveLength(1);
+    const start = cacheOf('session-start');
+    expect(covered(start)).toEqual(['hook:SessionStart']);
+    const started = statSync(start);
 
-    // The first Bash call ran functions the cache lacked (V8 had compiled them
-    // from source): the cache is rewritten with them, a union of both runs.
+    // A Bash call has a cache of its own: it does not deserialize SessionStart's bytecode, nor they its.
     await runHook('PreToolUse', plain.pre('Bash', { command: 'ls' }), env);
-    const bash = statSync(file);
-    expect(bash.ino).not.toBe(started.ino);
-    expect(bash.size).toBeGreaterThan(started.size);
-    expect(covered(file)).toEqual(['hook:PreToolUse:Bash', 'hook:SessionStart']);
+    const bashFile = cacheOf('pre-tool-use-bash');
+    const bash = statSync(bashFile);
+    expect(covered(bashFile)).toEqual(['hook:PreToolUse:Bash']);
+    expect(statSync(start).ino).toBe(started.ino);
     await runHook('PreToolUse', plain.pre('Bash', { command: 'git status' }), env);
-    expect(statSync(file).ino).toBe(bash.ino);
+    expect(statSync(bashFile).ino).toBe(bash.ino);
 
+    // Other tools share the PreToolUse cache, which grows (a union) as new kinds run.
     const governed = payloads('cover-2', proj.root);
+    await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
+    const toolFile = cacheOf('pre-tool-use');
+    const read = statSync(toolFile);
     await runHook('PreToolUse', governed.pre('Write', { file_path: join(proj.root, 'src/auth/a.ts'), content: 'x' }), env);
-    const grown = statSync(file);
-    expect(grown.ino).not.toBe(bash.ino);
-    expect(grown.size).toBeGreaterThan(bash.size);
-    expect(covered(file)).toEqual(['governance', 'hook:PreToolUse:Bash', 'hook:PreToolUse:file', 'hook:SessionStart']);
+    const grown = statSync(toolFile);
+    expect(grown.ino).not.toBe(read.ino);
+    expect(grown.size).toBeGreaterThan(read.size);
+    expect(covered(toolFile)).toContain('governance');
+    expect(covered(toolFile)).toContain('hook:PreToolUse:file');
 
     // Every kind seen once, nothing more is written.
-    await runHook('PreToolUse', governed.pre('Read', { file_path: join(proj.root, 'README.md') }), env);
-    const all = statSync(file);
     for (const run of [governed.pre('Read', { file_path: join(proj.root, 'a.md') }), plain.pre('Bash', { command: 'ls' })])
       await runHook('PreToolUse', run, env);
     await runHook('PreToolUse', governed.pre('Write', { file_path: join(proj.root, 'src/auth/b.ts'), content: 'x' }), env);
-    expect(statSync(file).ino).toBe(all.ino);
-    expect(cacheFiles(dir)).toEqual([name]);
-    // Each file loaded on demand has a cache of its own: the shell parser (Bash), the intents parser (first governed hook).
+    expect(statSync(toolFile).ino).toBe(grown.ino);
+    expect(statSync(bashFile).ino).toBe(bash.ino);
+    expect(cacheFiles(dir)).toHaveLength(3);
+    // Each file loaded on demand has caches of its own: the shell parser (Bash), the intents parser (first governed hook).
     expect(cacheFiles(dir, 'hook-shell')).toHaveLength(1);
-    expect(cacheFiles(dir, 'hook-intents-parser')).toHaveLength(1);
+    expect(cacheFiles(dir, 'hook-intents-parser').length).toBeGreaterThanOrEqual(1);
     expect(cacheFiles(dir, 'hook-trace-schema')).toHaveLength(0);
   });
 });
@@ -259,7 +263,7 @@ describe('governance loading', () => {
 describe('hook stdin and stdout', () => {
   it('reads a non-blocking stdin that has no data yet (EAGAIN) by waiting for it, and answers in full', async () => {
     const { env } = sandbox();
-    const fifo = join(mkdtempSync(join(tmpdir(), 'roz-fifo-')), 'stdin');
+    const fifo = join(tempDir('roz-fifo-'), 'stdin');
     execFileSync('mkfifo', [fifo]);
     const reader = openSync(fifo, constants.O_RDONLY | constants.O_NONBLOCK);
     const writer = openSync(fifo, constants.O_WRONLY);

@@ -4,15 +4,15 @@
 // plugin without node_modules (Claude Code's plugin cache) borrows the pty
 // module from that install, or says in one line how to get it.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repo = join(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { version: string };
-const work = mkdtempSync(join(tmpdir(), 'roz-pack-'));
+const work = tempDir('roz-pack-');
 const prefix = join(work, 'prefix');
 const installed = join(prefix, 'lib', 'node_modules', 'roz');
 // No roz on this PATH but the ones a test puts there; node for the #! lines.

@@ -2,16 +2,16 @@
 // agent can write that file: here it tries to switch review off and make the
 // circuit breaker give up at once, and fails, loudly; the tightening it may
 // do (one more gate) applies.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SID = 'project-config-1';
 
 function projectWith(toml: string): string {
-  const dir = mkdtempSync(join(tmpdir(), 'roz-proj-'));
+  const dir = tempDir('roz-proj-');
   mkdirSync(join(dir, '.git'));
   mkdirSync(join(dir, '.roz'));
   writeFileSync(join(dir, '.roz', 'config.toml'), toml);

@@ -2,17 +2,17 @@
 // (`--session-id`), and when claude exits 0 the exit code says how the review
 // ended. A fake `claude` plays the session through roz's real hooks.
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { hookCommand, pluginDir, rozBin } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function world() {
-  const root = mkdtempSync(join(tmpdir(), 'roz-require-'));
+  const root = tempDir('roz-require-');
   dirs.push(root);
   const bin = join(root, 'bin');
   const home = join(root, 'home');

@@ -4,11 +4,11 @@
 // written after it (seen by no hook) is named at `roz decide`, and the
 // approval's covers list leaves out roz's own .orchestration/ files.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { payloads, roz, runHook, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SID = '0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d';
 const REV = 'a5eed7ee1234abcd0';
@@ -16,7 +16,7 @@ const made: string[] = [];
 afterEach(() => made.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
 
 function repo(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'roz-seen-'));
+  const dir = tempDir('roz-seen-');
   made.push(dir);
   const git = (...args: string[]) => execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t.invalid', ...args], { cwd: dir, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');

@@ -1,12 +1,12 @@
 // store/git-objects.ts against real git: objects re-hashed on read (a planted
 // loose object is caught), trees parsed and rebuilt to git's own ids.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { entryAt, ObjectError, parseTree, readObjects, treeBody, treeWith, verifyTree } from '../../src/store/git-objects.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const ENV = {
   PATH: '/usr/bin:/bin',
@@ -21,7 +21,7 @@ const ENV = {
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
 
 function repo() {
-  const dir = mkdtempSync(join(tmpdir(), 'roz-objects-'));
+  const dir = tempDir('roz-objects-');
   git(dir, 'init', '-q', '-b', 'main');
   mkdirSync(join(dir, '.orchestration'));
   mkdirSync(join(dir, 'src', 'deep'), { recursive: true });

@@ -1,9 +1,7 @@
 // The stats index: the engine appends a session's stats summary inside its
 // locked update whenever what stats reports changes; `roz stats` reads that
 // one file and falls back to state files for sessions it lacks.
-import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { appendFileSync, existsSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { newSession, type SessionState } from '../../src/core/session-state.js';
 import { computeStats, computeStatsOfSummaries } from '../../src/core/stats.js';
@@ -11,6 +9,7 @@ import { FileSessionStore } from '../../src/store/file-store.js';
 import { sessionDir, statePath } from '../../src/store/paths.js';
 import { compactStatsIndex, statsIndexPath } from '../../src/store/stats-index.js';
 import { payloads, roz, runHook, sandbox } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const SINCE = new Date(0);
 const lines = (root: string): string[] =>
@@ -47,7 +46,7 @@ function fromStates(store: FileSessionStore) {
 
 describe('stats index', () => {
   it('gets a line only when what stats reports changes, and gives the same report as the state files', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'roz-idx-'));
+    const root = tempDir('roz-idx-');
     const store = new FileSessionStore(root);
     await fill(store, 12);
     // 12 sessions created; 8 of them reviewed with a block, a spawn and an outcome. The counter-only update adds none.
@@ -58,7 +57,7 @@ describe('stats index', () => {
   });
 
   it('falls back to the state file for sessions it lacks or cannot read, and ignores removed sessions', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'roz-idx-'));
+    const root = tempDir('roz-idx-');
     const store = new FileSessionStore(root);
     await fill(store, 9);
     const want = fromStates(store);
@@ -78,7 +77,7 @@ describe('stats index', () => {
   });
 
   it('compacts to one line per live session without changing the report', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'roz-idx-'));
+    const root = tempDir('roz-idx-');
     const store = new FileSessionStore(root);
     await fill(store, 30);
     store.remove('s-4');

@@ -1,13 +1,13 @@
 // Live reload in `roz run`: active_intents.yaml and the config are re-read
 // when they change on disk, from file events (polling only as the fallback).
-import { mkdirSync, mkdtempSync, renameSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { FileWatch } from '../../src/supervisor/file-watch.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { relay, SID, sandboxEnv, startSupervisor, until } from './helpers/channel.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -19,7 +19,7 @@ const intentsYaml = (ids: string[]) =>
 
 describe.each([false, true])('FileWatch (polling %s)', (poll) => {
   it.each(['write', 'rename'])('hears a %s of the file (an editor saving by rename too), and nothing about its neighbours', async (how) => {
-    const dir = mkdtempSync(join(tmpdir(), 'roz-watch-'));
+    const dir = tempDir('roz-watch-');
     const file = join(dir, 'active_intents.yaml');
     writeFileSync(file, 'a');
     const heard: string[] = [];
@@ -56,7 +56,7 @@ describe('the supervisor reloads what it shows', () => {
   it('active_intents.yaml edited on disk: the intents view has the new intent; config edited: reloaded and its problems shown', async () => {
     const s = await startSupervisor();
     sup = s.sup;
-    const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
+    const repo = tempDir('roz-governed-');
     mkdirSync(join(repo, '.orchestration'));
     const file = join(repo, '.orchestration', 'active_intents.yaml');
     writeFileSync(file, intentsYaml(['INT-1']));
@@ -85,7 +85,7 @@ describe('the supervisor reloads what it shows', () => {
 
   it("the project's .roz/config.toml (found from where roz run started) is watched too", async () => {
     const { env } = sandboxEnv();
-    const repo = mkdtempSync(join(tmpdir(), 'roz-project-'));
+    const repo = tempDir('roz-project-');
     mkdirSync(join(repo, '.roz'));
     const projectConfig = join(repo, '.roz', 'config.toml');
     writeFileSync(projectConfig, '');

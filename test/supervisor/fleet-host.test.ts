@@ -4,7 +4,7 @@
 // token; a child's exit reaches supervisor.agentExited (code or signal);
 // stopAgent/stopAll end them; in-process http hooks judge each agent with
 // its own environment, chosen by the token, never by the cwd it sends.
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,10 +68,22 @@ process.stdout.write('AGENT ' + name + ' READY\\r\\n');
     const { readdirSync } = require('node:fs') as typeof import('node:fs');
     return readdirSync(reports)
       .filter((f: string) => f.startsWith(`${name}.`))
-      .map((f: string) => JSON.parse(readFileSync(join(reports, f), 'utf8')));
+      .flatMap((f: string) => {
+        try {
+          return [JSON.parse(readFileSync(join(reports, f), 'utf8'))];
+        } catch {
+          return []; // being written
+        }
+      });
   };
   const rozCli = (...args: string[]) => execFileSync(process.execPath, [roz, ...args], { cwd: repo, env, encoding: 'utf8', stdio: 'pipe' });
-  return { top, repo, env, agent, report, rozCli };
+  const rozAsync = (...args: string[]) =>
+    new Promise<string>((resolve, reject) =>
+      execFile(process.execPath, [roz, ...args], { cwd: repo, env, encoding: 'utf8' }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      ),
+    );
+  return { top, repo, env, agent, report, rozCli, rozAsync };
 }
 
 const frame = (token: string, event: string, input: Record<string, unknown>) =>
@@ -133,7 +145,7 @@ describe('FleetHost', () => {
     expect(over).toBe(false);
 
     // stopAll: the last agent goes, the run is over, its code is main's.
-    expect((await h.stopAll()).ok).toBe(true);
+    expect(await h.stopAll()).toMatchObject({ ok: true, message: 'stopping b (the run ends with them)' });
     await h.allExited;
     const result = await h.finish();
     expect(result.code).toBe(5);
@@ -168,6 +180,25 @@ describe('FleetHost', () => {
     const refused = await h.mergeAgent('c');
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain("c's work was never reviewed");
+  }, 60_000);
+});
+
+describe('the control socket drives the fleet host', () => {
+  it('roz agent add starts the agent in the running roz run; roz agent stop stops it; roz agent ls shows both', async () => {
+    const w = world();
+    host = await FleetHost.start({ command: w.agent, args: ['--x'], cwd: w.repo, env: w.env, approvalTimeoutMs: 10_000, pty: { cols: 80, rows: 24 } });
+    const h = host;
+    expect(h.control).not.toBeNull();
+    // Not execFileSync: the supervisor answering it runs in this process.
+    const add = await w.rozAsync('agent', 'add', 'e', '--prompt', 'go on');
+    expect(add).toContain('the running supervisor started it');
+    await until(() => w.report('e').length === 1, 'e to start', 10_000);
+    expect(w.report('e')[0]!.argv).toEqual(['--x', 'go on']);
+    const ls = JSON.parse(await w.rozAsync('agent', 'ls', '--json')) as Array<{ name: string; state: string }>;
+    expect(ls.map((a) => a.name).sort()).toEqual(['e', 'main']);
+    expect(await w.rozAsync('agent', 'stop', 'e')).toContain('stopped e');
+    await until(() => h.get('e')!.code !== null, 'e to exit');
+    expect(h.get('main')!.code).toBeNull();
   }, 60_000);
 });
 

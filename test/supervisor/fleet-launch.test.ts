@@ -62,7 +62,11 @@ setInterval(() => {}, 1000);
   execFileSync(process.execPath, [join(repoRoot, 'plugin', 'bin', 'roz'), 'agent', 'add', 'b', '--', '-p', 'hi'], { cwd: repo, env, stdio: 'pipe' });
   const report = (name: string): Report | null => {
     const f = join(reports, `${name}.json`);
-    return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Report) : null;
+    try {
+      return existsSync(f) ? (JSON.parse(readFileSync(f, 'utf8')) as Report) : null;
+    } catch {
+      return null; // being written
+    }
   };
   return { top, repo, env, report };
 }

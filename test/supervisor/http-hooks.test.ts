@@ -3,8 +3,7 @@
 // answer a hook process gives, an ask waits for the human, and the settings
 // fragment the client is launched with.
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { httpHooksFragment, parseClientVersion, supportsHttpHooks } from '../../src/supervisor/http-hooks.js';
@@ -14,6 +13,7 @@ import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { CLIENTS } from '../e2e/harness/workspace.js';
 import { repoRoot } from './helpers/bundle.js';
 import { governedRepo, preToolUse, sandboxEnv, SID, traceRecords, until } from './helpers/channel.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sup: Supervisor | null = null;
 afterEach(async () => {
@@ -115,7 +115,7 @@ describe('http hooks: launch settings', () => {
   });
 
   it('the plugin copy keeps agents, MCP server and bin, and only the SessionStart command hook', () => {
-    const store = mkdtempSync(join(tmpdir(), 'roz-store-'));
+    const store = tempDir('roz-store-');
     const dir = hooklessPlugin(join(repoRoot, 'plugin'), store);
     expect(hooklessPlugin(join(repoRoot, 'plugin'), store)).toBe(dir);
     expect(Object.keys(JSON.parse(readFileSync(join(dir, 'hooks', 'hooks.json'), 'utf8')).hooks)).toEqual(['SessionStart']);
@@ -127,7 +127,7 @@ describe('http hooks: launch settings', () => {
 
 describe('http hooks: which runs get them', () => {
   it('the pinned clients: 2.1.330 gets http hooks, 2.1.197 keeps command hooks; so do an installed plugin and ROZ_HOOKS=command', () => {
-    const home = mkdtempSync(join(tmpdir(), 'roz-home-'));
+    const home = tempDir('roz-home-');
     const env = { PATH: process.env.PATH ?? '', HOME: home };
     const req = (command: string, extra: Partial<RunRequest> = {}): RunRequest => ({
       command,

@@ -1,14 +1,14 @@
 // The intents view's select / clear goes through the supervisor (trusted):
 // written under the session lock, traced as the human's; the agent's own
 // selection through the roz CLI is never recorded as the human's.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { roz } from '../helpers/hooks.js';
 import { relay, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 let sup: Supervisor | null = null;
 afterEach(async () => {
@@ -21,7 +21,7 @@ describe('the human selects an intent at roz run', () => {
     const s = await startSupervisor();
     sup = s.sup;
     expect((await s.sup.selectIntent('INT-1')).ok).toBe(false); // no session yet
-    const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
+    const repo = tempDir('roz-governed-');
     mkdirSync(join(repo, '.orchestration'));
     writeFileSync(
       join(repo, '.orchestration', 'active_intents.yaml'),

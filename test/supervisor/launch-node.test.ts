@@ -1,12 +1,12 @@
 // What a run launches the client with, so that no program comes from a folder
 // the agent can write: the plugin copy whose hooks and MCP server start the
 // node roz runs on, and the client looked up on a PATH without the project.
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchPlugin, withNode } from '../../src/supervisor/http-launch.js';
 import { pathOutsideProject } from '../../src/supervisor/launch-node.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const repoPlugin = join(import.meta.dirname, '..', '..', 'plugin');
 
@@ -25,7 +25,7 @@ describe('programs by absolute path', () => {
   });
 
   it('the launch copy: hooks.json and .mcp.json start process.execPath, other parts are the plugin', () => {
-    const store = mkdtempSync(join(tmpdir(), 'roz-launch-'));
+    const store = tempDir('roz-launch-');
     const dir = launchPlugin(repoPlugin, store, { commandOnly: false, node: process.execPath });
     const hooks = readFileSync(join(dir, 'hooks', 'hooks.json'), 'utf8');
     expect(hooks).toContain(`'${process.execPath}' --verify-snapshot-checksum`);
@@ -38,7 +38,7 @@ describe('programs by absolute path', () => {
   });
 
   it("the client is looked up on PATH without the project's folders (npx puts node_modules/.bin first)", () => {
-    const project = realpathSync(mkdtempSync(join(tmpdir(), 'roz-proj-')));
+    const project = realpathSync(tempDir('roz-proj-'));
     mkdirSync(join(project, 'node_modules', '.bin'), { recursive: true });
     const path = [join(project, 'node_modules', '.bin'), 'relative/bin', '', '/usr/local/bin', project, '/usr/bin'].join(':');
     expect(pathOutsideProject(path, project)).toBe('/usr/local/bin:/usr/bin');

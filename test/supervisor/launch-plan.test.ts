@@ -3,14 +3,14 @@
 // run, `roz run` (a supervisor) and `roz exec` (hooks in the launcher) alike.
 // A fake `claude` answers `--version` as a pinned client would and reports the
 // command line and settings it was started with.
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../src/core/config.js';
 import { hookTransport, planRun, type LaunchFacts } from '../../src/core/launch-plan.js';
 import { RunService } from '../../src/supervisor/run-service.js';
 import { repoRoot } from './helpers/bundle.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 // Counts every load of roz's config, by anyone RunService calls.
 const loads = vi.hoisted(() => ({ n: 0 }));
@@ -76,7 +76,7 @@ describe('the launch plan (pure)', () => {
 });
 
 function world(version: string) {
-  const root = mkdtempSync(join(tmpdir(), 'roz-plan-'));
+  const root = tempDir('roz-plan-');
   dirs.push(root);
   const bin = join(root, 'bin');
   const home = join(root, 'home');

@@ -1,13 +1,13 @@
 // `roz run` in a real pseudo-terminal with a fake claude: the child's screen
 // in the pane, the status line, the focus hotkey, resize, Ctrl-C, a human gate
 // answered from the keyboard, and the child's exit code.
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { bundle, repoRoot } from './helpers/bundle.js';
 import { startPtyScreen, type PtyScreen } from './helpers/pty-screen.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const CTRL_RBRACKET = '\x1d';
 let entry: string;
@@ -25,7 +25,7 @@ afterEach(() => {
 });
 
 function start(cols = 100, rows = 30) {
-  const home = mkdtempSync(join(tmpdir(), 'roz-run-home-'));
+  const home = tempDir('roz-run-home-');
   const store = join(home, 'store');
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: home, ROZ_STORAGE_PATH: store, FAKE_HOOK: fakeHook, TERM: 'xterm-256color' };
   running = startPtyScreen(process.execPath, [entry, '--approval-timeout', '15', '--', process.execPath, fakeClaude], { cols, rows, env, cwd: home });

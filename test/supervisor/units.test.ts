@@ -1,7 +1,6 @@
 // Small supervisor pieces: the ring, session stats, launch arguments, the
 // frame parser, and terminal restoration.
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +11,7 @@ import { RingBuffer } from '../../src/supervisor/ring-buffer.js';
 import { sessionStats } from '../../src/supervisor/session-stats.js';
 import { TerminalGuard } from '../../src/supervisor/terminal-guard.js';
 import { diffPreview } from '../../src/tui/diff-preview.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 describe('ring buffer', () => {
   it('keeps the newest items up to its capacity and counts all pushes', () => {
@@ -60,7 +60,7 @@ describe('session stats', () => {
 });
 
 describe('launch arguments', () => {
-  const home = mkdtempSync(join(tmpdir(), 'roz-launch-'));
+  const home = tempDir('roz-launch-');
   it('loads roz with --plugin-dir for claude, not for other commands', () => {
     expect(planLaunch('claude', ['--model', 'x'], { env: {}, home, pluginDir: '/p' }).args).toEqual(['--plugin-dir', '/p', '--model', 'x']);
     expect(planLaunch('/usr/bin/node', ['fake.js'], { env: {}, home, pluginDir: '/p' }).args).toEqual(['fake.js']);
@@ -114,7 +114,7 @@ describe('terminal guard', () => {
 describe('project intents', () => {
   it("reads the governed project's intents file, and re-reads it only when it changes", async () => {
     const { ProjectIntentsReader } = await import('../../src/supervisor/project-intents.js');
-    const root = mkdtempSync(join(tmpdir(), 'roz-intents-'));
+    const root = tempDir('roz-intents-');
     mkdirSync(join(root, '.orchestration'));
     const file = join(root, '.orchestration', 'active_intents.yaml');
     writeFileSync(file, 'active_intents:\n  - id: INT-1\n    name: JWT\n    status: IN_PROGRESS\n    owned_scope: ["src/auth/**"]\n');

@@ -178,6 +178,18 @@ describe.each([
   });
 });
 
+describe('the approvals view in a fleet', () => {
+  it('with nothing pending for the agent in view, says where requests wait and how to get there', async () => {
+    const source = new FakeSource();
+    const snap = source.snapshot();
+    source.snapshot = () => ({ ...snap, fleet: { agent: 'main', agents: 3, waitingElsewhere: 2, elsewhere: ['beta', 'alpha'] } });
+    const r = render(<App source={source} width={80} height={12} />);
+    unmount = r.unmount;
+    r.stdin.write('2');
+    await frameUntil(r.lastFrame, (x) => x.includes('Nothing pending for this agent; 2 waiting in beta, alpha: w jumps there.'), 'the empty state');
+  });
+});
+
 describe('the status line in a fleet', () => {
   it('names the agent in view and says how many requests wait in which other agents', () => {
     const snap = new FakeSource().snapshot();

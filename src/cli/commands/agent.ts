@@ -14,7 +14,8 @@ import type { SessionState } from '../../core/session-state.js';
 import { rozVersion } from '../../core/version.js';
 import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, treeReader } from '../../store/agent-merge.js';
 import { decisionsIn, sessionsByProject, sessionsIn } from '../../store/agent-sessions.js';
-import { addAgent, dirtyFiles, FleetError, listAgents, noFilters, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
+import { addAgent, FleetError, listAgents, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
+import { humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
 import { repoOf } from '../../store/git-repo.js';
@@ -307,7 +308,8 @@ export function agentMergeCommand(name: string): number {
         return { path: w.path, git: { gitDir: id.id.git_dir, workTree: w.path } };
       });
     for (const co of checkouts) {
-      const dirty = dirtyFiles(co.git, false);
+      // The ledger is left out: records hooks appended there are roz's to merge (store/base-checkout.ts), not the human's edits.
+      const dirty = humanChanges(co);
       if (dirty)
         throw new FleetError(
           `${base} is checked out in ${co.path} with uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): commit or stash them first; nothing was merged`,
@@ -337,7 +339,7 @@ export function agentMergeCommand(name: string): number {
 
     // Bring each checkout of the base up to the new commit, filters off; undo the move if one cannot follow.
     for (const co of checkouts) {
-      const r = runGit(co.git, [...noFilters(co.git), 'read-tree', '-m', '-u', facts.baseHead, out.commit], { timeoutMs: 120_000 });
+      const r = updateBaseCheckout(co, facts.baseHead, out.commit);
       if (!r.ok) {
         const back = runGit(repo.common, ['update-ref', agent.base_ref, facts.baseHead, out.commit]);
         throw new FleetError(

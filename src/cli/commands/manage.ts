@@ -1,7 +1,7 @@
 // Store-wide commands: `roz clean`, `roz stats`, `roz config`.
 import { computeStatsOfSummaries } from '../../core/stats.js';
 import { compactStatsIndex } from '../../store/stats-index.js';
-import { cleanSessions } from '../../engine/cleanup.js';
+import { cleanSessions, pruneAfterClean } from '../../engine/cleanup.js';
 import { c, cliContext, parseDuration, printJson, table, UsageError } from '../context.js';
 
 export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: boolean }): number {
@@ -13,6 +13,15 @@ export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: bo
   const n = removed.length;
   process.stdout.write(`roz: ${opts.dryRun ? 'would remove' : 'removed'} ${n} session${n === 1 ? '' : 's'}`);
   process.stdout.write(kept.length ? `; kept ${kept.length} with a pending review (${kept.join(', ')})\n` : '\n');
+  if (ctx.store.root !== ':memory:') {
+    // The snapshot objects only the removed sessions named (with --dry-run, those of sessions that would stay are counted as kept).
+    const p = pruneAfterClean(ctx.store.root, { now: new Date(), retentionMs: ctx.config.cleanup.retention_days * 86_400_000, dryRun: opts.dryRun === true });
+    if (p.skipped) process.stdout.write(`roz: snapshot objects not pruned (${p.skipped})\n`);
+    else if (p.objects > 0)
+      process.stdout.write(
+        `roz: ${opts.dryRun ? 'would prune' : 'pruned'} ${p.removed} of ${p.objects} snapshot objects (${(p.bytesFreed / 1024).toFixed(0)} KiB)\n`,
+      );
+  }
   return 0;
 }
 

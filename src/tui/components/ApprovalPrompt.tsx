@@ -14,6 +14,8 @@ export interface ApprovalPromptProps {
   approval: PendingApproval | null;
   /** In a fleet of several agents: the request names the fleet agent it came from. */
   inFleet?: boolean;
+  /** Nothing pending here but requests wait in other agents: what to say (`w` jumps there). */
+  elsewhere?: string;
   queued: number;
   mode: ApprovalMode;
   reason: string;
@@ -169,6 +171,7 @@ export function ApprovalPrompt({
   historyTop = 0,
   bodyTop = 0,
   inFleet = false,
+  elsewhere,
 }: ApprovalPromptProps) {
   if (!approval) {
     const lines = historyLines(history, width);
@@ -177,7 +180,9 @@ export function ApprovalPrompt({
     return (
       <Box flexDirection="column" height={height}>
         <Text dimColor wrap="truncate">
-          No approvals pending. A hook that needs a human (a destructive command, a gate) shows up here.
+          {elsewhere
+            ? `Nothing pending for this agent; ${elsewhere}: w jumps there.`
+            : 'No approvals pending. A hook that needs a human (a destructive command, a gate) shows up here.'}
         </Text>
         <Text bold wrap="truncate">
           {history.length ? `history: ${history.length} decided, newest first${lines.length > room ? ' (↑↓)' : ''}` : 'history: none decided yet'}

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { runHook } from '../../../src/engine/engine.js';
 import { MemorySessionStore } from '../../../src/store/memory-store.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 function harness(env: Record<string, string> = {}) {
   const store = new MemorySessionStore();
@@ -119,10 +120,9 @@ describe('review state machine (engine + memory store)', () => {
 
 describe('the hook-recorded ISSUES in a governed project', () => {
   it('appends the review lesson, as the CLI did before', async () => {
-    const { mkdtempSync, mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { mkdirSync, writeFileSync, readFileSync } = await import('node:fs');
     const { join } = await import('node:path');
-    const root = mkdtempSync(join(tmpdir(), 'roz-lesson-'));
+    const root = tempDir('roz-lesson-');
     mkdirSync(join(root, '.orchestration'));
     writeFileSync(
       join(root, '.orchestration', 'active_intents.yaml'),

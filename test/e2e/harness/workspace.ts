@@ -22,8 +22,21 @@ export const CLIENTS = {
 export type ClientVersion = keyof typeof CLIENTS;
 export const NEWEST_CLIENT: ClientVersion = '2.1.330';
 export const OLDEST_CLIENT: ClientVersion = '2.1.197';
-/** Both pinned clients, oldest first: `describe.each(PINNED_CLIENTS)` runs a scenario on each. */
-export const PINNED_CLIENTS: ClientVersion[] = [OLDEST_CLIENT, NEWEST_CLIENT];
+/**
+ * Both pinned clients, oldest first: `describe.each(PINNED_CLIENTS)` runs a scenario on each.
+ * ROZ_E2E_CLIENTS (comma-separated versions) narrows the list: CI's second pass, on the
+ * oldest Node, runs the scenarios on the newest client only (.ci/run says why).
+ */
+export const PINNED_CLIENTS: ClientVersion[] = pinnedClients(process.env.ROZ_E2E_CLIENTS);
+
+function pinnedClients(only: string | undefined): ClientVersion[] {
+  const all: ClientVersion[] = [OLDEST_CLIENT, NEWEST_CLIENT];
+  if (!only?.trim()) return all;
+  const wanted = only.split(',').map((v) => v.trim());
+  const unknown = wanted.filter((v) => !all.includes(v as ClientVersion));
+  if (unknown.length) throw new Error(`ROZ_E2E_CLIENTS names ${unknown.join(', ')}: the pinned clients are ${all.join(', ')}`);
+  return all.filter((v) => wanted.includes(v));
+}
 /** The client a test uses when it does not choose: the newest pinned one. */
 export const CLIENT_VERSION: ClientVersion = NEWEST_CLIENT;
 export const CLAUDE_BIN = CLIENTS[CLIENT_VERSION];
@@ -48,7 +61,7 @@ export interface Workspace {
 
 // Only these are inherited: a parent Claude Code session or a developer's ROZ_*
 // settings must not leak into the world under test.
-const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TERM', 'USER', 'LOGNAME', 'TZ'];
 
 export function createWorkspace(extraEnv: Record<string, string> = {}): Workspace {
   const root = mkdtempSync(join(tmpdir(), 'roz-e2e-ws-'));
@@ -56,7 +69,11 @@ export function createWorkspace(extraEnv: Record<string, string> = {}): Workspac
   const repo = join(root, 'repo');
   const storage = join(root, 'storage');
   const bin = join(root, 'bin');
-  for (const d of [home, repo, storage, bin]) mkdirSync(d, { recursive: true });
+  // The client's and its tools' temp folder: beside the project, the home and the store, never
+  // holding them (roz lets the file tools write in $TMPDIR), and removed with the workspace
+  // (the client's sandbox leaves a claude-empty-* folder there on every sandboxed start).
+  const tmp = join(root, 'tmp');
+  for (const d of [home, repo, storage, bin, tmp]) mkdirSync(d, { recursive: true });
 
   const base: NodeJS.ProcessEnv = {};
   for (const k of INHERITED) if (process.env[k] !== undefined) base[k] = process.env[k];
@@ -66,6 +83,7 @@ export function createWorkspace(extraEnv: Record<string, string> = {}): Workspac
     SHELL: '/bin/bash',
     PATH: `${bin}:${base.PATH ?? '/usr/local/bin:/usr/bin:/bin'}`,
     ROZ_STORAGE_PATH: storage,
+    TMPDIR: tmp,
     GIT_CONFIG_NOSYSTEM: '1',
     NO_COLOR: '1',
     ...extraEnv,

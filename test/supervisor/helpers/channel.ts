@@ -1,17 +1,17 @@
 // Helpers for channel tests: a supervisor in a throwaway store, raw frames
 // over the socket, and a hook relay with a chosen verdict.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderOutput } from '../../../src/engine/output.js';
 import type { Verdict } from '../../../src/core/verdict.js';
 import { relayToSupervisor, type Relayed } from '../../../src/supervisor/channel-client.js';
 import { Supervisor } from '../../../src/supervisor/supervisor.js';
 import { FileSessionStore } from '../../../src/store/file-store.js';
+import { tempDir } from '../../helpers/temp-dir.js';
 
 export function sandboxEnv(): { env: Record<string, string>; store: string } {
-  const home = mkdtempSync(join(tmpdir(), 'roz-sup-'));
+  const home = tempDir('roz-sup-');
   const store = join(home, 'store');
   return { env: { HOME: home, ROZ_STORAGE_PATH: store, PATH: process.env.PATH ?? '' }, store };
 }
@@ -89,7 +89,7 @@ export async function until(cond: () => boolean, what: string, timeoutMs = 5_000
 
 /** A governed project whose session has intent INT-1 (scope build/**) selected, so `rm -rf build` is an `ask`. */
 export async function governedRepo(store: string): Promise<string> {
-  const repo = mkdtempSync(join(tmpdir(), 'roz-governed-'));
+  const repo = tempDir('roz-governed-');
   mkdirSync(join(repo, '.orchestration'));
   writeFileSync(
     join(repo, '.orchestration', 'active_intents.yaml'),

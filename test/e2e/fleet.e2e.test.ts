@@ -1,0 +1,184 @@
+// Two real clients under one `roz run` (issue 25), on the scripted model, in
+// a real pty through the built CLI: main in the checkout, idle; agent b made
+// by `roz agent add b --prompt ...` and started from the agents tab (`n b`),
+// in its own worktree with its own settings and token. b's `git push --force`
+// is asked while the human looks at main: the status line says so, main's
+// pane stays; `w` brings b's request up, `a` lets it run, and the model hears
+// the result in b's session only. Both pinned clients (http hooks on 2.1.330,
+// a process per hook on 2.1.197).
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
+import { killTree } from './harness/kill-tree.js';
+import { assertRozBuilt, type RozState, type TraceEvent } from './harness/roz.js';
+import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
+const HOTKEY = '\x1d';
+const B_TASK = 'B-TASK: force-push the branch';
+const PUSH = 'git push --force origin roz/b';
+const B_DONE = 'B-DONE: pushed, as you allowed.';
+
+async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    t.write(k);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.sequential('a fleet of two real clients in one roz run (scripted model, pty)', () => {
+  let term: PtyScreen | undefined;
+  let running = false;
+  let dir: string | undefined;
+  let api: FakeApi | undefined;
+  afterEach(async () => {
+    if (term && running) killTree(term.pid);
+    term = undefined;
+    await api?.close();
+    api = undefined;
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test.each(PINNED_CLIENTS)(
+    '%s: b asks while main is in view; the jump key brings it up; the answer reaches b only',
+    async (client) => {
+      assertRozBuilt();
+      const claude = claudeBin(client);
+      expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
+      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-')));
+      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
+      for (const d of [home, repo, storage]) mkdirSync(d);
+      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('config', 'user.name', 'roz e2e');
+      git('config', 'user.email', 'e2e@roz.invalid');
+      writeFileSync(join(repo, 'README.md'), '# fleet\n');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'initial commit');
+      // The worktree b will get, trusted like the checkout (the client asks about a new folder otherwise).
+      const wt = join(dir, 'repo.roz', 'b');
+      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
+      const cj = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, unknown> };
+      cj.projects[wt] = cj.projects[repo];
+      writeFileSync(join(home, '.claude.json'), JSON.stringify(cj, null, 2));
+
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'b-push', when: on.all(on.start(), on.user(/B-TASK/)), reply: { text: 'Force-pushing.', tools: [bash(PUSH, 'push')] } },
+            { name: 'b-done', when: on.toolResult('Bash'), reply: say(B_DONE) },
+          ],
+        },
+        { maxRequests: 60 },
+      );
+      const env: Record<string, string> = {
+        TERM: 'xterm-256color',
+        HOME: home,
+        SHELL: '/bin/bash',
+        ROZ_STORAGE_PATH: storage,
+        GIT_CONFIG_NOSYSTEM: '1',
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: 'sk-ant-e2e',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        IS_SANDBOX: '1',
+      };
+      for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+      const clientArgs = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
+      const add = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'add', 'b', '--prompt', B_TASK, '--', ...clientArgs], { cwd: repo, env, encoding: 'utf8' });
+      expect(add.status, add.stderr).toBe(0);
+
+      const t = startPtyScreen(
+        process.execPath,
+        [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, ...clientArgs],
+        {
+          cols: 120,
+          rows: 40,
+          env,
+          cwd: repo,
+        },
+      );
+      term = t;
+      running = true;
+      void t.exited.then(() => (running = false));
+      const step = (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
+        t.waitFor(cond, what, ms).catch((err: Error) => {
+          throw new Error(`${err.message}\n--- fake API:\n${summarize(api!.requests)}`);
+        });
+      const status = (): string => t.row(39);
+
+      // main: the client's input box in the checkout.
+      await step(/roz │/, "roz's status line", 60_000);
+      await new Promise((r) => setTimeout(r, 3_000));
+
+      // The agents tab, n b: b is in the registry, so it starts as recorded (its prompt, its args), in its worktree.
+      await press(t, HOTKEY, '6', 'n');
+      await step("new agent's name:", 'the name prompt', 10_000);
+      await press(t, 'b', '\r');
+      await step(/started b in .*repo\.roz\/b/, 'b started', 30_000);
+      // Straight back to main before b's model asks.
+      await press(t, 'k');
+      await step(/› main/, 'main selected', 10_000);
+      await press(t, '\r');
+      await step(() => /agent main/.test(status()) && !/started b/.test(t.screen()), "main's pane", 10_000);
+
+      // b's force push is asked while the human looks at main.
+      await step(() => /!! 1 waiting in b · Ctrl-\] w to jump/.test(status()), 'the status line names b', 90_000);
+      expect(t.screen()).not.toContain('APPROVAL NEEDED');
+      expect(t.raw()).toContain('\x1b]9;roz: b waits for you');
+
+      await press(t, HOTKEY, 'w');
+      const ask = await step(/APPROVAL NEEDED · Bash · \w+ · agent b ·[\s\S]*\[a\] approve once/, "b's request, its keys armed", 20_000);
+      expect(ask).toContain(PUSH);
+      await new Promise((r) => setTimeout(r, 1_000));
+      t.write('a');
+      await step((s) => !s.includes('APPROVAL NEEDED'), 'answered', 20_000);
+      // b's model heard the push's result and ended its turn.
+      await step(() => api!.requests.some((r) => r.answeredBy === 'b-done'), "b's turn to end", 60_000);
+      await press(t, HOTKEY);
+      await step(B_DONE.slice(0, 20), "b's pane shows its end", 20_000);
+
+      // Stop both: x y on b, then on main; the run ends.
+      await press(t, HOTKEY, '6');
+      await step(/› b /, 'b selected', 10_000);
+      await press(t, 'x', 'y');
+      await step(/stopped b/, 'b stopped', 20_000);
+      await press(t, 'k', 'x', 'y');
+      expect(await t.exited).not.toBe(0);
+      running = false;
+
+      // roz's records: the human's decision in b's session, whose project is b's worktree; b enforced.
+      const rozEnv = { ...env };
+      const sessions = spawnSync('ls', [join(storage, 'sessions')], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .filter(Boolean);
+      const states = sessions.map((sid) => {
+        const r = spawnSync(process.execPath, [ROZ_BIN, 'debug', sid, '--json'], { cwd: repo, env: rozEnv, encoding: 'utf8' });
+        return { sid, state: JSON.parse(r.stdout) as RozState & { enforcement?: string; git?: { project_dir?: string } } };
+      });
+      const bSession = states.find((s) => s.state.git?.project_dir === wt);
+      expect(bSession, JSON.stringify(states.map((s) => [s.sid, s.state.git]))).toBeTruthy();
+      // roz debug says the mode: b's client ran with the settings roz wrote for it.
+      expect(bSession!.state.enforcement).toBe('enforced');
+      const trace = JSON.parse(
+        spawnSync(process.execPath, [ROZ_BIN, 'trace', bSession!.sid, '--json'], { cwd: repo, env: rozEnv, encoding: 'utf8' }).stdout,
+      ) as TraceEvent[];
+      expect(trace.filter((e) => e.event === 'roz:HumanDecision').map((e) => [e.decided_by, e.decision, e.tool_name])).toEqual([['human', 'allow', 'Bash']]);
+      for (const s of states.filter((x) => x !== bSession)) {
+        const other = JSON.parse(
+          spawnSync(process.execPath, [ROZ_BIN, 'trace', s.sid, '--json'], { cwd: repo, env: rozEnv, encoding: 'utf8' }).stdout,
+        ) as TraceEvent[];
+        expect(other.some((e) => e.event === 'roz:HumanDecision')).toBe(false);
+      }
+    },
+    300_000,
+  );
+});
