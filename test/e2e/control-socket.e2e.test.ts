@@ -275,7 +275,7 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
     const ws = newWorkspace();
     mkdirSync(join(ws.repo, 'build'));
     writeFileSync(join(ws.repo, 'build', 'out.txt'), 'built\n');
-    // The user's own settings: `node` runs unsandboxed on 2.1.197 (2.1.330 ignores it); roz says advisory for both.
+    // The user's own settings let `node approve.js` run unsandboxed (observed on both clients); roz says advisory.
     mkdirSync(join(ws.home, '.claude'), { recursive: true });
     writeFileSync(
       join(ws.home, '.claude', 'settings.json'),
@@ -364,14 +364,10 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
 
       const attack = await poll('the attack to run', 90_000, () => seen.attack, dump);
       const why = `\n--- attack output:\n${attack}${dump()}`;
-      if (client === '2.1.197') {
-        // Outside the sandbox, node read the record and reached the socket with the right secret (the control):
-        // only the advisory refusal stops it.
-        expect(attack, why).toMatch(/APPROVE \{"ok":false,"code":"advisory"/);
-      } else {
-        // 2.1.330 keeps node sandboxed: no record to read.
-        expect(attack, why).toMatch(/NO-RECORD/);
-      }
+      // Outside the sandbox (both clients let `node approve.js` out with these patterns; with ['node'] alone only
+      // 2.1.197 did), node read the record and reached the socket with the right secret: the control showing
+      // that only the advisory refusal stops it.
+      expect(attack, why).toMatch(/APPROVE \{"ok":false,"code":"advisory"/);
       expect(attack, why).not.toMatch(/"ok":true/);
 
       // Nobody could answer: the request times out denied, build/ stays.

@@ -301,6 +301,7 @@ describe('roz agent stop / ls / add against a running supervisor', () => {
     await sup!.close();
     ctl = null;
     sup = null;
+    rmSync(home, { recursive: true, force: true });
     await start();
     const none = await roz(['agent', 'stop', 'main']);
     expect(none.code).toBe(5);
