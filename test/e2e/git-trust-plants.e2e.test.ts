@@ -109,8 +109,11 @@ function controls(ws: Workspace, repo: string): { ran: string[]; log: string } {
     const r = spawnSync(GIT, args, { cwd: repo, env, input, timeout: 20_000, encoding: 'utf8' });
     log.push(`git ${args.join(' ')} -> ${r.status}: ${(r.stderr ?? '').trim().slice(0, 300)}`);
   };
-  g(['-c', 'commit.gpgSign=false', 'commit', '--allow-empty', '-qm', 'h']); // hook
-  g(['-c', 'core.hooksPath=/dev/null', 'commit', '--allow-empty', '-S', '-qm', 's']); // gpg
+  // The commit refreshes the index and so re-reads the changed files through their filters; the
+  // planted process filter speaks no protocol and fails the commit before its hook or gpg runs
+  // (seen when the refresh found a.p racily clean or not): off for these two, its own control is `add`.
+  g(['-c', 'filter.y.process=', '-c', 'commit.gpgSign=false', 'commit', '--allow-empty', '-qm', 'h']); // hook
+  g(['-c', 'filter.y.process=', '-c', 'core.hooksPath=/dev/null', 'commit', '--allow-empty', '-S', '-qm', 's']); // gpg
   // Changed again, whatever the agent's own git (a stash) did with them: a filter runs only on a changed file.
   for (const f of ['a.c', 'a.p', 'a.i', 'a.t', 'a.z', 'app.py']) writeFileSync(join(repo, f), `${f} v3 (control)\n`);
   g(['status']); // fsmonitor
