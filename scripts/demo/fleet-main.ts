@@ -8,24 +8,17 @@
 // Environment as for `npm run demo`: ROZ_DEMO_DIR=<dir> works there (kept),
 // ROZ_DEMO_NO_WAIT=1 skips "press Enter to start".
 import { spawn, spawnSync } from 'node:child_process';
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
 import { FLEET_AGENTS, FLEET_CLIENT_ARGS, fleetScenario, fleetWorktree, setupFleetDemo } from './fleet-scenario.js';
 import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js';
-import { waitForEnter } from './main.js';
+import { demoStart, waitForEnter } from './main.js';
 
 export async function fleetMain(root: string): Promise<number> {
-  const plugin = join(root, 'plugin');
-  const rozBin = join(root, 'bin', 'roz');
-  const claude = join(root, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
-  if (!existsSync(join(plugin, 'dist', 'cli.mjs'))) return fail('roz is not built: run `npm run build` (npm run demo does it for you)');
-  if (!existsSync(claude)) return fail(`the pinned Claude Code client is missing (${claude}): run \`npm install\``);
-  if (!process.stdin.isTTY || !process.stdout.isTTY) return fail('the demo needs an interactive terminal');
-
-  const given = process.env.ROZ_DEMO_DIR;
-  const dir = given ? (mkdirSync(given, { recursive: true }), given) : mkdtempSync(join(tmpdir(), 'roz-demo-fleet-'));
+  const start = demoStart(root, 'roz-demo-fleet-');
+  if (typeof start === 'number') return start;
+  const { plugin, rozBin, claude, dir, kept } = start;
   try {
     const paths = setupFleetDemo(dir);
     const api = await startFakeApi(fleetScenario(), { maxRequests: 80 });
@@ -96,10 +89,10 @@ export async function fleetMain(root: string): Promise<number> {
     clearInterval(logTimer);
     writeLog();
     await api.close();
-    process.stdout.write(`\n${b('roz fleet demo finished')} (roz run exited ${rc}).${given ? ` Kept in ${dir}.` : ' Temp project removed.'}\n`);
+    process.stdout.write(`\n${b('roz fleet demo finished')} (roz run exited ${rc}).${kept ? ` Kept in ${dir}.` : ' Temp project removed.'}\n`);
     return rc;
   } finally {
-    if (!given) rmSync(dir, { recursive: true, force: true });
+    if (!kept) rmSync(dir, { recursive: true, force: true });
   }
 }
 
@@ -141,9 +134,4 @@ async function addAgents(p: DemoPaths, rozBin: string, env: Record<string, strin
       appendFileSync(log, `$ git commit in ${wt} (exit ${c.status})\n${c.stdout}${c.stderr}\n`);
     }
   }
-}
-
-function fail(msg: string): number {
-  process.stderr.write(`roz demo: ${msg}\n`);
-  return 1;
 }

@@ -25,7 +25,19 @@ import {
 
 export { fleetMain } from './fleet-main.js';
 
-export async function main(root: string): Promise<number> {
+/** What every demo starts from: roz's plugin and CLI, the pinned client, and its own directory. */
+export interface DemoStart {
+  plugin: string;
+  rozBin: string;
+  claude: string;
+  /** `ROZ_DEMO_DIR` (kept), else a fresh temp directory named `<prefix>XXXXXX`. */
+  dir: string;
+  /** The directory was given (`ROZ_DEMO_DIR`): it stays after the demo. */
+  kept: boolean;
+}
+
+/** Check what a demo needs (roz built, the pinned client, a terminal) and make its directory; else say why (exit 1). */
+export function demoStart(root: string, prefix: string): DemoStart | number {
   const plugin = join(root, 'plugin');
   const rozBin = join(root, 'bin', 'roz');
   // By path: the oldest pinned client is installed too, and both declare a `claude` bin.
@@ -33,9 +45,15 @@ export async function main(root: string): Promise<number> {
   if (!existsSync(join(plugin, 'dist', 'cli.mjs'))) return fail('roz is not built: run `npm run build` (npm run demo does it for you)');
   if (!existsSync(claude)) return fail(`the pinned Claude Code client is missing (${claude}): run \`npm install\``);
   if (!process.stdin.isTTY || !process.stdout.isTTY) return fail('the demo needs an interactive terminal');
-
   const given = process.env.ROZ_DEMO_DIR;
-  const dir = given ? (mkdirSync(given, { recursive: true }), given) : mkdtempSync(join(tmpdir(), 'roz-demo-'));
+  const dir = given ? (mkdirSync(given, { recursive: true }), given) : mkdtempSync(join(tmpdir(), prefix));
+  return { plugin, rozBin, claude, dir, kept: given !== undefined && given !== '' };
+}
+
+export async function main(root: string): Promise<number> {
+  const start = demoStart(root, 'roz-demo-');
+  if (typeof start === 'number') return start;
+  const { plugin, rozBin, claude, dir, kept } = start;
   const paths = setupDemo(dir);
   const api = await startFakeApi(demoScenario(paths, plugin), { maxRequests: 80 });
   const env = demoEnv(paths, api.url);
@@ -73,7 +91,7 @@ export async function main(root: string): Promise<number> {
     const ok = await waitForEnter();
     if (!ok) {
       await api.close();
-      cleanup(dir, given);
+      cleanup(dir, kept);
       return 130;
     }
   }
@@ -122,8 +140,8 @@ function fail(msg: string): number {
   return 1;
 }
 
-function cleanup(dir: string, given: string | undefined): void {
-  if (!given) rmSync(dir, { recursive: true, force: true });
+function cleanup(dir: string, kept: boolean): void {
+  if (!kept) rmSync(dir, { recursive: true, force: true });
 }
 
 /** Wait for Enter (true) or Ctrl-C / end of input (false), then let go of stdin for the child. */
