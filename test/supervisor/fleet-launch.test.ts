@@ -5,13 +5,13 @@
 // http hooks (2.1.330) or a process per hook (2.1.197), b the per-worktree
 // sandbox; roz's config is loaded once for the whole fleet.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { FleetHost } from '../../src/supervisor/fleet-host.js';
 import { repoRoot } from './helpers/bundle.js';
 import { until } from './helpers/channel.js';
+import { tempDir } from '../helpers/temp-dir.js';
 
 const loads = vi.hoisted(() => ({ n: 0 }));
 vi.mock('../../src/engine/config-loader.js', async (importOriginal) => {
@@ -25,9 +25,6 @@ vi.mock('../../src/engine/config-loader.js', async (importOriginal) => {
   };
 });
 
-const dirs: string[] = [];
-afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
-
 interface Report {
   argv: string[];
   cwd: string;
@@ -40,8 +37,7 @@ interface Report {
 }
 
 function world(version: string) {
-  const top = realpathSync(mkdtempSync(join(tmpdir(), 'roz-fleet-launch-')));
-  dirs.push(top);
+  const top = realpathSync(tempDir('roz-fleet-launch-'));
   const [bin, home, repo, reports] = ['bin', 'home', 'proj', 'reports'].map((d) => join(top, d)) as [string, string, string, string];
   for (const d of [bin, home, repo, reports]) mkdirSync(d);
   writeFileSync(
