@@ -274,10 +274,11 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents under roz exec, client %s
       const run = f.runs[name];
       const why = run.why();
       expect(run.api.scriptErrors, why).toEqual([]);
-      expect(
-        run.state().review.decision_history.map((d) => d.kind),
-        why,
-      ).toEqual(['complete']);
+      // A decide that bwrap refused to start (RETRY_BWRAP) was already recorded
+      // from its PreToolUse payload, so its retry records the same COMPLETE again.
+      const kinds = run.state().review.decision_history.map((d) => d.kind);
+      expect(kinds.length, why).toBeGreaterThan(0);
+      expect(new Set(kinds), why).toEqual(new Set(['complete']));
     }
     expect(git(f.ws, f.main, 'log', '-1', '--format=%s', 'roz/b')).toBe('b-more');
     expect(git(f.ws, f.main, 'log', '-1', '--format=%s', 'roz/c')).toBe('c-work');
