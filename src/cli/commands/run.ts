@@ -4,6 +4,7 @@
 // lazily so other commands never load ink or react.
 import { loadConfig } from '../../engine/config-loader.js';
 import { FileSessionStore } from '../../store/file-store.js';
+import type { ConnectionEnd } from '../../supervisor/fleet-connection.js';
 import { loadPty } from '../../supervisor/pty-module.js';
 import { RunError } from '../../supervisor/run-service.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
@@ -44,15 +45,17 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     process.stderr.write(`${pty.message}\n`);
     return 1;
   }
-  const { runScreen } = await import('../../tui/run-screen.js');
-  let result;
+  const { runScreen, initialPaneSize } = await import('../../tui/run-screen.js');
+  const { LocalConnection } = await import('../../supervisor/local-connection.js');
+  let conn;
   try {
-    result = await runScreen({
+    conn = await LocalConnection.start({
       command,
       args,
       cwd: process.cwd(),
       env,
       approvalTimeoutMs: timeoutMs,
+      pty: initialPaneSize(),
       ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
     });
   } catch (err) {
@@ -60,15 +63,26 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     process.stderr.write(`roz run: ${err.message}\n`);
     return err.exitCode;
   }
+  for (const n of conn.notes) process.stderr.write(`roz run: ${n}\n`);
+  return screenEnd('roz run', command, await runScreen(conn), opts.stats !== false);
+}
 
-  if (opts.stats !== false && result.sessions.length > 0) {
-    const { renderSessionStats } = await import('../../tui/stats-screen.js');
-    for (const sid of result.sessions) {
-      process.stdout.write(`${renderSessionStats(result.supervisor!.stats(sid), process.stdout.columns || 100)}\n`);
-    }
+/** After the screen closed: the stats and main's exit code, or why the window closed with the agents still running. */
+export async function screenEnd(who: string, command: string, end: ConnectionEnd, stats: boolean): Promise<number> {
+  if (end.kind === 'detached') {
+    process.stderr.write(`${who}: detached; the agents keep running in the background (roz attach comes back to them)\n`);
+    return 0;
   }
-  if (result.code !== 0) process.stderr.write(`roz run: ${command} exited with code ${result.code}\n`);
-  return result.code;
+  if (end.kind === 'lost') {
+    process.stderr.write(`roz: the supervisor exited (${end.reason}); its agents ended with it\n`);
+    return 1;
+  }
+  if (stats && end.stats.length > 0) {
+    const { renderSessionStats } = await import('../../tui/stats-screen.js');
+    for (const s of end.stats) process.stdout.write(`${renderSessionStats(s, process.stdout.columns || 100)}\n`);
+  }
+  if (end.code !== 0) process.stderr.write(`${who}: ${command} exited with code ${end.code}\n`);
+  return end.code;
 }
 
 /** The environment as a plain record (no undefined values), for a child. */
