@@ -20,6 +20,15 @@ export const controlRequestSchema = z.discriminatedUnion('op', [
   z.strictObject({ v, secret, op: z.literal('start'), name: str.check(z.minLength(1), z.maxLength(64)) }),
   z.strictObject({ v, secret, op: z.literal('stop'), name: str.check(z.minLength(1), z.maxLength(64)) }),
   z.strictObject({ v, secret, op: z.literal('stop-all') }),
+  // The connection becomes an attach stream (attach-protocol.ts): a screen for this fleet, of this pane size.
+  z.strictObject({
+    v,
+    secret,
+    op: z.literal('attach'),
+    view: str.check(z.minLength(1), z.maxLength(64)),
+    cols: z.number().check(z.int(), z.minimum(1), z.maximum(2_000)),
+    rows: z.number().check(z.int(), z.minimum(1), z.maximum(2_000)),
+  }),
 ]);
 export type ControlRequest = z.infer<typeof controlRequestSchema>;
 

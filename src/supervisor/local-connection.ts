@@ -6,15 +6,10 @@ import { FleetHost, type FleetRequest } from './fleet-host.js';
 import { type ConnectedAgent, type ConnectionEnd, type FleetConnection, mergeOutcome, type Outcome } from './fleet-connection.js';
 
 export class LocalConnection implements FleetConnection {
-  private readonly ptyListeners = new Set<(agent: string, data: string) => void>();
-  /** Children whose pty output is already relayed (an agent started again has a new child). */
-  private readonly hooked = new WeakSet<object>();
   readonly ended: Promise<ConnectionEnd>;
   readonly detach = null;
 
   private constructor(readonly host: FleetHost) {
-    this.hookChildren();
-    host.onChange(() => this.hookChildren());
     this.ended = host.allExited.then(async () => {
       const r = await host.finish();
       return { kind: 'ended', code: r.code, stats: r.sessions.map((s) => r.supervisor.stats(s)) };
@@ -23,17 +18,6 @@ export class LocalConnection implements FleetConnection {
 
   static async start(req: FleetRequest): Promise<LocalConnection> {
     return new LocalConnection(await FleetHost.start(req));
-  }
-
-  private hookChildren(): void {
-    for (const a of this.host.list()) {
-      if (this.hooked.has(a.child)) continue;
-      this.hooked.add(a.child);
-      const name = a.name;
-      a.child.onData((d) => {
-        for (const l of this.ptyListeners) l(name, d);
-      });
-    }
   }
 
   get notes(): string[] {
@@ -69,17 +53,16 @@ export class LocalConnection implements FleetConnection {
     return this.sup.queue();
   }
   list(): ConnectedAgent[] {
-    return this.host.list().map((a) => ({ name: a.name, cwd: a.cwd, branch: a.branch, running: a.code === null }));
+    return this.host.connected();
   }
   onAgents(fn: () => void): () => void {
     return this.host.onChange(fn);
   }
   onPty(fn: (agent: string, data: string) => void): () => void {
-    this.ptyListeners.add(fn);
-    return () => this.ptyListeners.delete(fn);
+    return this.host.onPty(fn);
   }
   write(agent: string, data: string): void {
-    this.host.get(agent)?.child.write(data);
+    this.host.write(agent, data);
   }
   resize(cols: number, rows: number): void {
     this.host.resize(cols, rows);
