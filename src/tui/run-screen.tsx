@@ -172,6 +172,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       focused={focus.focus === 'roz'}
       onLeave={() => update(() => focus.leave())}
       onToggleSplit={() => update(() => focus.toggleSplit())}
+      {...(conn.detach ? { onDetach: conn.detach } : {})}
     />
   );
   const ink = render(app(), {
