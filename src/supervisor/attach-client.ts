@@ -91,7 +91,9 @@ export class RemoteConnection implements FleetConnection {
         reject(err);
       };
       socket.on('connect', () =>
-        socket.write(`${JSON.stringify({ v: CONTROL_VERSION, secret: rec.record.secret, op: 'attach', view: req.view, cols: req.cols, rows: req.rows })}\n`),
+        socket.write(
+          `${JSON.stringify({ v: CONTROL_VERSION, secret: rec.record.secret, op: 'attach', view: req.view, cols: dim(req.cols), rows: dim(req.rows) })}\n`,
+        ),
       );
       socket.on('data', (chunk: string) => {
         const { lines } = splitter.push(chunk);
@@ -252,7 +254,7 @@ export class RemoteConnection implements FleetConnection {
     this.send({ t: 'input', agent, data });
   }
   resize(cols: number, rows: number): void {
-    this.send({ t: 'resize', cols, rows });
+    this.send({ t: 'resize', cols: dim(cols), rows: dim(rows) });
   }
   view(agent: string): void {
     this.send({ t: 'view', agent });
@@ -268,6 +270,9 @@ export class RemoteConnection implements FleetConnection {
   }
   readonly detach = (): void => this.close({ kind: 'detached' });
 }
+
+/** A pane size the protocol takes (a terminal shrunk to nothing still gets a 1×1 pty). */
+const dim = (n: number): number => Math.min(2_000, Math.max(1, Math.floor(n) || 1));
 
 /** Where the answer came from is the supervisor's to say (this screen's keys), not the line's. */
 function stripVia(a: HumanAnswer): Extract<AttachClientLine, { t: 'answer' }>['answer'] {
