@@ -267,17 +267,22 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
   const answered = (step: string): ParsedRequest | undefined => f.api.requests.find((r) => r.answeredBy === step);
   /** Set once a wait timed out: the scenario is off its script, so later waits fail at once instead of running out their time. */
   let lost = '';
-  async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined> | T | undefined): Promise<T> {
+  /** ROZ_E2E_VERBOSE: when each wait ended, from the start of the run. */
+  let t0 = Date.now();
+  async function until<T>(what: string, ms: number, probe: () => Promise<T | undefined> | T | undefined, everyMs = 250): Promise<T> {
     const deadline = lost ? 0 : Date.now() + ms;
     for (;;) {
       const v = await probe();
-      if (v !== undefined && v !== false) return v;
+      if (v !== undefined && v !== false) {
+        if (process.env.ROZ_E2E_VERBOSE) process.stderr.write(`[${client}] +${((Date.now() - t0) / 1000).toFixed(1)} s ${what}\n`);
+        return v;
+      }
       if (Date.now() > deadline) {
         if (lost) throw new Error(`not waiting for ${what}: the scenario already timed out waiting for ${lost}`);
         lost = what;
         throw new Error(`timed out (${ms} ms) waiting for ${what}\n${why()}`);
       }
-      await pause(250);
+      await pause(everyMs);
     }
   }
   async function queue(): Promise<QueueEntry[]> {
@@ -294,16 +299,18 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
         f.approvedAgain.push(q.id);
       }
   }
-  /** Each agent's sessions (its main session and its reviewer's are one), by the project roz recorded for it. */
-  async function sessions(): Promise<Map<string, string[]>> {
-    const out = new Map<string, string[]>();
+  /** Each agent's sessions (its main session and its reviewer's are one), by the project roz recorded for it, with roz's state of each. */
+  async function sessions(): Promise<Map<string, Array<{ sid: string; state: RozState }>>> {
     const dir = join(f.ws.storage, 'sessions');
-    for (const sid of existsSync(dir) ? readdirSync(dir) : []) {
-      const r = await roz(f.ws, ['debug', sid, '--json']);
-      if (r.code !== 0) continue;
-      const project = (JSON.parse(r.stdout) as { git?: { project_dir?: string } }).git?.project_dir;
+    const sids = existsSync(dir) ? readdirSync(dir) : [];
+    const debugs = await Promise.all(sids.map((sid) => roz(f.ws, ['debug', sid, '--json'])));
+    const out = new Map<string, Array<{ sid: string; state: RozState }>>();
+    for (const [i, sid] of sids.entries()) {
+      if (debugs[i]!.code !== 0) continue;
+      const state = JSON.parse(debugs[i]!.stdout) as RozState & { git?: { project_dir?: string } };
+      const project = state.git?.project_dir;
       const name = AGENTS.find((n) => project === f.wt[n]) ?? (project === f.main ? 'main' : `? ${project}`);
-      out.set(name, [...(out.get(name) ?? []), sid]);
+      out.set(name, [...(out.get(name) ?? []), { sid, state }]);
     }
     return out;
   }
@@ -373,6 +380,7 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
       delete ws.env.NO_COLOR;
       const mainBefore = git(ws, main, 'rev-parse', 'main');
 
+      const started = Date.now();
       const term = startPtyScreen(
         process.execPath,
         [ROZ_BIN, 'run', '--approval-timeout', '180', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, ...CLIENT_ARGS],
@@ -381,10 +389,13 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
       f = { ws, api, term, running: true, main, common: join(main, '.git'), wt, go, baseLedger: ids(baseLedger.join('\n')), mainBefore, approvedAgain: [] };
       void term.exited.then(() => (f.running = false));
       await term.waitFor(/roz │/, "roz's status line", 60_000);
+      t0 = Date.now();
+      if (process.env.ROZ_E2E_VERBOSE) process.stderr.write(`[${client}] roz run's status line after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
 
       // Three agents added from another terminal while the run runs: each gets its worktree and branch, and the running supervisor starts it.
-      for (const name of AGENTS) {
-        const add = await roz(ws, ['agent', 'add', name, '--prompt', PROMPTS[name], '--', ...CLIENT_ARGS]);
+      const adds = await Promise.all(AGENTS.map((name) => roz(ws, ['agent', 'add', name, '--prompt', PROMPTS[name], '--', ...CLIENT_ARGS])));
+      for (const [i, name] of AGENTS.entries()) {
+        const add = adds[i]!;
         expect(add.code, `${add.stdout}\n${add.stderr}`).toBe(0);
         expect(add.stdout).toContain(wt[name]);
         expect(add.stdout, add.stderr).toMatch(/the running supervisor started it/);
@@ -410,13 +421,20 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
   }, 60_000);
 
   test("a's and b's force pushes wait in one queue in arrival order; Ctrl-] w and a allow a's in the TUI, roz block refuses b's", async () => {
-    const first = await until("a's push in roz's queue", 120_000, async () => (await queue()).find((q) => q.agent === 'a'));
+    await until("a's model to push", 120_000, () => answered('a:push'));
+    const first = await until("a's push in roz's queue", 30_000, async () => (await queue()).find((q) => q.agent === 'a'), 500);
     // b's model pushes only now: its ask arrives after a's, while a's still waits.
     writeFileSync(f.go, 'go\n');
-    const both = await until("b's push queued behind a's", 90_000, async () => {
-      const q = await queue();
-      return q.length >= 2 ? q : undefined;
-    });
+    await until("b's model to push", 90_000, () => answered('b:push'));
+    const both = await until(
+      "b's push queued behind a's",
+      30_000,
+      async () => {
+        const q = await queue();
+        return q.length >= 2 ? q : undefined;
+      },
+      500,
+    );
     expect(
       both.map((q) => [q.agent, q.tool]),
       why(),
@@ -438,10 +456,15 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(ask).toContain('git push --force origin roz/a');
     await pause(1_000);
     f.term.write('a');
-    const left = await until("a's request answered", 30_000, async () => {
-      const q = await queue();
-      return q.some((e) => e.id === first.id) ? undefined : q;
-    });
+    const left = await until(
+      "a's request answered",
+      30_000,
+      async () => {
+        const q = await queue();
+        return q.some((e) => e.id === first.id) ? undefined : q;
+      },
+      500,
+    );
     expect(left.map((q) => q.id)).toEqual([both[1]!.id]);
 
     // b's from another terminal of the human's.
@@ -451,10 +474,15 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect((await queue()).filter((q) => q.agent !== 'a' || !/force-push/.test(q.summary))).toEqual([]);
 
     // a's command ran (its file is there); b's did not, and b's model read the human's reason.
-    const aNext = await until("a's model to hear its push's result", 90_000, async () => {
-      await approveRetriedPush();
-      return answered('a:write-probe');
-    });
+    const aNext = await until(
+      "a's model to hear its push's result",
+      90_000,
+      async () => {
+        if (!answered('a:write-probe') && answered('a:retry-bwrap')) await approveRetriedPush();
+        return answered('a:write-probe');
+      },
+      500,
+    );
     const aPush = aNext.toolResults.find((r) => r.toolName === 'Bash')!;
     expect(aPush.isError, why()).toBe(false);
     expect(existsSync(join(f.wt.a, 'src', 'push-ran.txt')), why()).toBe(true);
@@ -501,15 +529,14 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     // start (RETRY_BWRAP) was already recorded from its PreToolUse payload, so its retry records
     // the same COMPLETE again: every decision is COMPLETE, not exactly one.
     const byAgent = await sessions();
-    const decisions: Record<string, string[]> = {};
+    const sessionOf: Record<string, string> = {};
     for (const name of ['b', 'c'] as const) {
-      const [sid] = byAgent.get(name) ?? [];
-      expect(sid, `${name}'s session: ${JSON.stringify([...byAgent])}`).toBeTruthy();
-      const r = await roz(f.ws, ['debug', sid!, '--json']);
-      const kinds = (JSON.parse(r.stdout) as RozState).review.decision_history.map((d) => d.kind);
+      const [s] = byAgent.get(name) ?? [];
+      expect(s, `${name}'s session: ${JSON.stringify([...byAgent.keys()])}`).toBeTruthy();
+      const kinds = s!.state.review.decision_history.map((d) => d.kind);
       expect(kinds.length, why()).toBeGreaterThan(0);
       expect(new Set(kinds), why()).toEqual(new Set(['complete']));
-      decisions[name] = [sid!];
+      sessionOf[name] = s!.sid;
     }
     expect(git(f.ws, f.main, 'log', '-1', '--format=%s', 'roz/b')).toBe('b-more');
     expect(git(f.ws, f.main, 'log', '-1', '--format=%s', 'roz/c')).toBe('c-work');
@@ -549,7 +576,7 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(merge).toMatchObject({
       tool_name: 'roz:merge',
       decided_by: userInfo().username,
-      merge: { agent: 'c', branch: 'roz/c', base: 'main', review: { decision: 'COMPLETE', session_id: decisions.c![0] } },
+      merge: { agent: 'c', branch: 'roz/c', base: 'main', review: { decision: 'COMPLETE', session_id: sessionOf.c } },
     });
     expect(merge.merge.tree).toBe(git(f.ws, f.main, 'rev-parse', 'main^{tree}'));
     // The tracked ledger in main holds no record twice either.
@@ -567,8 +594,8 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     // Every session is one of the four agents' (main's in the base checkout, each other one's in its worktree).
     expect([...byAgent.keys()].filter((n) => n !== 'main').sort(), JSON.stringify([...byAgent])).toEqual(['a', 'b', 'c']);
     const human: Record<string, unknown[][]> = {};
-    for (const [name, sids] of byAgent)
-      for (const sid of sids) {
+    for (const [name, list] of byAgent)
+      for (const { sid } of list) {
         const r = await roz(f.ws, ['trace', sid, '--json']);
         expect(r.code, r.stderr).toBe(0);
         const got = (JSON.parse(r.stdout) as TraceEvent[])
