@@ -260,8 +260,10 @@ interface Fleet {
 
 describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one roz run, client %s', (client) => {
   let f: Fleet;
+  /** Set when beforeAll failed and cleaned up itself. */
+  let cleaned = false;
 
-  /** The fake API's log, roz's queue and the screen: what a failure needs. */
+  /** The fake API's log and the screen: what a failure needs. */
   const why = (): string =>
     `--- fake API:\n${summarize(f.api.requests)}\n--- script errors: ${JSON.stringify(f.api.scriptErrors)}\n--- screen:\n${f.term.screen()}`;
   const answered = (step: string): ParsedRequest | undefined => f.api.requests.find((r) => r.answeredBy === step);
@@ -402,7 +404,14 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
         expect(git(ws, wt[name], 'symbolic-ref', 'HEAD')).toBe(`refs/heads/roz/${name}`);
       }
     } catch (err) {
-      if (f?.running) killTree(f.term.pid);
+      // afterAll has nothing left to clean: this run is over.
+      if (f?.running) {
+        // Every agent and the supervisor (which may outlive the TUI's process), then whatever is left.
+        await roz(ws, ['agent', 'stop', '--all'], 20_000);
+        await Promise.race([f.term.exited, pause(15_000)]);
+        if (f.running) killTree(f.term.pid);
+      }
+      cleaned = true;
       await api?.close();
       ws.cleanup();
       throw err;
@@ -410,7 +419,7 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
   }, 120_000);
 
   afterAll(async () => {
-    if (!f) return;
+    if (!f || cleaned) return;
     if (f.running) {
       await roz(f.ws, ['agent', 'stop', '--all'], 20_000);
       await Promise.race([f.term.exited, pause(15_000)]);
