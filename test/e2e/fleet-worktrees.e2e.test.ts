@@ -454,6 +454,28 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(both[0]!.id).toBe(first.id);
     for (const q of both) expect(q.summary).toMatch(/force-push/);
     expect(Date.parse(both[0]!.since)).toBeLessThanOrEqual(Date.parse(both[1]!.since));
+    // roz agent ls (another terminal): a and b wait for the human, one request each; every agent runs enforced, in its own worktree.
+    const ls = await roz(f.ws, ['agent', 'ls', '--json']);
+    expect(ls.code, ls.stderr).toBe(0);
+    const rows = JSON.parse(ls.stdout) as Array<{
+      name: string;
+      worktree: string;
+      branch: string | null;
+      state: string;
+      pending: number;
+      enforcement: string | null;
+    }>;
+    const row = (n: string) => rows.find((r) => r.name === n);
+    expect(
+      [row('a'), row('b'), row('c')].map((r) => r && [r.state, r.pending]),
+      ls.stdout,
+    ).toEqual([
+      ['waiting for you', 1],
+      ['waiting for you', 1],
+      [expect.not.stringMatching(/waiting for you/), 0],
+    ]);
+    for (const n of AGENTS) expect(row(n), ls.stdout).toMatchObject({ worktree: f.wt[n], branch: `roz/${n}`, enforcement: 'enforced' });
+    expect(row('main'), ls.stdout).toMatchObject({ worktree: f.main, pending: 0, enforcement: 'enforced' });
     // The status line, from main's pane, says two wait elsewhere.
     await f.term.waitFor(() => /!! 2 waiting in a,b/.test(f.term.row(39)), 'the status line naming a and b', 20_000);
 
