@@ -7,6 +7,7 @@ import { intentContext } from '../../core/governance/render.js';
 import { peekGovernance } from '../../core/governance/state.js';
 import { bindSelection, prepareSelection } from '../../engine/governance/select.js';
 import { readLedger } from '../../store/ledger.js';
+import { loadConfig } from '../../engine/config-loader.js';
 import { agentRootsFor } from '../../store/agent-base.js';
 import { findProjectRoot, loadIntents, orchestrationPaths, readLessonsFile } from '../../store/orchestration.js';
 import { intentsHome } from '../../store/project-root.js';
@@ -26,7 +27,8 @@ export interface IntentOptions {
  * launcher said, else roz's registry). Null root: governance is off.
  */
 function cliProjectAt(start: string, env: NodeJS.ProcessEnv): { root: string | null; intentsFrom: string | null } {
-  const agent = agentRootsFor(env, cliContext(env).config.storage.path, start);
+  // The store's path only (cliContext would say the config's problems a second time).
+  const agent = agentRootsFor(env, loadConfig(env, { cwd: process.cwd() }).config.storage.path, start);
   const root = findProjectRoot(start, { projectDir: env.CLAUDE_PROJECT_DIR, agent });
   return { root, intentsFrom: root ? intentsHome(root, agent) : null };
 }
