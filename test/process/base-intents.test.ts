@@ -168,6 +168,21 @@ describe('an agent in its worktree is governed by the base checkout’s intents'
     expect(decision(await forged.write('src/in.ts'))).toBeUndefined();
   });
 
+  it('the base checkout’s .orchestration/ is denied to the agent: sandbox denyWrite and an Edit deny rule in its launch settings, PROTECTED_PATH in its hook', async () => {
+    const f = await fleet({ commitIntents: true });
+    const settings = await runProcess(process.execPath, [rozBin, 'settings', '--json'], '', f.env, f.wt);
+    expect(settings.code, settings.stderr).toBe(0);
+    const doc = JSON.parse(settings.stdout);
+    const baseOrch = join(f.main, '.orchestration');
+    expect(doc.sandbox.filesystem.denyWrite).toEqual(expect.arrayContaining([baseOrch, join(f.wt, '.orchestration')]));
+    expect(doc.permissions.deny).toEqual(expect.arrayContaining([`Edit(/${baseOrch}/**)`, `Edit(/${join(f.wt, '.orchestration')}/**)`]));
+    const roots = await launchEnv(f.env, f.wt);
+    const s = await agentSession({ ...f.env, ...roots }, f.wt, 'agent-5');
+    const w = await runHook('PreToolUse', s.p.pre('Write', { file_path: join(baseOrch, 'active_intents.yaml'), content: OWN_ALL }), s.e);
+    expect(decision(w)).toBe('deny');
+    expect(reason(w)).toMatch(/PROTECTED_PATH/);
+  });
+
   it('the ledger stays in the worktree; roz intent list/status in the worktree (a human’s terminal, no launcher) show the base’s intents', async () => {
     const f = await fleet({ commitIntents: true });
     const roots = await launchEnv(f.env, f.wt);
