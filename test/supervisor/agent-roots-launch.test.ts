@@ -54,7 +54,8 @@ async function launchIn(w: ReturnType<typeof world>, cwd: string, extra: Record<
   expect(await launched.child.exited).toBe(0);
   const child = JSON.parse(readFileSync(out, 'utf8')) as { w: string | null; b: string | null };
   const hooks = Object.assign({}, ...hookEnvs) as Record<string, string>;
-  return { child, hooks: { w: hooks.ROZ_AGENT_WORKTREE ?? null, b: hooks.ROZ_BASE_CHECKOUT ?? null } };
+  // Empty in the hooks' env means none (it overrides the launcher's own environment).
+  return { child, hooks: { w: hooks.ROZ_AGENT_WORKTREE || null, b: hooks.ROZ_BASE_CHECKOUT || null } };
 }
 
 describe('the launcher hands an agent its roots from roz’s registry', () => {
@@ -73,5 +74,15 @@ describe('the launcher hands an agent its roots from roz’s registry', () => {
     const w = world();
     const none = { w: null, b: null };
     expect(await launchIn(w, w.repo, { ROZ_BASE_CHECKOUT: w.top, ROZ_AGENT_WORKTREE: w.repo })).toEqual({ child: none, hooks: none });
+    // In the hooks' env both keys are there, empty: they override the launcher's own environment.
+    const hookEnvs: Record<string, string>[] = [];
+    const req = { command: w.child, args: [], cwd: w.repo, env: { ...w.env, OUT: join(w.top, 'o.json') } };
+    const l = await launchAgent(req, prepareLaunch(req), {
+      agent: 'b',
+      server: { httpUrl: 'http://127.0.0.1:9', addHookEnv: (e) => void hookEnvs.push(e) },
+      reach: {},
+    });
+    await l.child.exited;
+    expect(Object.assign({}, ...hookEnvs)).toMatchObject({ ROZ_AGENT_WORKTREE: '', ROZ_BASE_CHECKOUT: '' });
   });
 });
