@@ -189,17 +189,35 @@ describe.each(PINNED_CLIENTS)('intents from the base checkout, an agent in its w
     writeFileSync(join(ws.repo, '.orchestration', 'active_intents.yaml'), BASE_INTENTS);
     git(ws.repo, 'add', '-A');
     git(ws.repo, 'commit', '-q', '-m', 'intents');
-    const add = rozCli(ws, ['agent', 'add', 'a']);
-    expect(add.code, add.stderr).toBe(0);
+    // a: command hooks (a process per event, roots in the client's env); h (2.1.330 only): http hooks
+    // served in roz exec's own process (roots in the per-agent env the in-process engine runs with).
+    const http = client !== '2.1.197';
+    for (const name of http ? ['a', 'h'] : ['a']) {
+      const add = rozCli(ws, ['agent', 'add', name]);
+      expect(add.code, add.stderr).toBe(0);
+    }
     const a = join(ws.root, 'repo.roz', 'a');
+    const h = join(ws.root, 'repo.roz', 'h');
     const ctl = join(ws.root, 'repo.roz', 'ctl');
     git(ws.repo, 'worktree', 'add', '-q', '-b', 'roz/ctl', ctl);
-    for (const wt of [a, ctl]) writeFileSync(join(wt, '.orchestration', 'active_intents.yaml'), OWN_ALL);
+    for (const wt of http ? [a, h, ctl] : [a, ctl]) writeFileSync(join(wt, '.orchestration', 'active_intents.yaml'), OWN_ALL);
 
-    const [run, control] = await Promise.all([
+    const [run, control, viaHttp] = await Promise.all([
       runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: a }, exec: true, timeoutMs: 90_000, scenario: widenScript(a) }),
       runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: ctl }, exec: true, timeoutMs: 90_000, scenario: widenScript(ctl) }),
+      http ? runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: h }, rozLoadsPlugin: true, timeoutMs: 90_000, scenario: widenScript(h) }) : null,
     ]);
+    if (viaHttp) {
+      const hwhy = viaHttp.why();
+      expect(
+        viaHttp.trace().find((e) => e.event === 'roz:SessionStarted'),
+        hwhy,
+      ).toMatchObject({ hooks: 'http', enforcement: 'enforced' });
+      const out = viaHttp.requests.find((r) => r.role === 'main' && r.answeredBy === 'done')?.toolResults[0];
+      expect(out?.isError, hwhy).toBe(true);
+      expect(out?.text, hwhy).toContain('docs/out.md, which is not in the owned_scope of intent INT-001 (src/**)');
+      expect(existsSync(join(h, 'docs', 'out.md'))).toBe(false);
+    }
     const why = run.why();
     const main = run.requests.filter((r) => r.role === 'main');
     expect(
