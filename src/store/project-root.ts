@@ -81,10 +81,13 @@ export function agentRootsFromEnv(env: Record<string, string | undefined>): Agen
   return worktree && base && worktree.startsWith('/') && base.startsWith('/') ? { worktree, base } : null;
 }
 
-/** Where the intents of `root` are read from: the base checkout for the agent's worktree, else the project itself. */
+/**
+ * Where the intents of `root` are read from: the base checkout for the
+ * agent's worktree (findProjectRoot returns `agent.worktree` itself for it),
+ * else the project itself.
+ */
 export function intentsHome(root: string, agent: AgentRoots | null | undefined): string {
-  if (!agent) return root;
-  return root === agent.worktree || realOr(root) === realOr(agent.worktree) ? agent.base : root;
+  return agent && root === agent.worktree ? agent.base : root;
 }
 
 /**
