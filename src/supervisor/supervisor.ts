@@ -6,8 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { appendRegularFile } from '../store/regular-file.js';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { findProjectRoot } from '../store/project-root.js';
-import { widenScope } from './widen-scope.js';
+import { widenScope, widenTarget } from './widen-scope.js';
 import { loadOnDemand } from '../core/on-demand.js';
 import type { SessionState } from '../core/session-state.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -150,11 +149,12 @@ export class Supervisor {
         this.changed();
       },
       widen: (a) => {
-        // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR).
-        const root = a.cwd ? findProjectRoot(a.cwd, { projectDir: opts.env.CLAUDE_PROJECT_DIR }) : null;
-        if (!root || !a.widen) return { ok: false, error: 'no governed project for this request' };
+        // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR);
+        // for an agent in its worktree, the base checkout's intents file (widen-scope.ts widenTarget).
+        const target = a.cwd ? widenTarget(a.cwd, this.store.root, opts.env.CLAUDE_PROJECT_DIR) : null;
+        if (!target || !a.widen) return { ok: false, error: 'no governed project for this request' };
         const human = opts.env.USER || opts.env.LOGNAME || userInfo().username;
-        const out = widenScope({ root, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
+        const out = widenScope({ ...target, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
         this.pushNotice(
           'roz:ScopeWidened',
           out.ok ? `${human} added ${out.added.join(', ') || '(nothing new)'} to ${a.widen.intent_id}` : `could not widen: ${out.error}`,
