@@ -63,6 +63,15 @@ function agentPids(script: string, cwd: string): number[] {
   return pids;
 }
 
+/** Whether process `pid` runs with this run's store (ROZ_STORAGE_PATH in its environment). */
+function ownedBy(pid: number, store: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').includes(`ROZ_STORAGE_PATH=${store}`);
+  } catch {
+    return false;
+  }
+}
+
 const loadAverage = (): number => Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
 
 /** The pid of the supervisor that owns the agents, from its control record in roz's store. */
@@ -213,9 +222,11 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
     FLEET_STREAM_MAX_MS: String(stream.max),
   };
   const agentScript = join(root, 'scripts', 'bench', 'fleet-agent.mjs');
+  // To profile roz run under this load: ROZ_BENCH_KEYS_NODE_ARGS='--prof --logfile=/tmp/v8.log --no-logfile-per-isolate'.
+  const nodeArgs = process.env.ROZ_BENCH_KEYS_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const term = pty.spawn(
     process.execPath,
-    [join(root, 'plugin', 'bin', 'roz'), 'run', '--approval-timeout', '60', '--no-stats', '--', process.execPath, agentScript],
+    [...nodeArgs, join(root, 'plugin', 'bin', 'roz'), 'run', '--approval-timeout', '60', '--no-stats', '--', process.execPath, agentScript],
     {
       name: 'xterm-256color',
       cols: COLS,
@@ -314,8 +325,11 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
     // Everything this run started: every agent and the supervisor (a background one too), then the pty.
     await rozCli(root, env, proj, 'agent', 'stop', '--all');
     await Promise.race([exit, sleep(10_000)]);
+    // A supervisor still running for this store 5 s on (a background one would outlive the pty): killed, only when it is
+    // ours (its environment names this run's store; a pid in a stale record may be another process by now).
     const sup = supervisorPid(store);
-    if (sup !== null) {
+    for (let i = 0; i < 50 && sup !== null && ownedBy(sup, store); i++) await sleep(100);
+    if (sup !== null && ownedBy(sup, store)) {
       try {
         process.kill(sup, 'SIGKILL');
       } catch {
@@ -323,6 +337,14 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
       }
     }
     if (!exited) term.kill('SIGKILL');
+    // Any agent left (their directory is this run's own).
+    for (const pid of agentPids(agentScript, proj)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
     rmSync(top, { recursive: true, force: true });
   }
 }
