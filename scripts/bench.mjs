@@ -184,7 +184,9 @@ const fleetKeysRows = (k) => {
           rowOf('  TUI client RSS MiB', n.tui_rss_mib, one.tui_rss_mib, null),
         ]
       : []),
-    `  RSS MiB per agent past the first: ${k.supervisor_rss_mib_per_added_agent}; baseline, the same agent alone in a pty (no roz): p50 ${bare.latency_median_ms} ms, p99 ${bare.latency_p99_ms} ms`,
+    rowOf('  baseline, no roz: the agents in ptys, p50 ms', k.bare_many.latency_median_ms, bare.latency_median_ms, null),
+    rowOf('  baseline, no roz: p99 ms', k.bare_many.latency_p99_ms, bare.latency_p99_ms, null),
+    `  RSS MiB per agent past the first: ${k.supervisor_rss_mib_per_added_agent}; the baseline types into the same agent in a pty of the bench's own, the others streaming beside it`,
     `  every agent streams ${n.stream_bytes_per_tick} B of coloured lines per ${n.stream_pause_ms.join('-')} ms, the one in view too (agents' own CPU ${one.agents_cpu_percent_of_one_core}% / ${n.agents_cpu_percent_of_one_core}%); roz painted ${n.tui_output_kib_per_second} / ${one.tui_output_kib_per_second} KiB/s; load average ${one.load_average_before_after.join('→')} (1 agent), ${n.load_average_before_after.join('→')} (${n.agents})`,
   ];
 };

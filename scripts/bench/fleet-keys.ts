@@ -349,28 +349,37 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
   }
 }
 
-/** The baseline: the same streaming agent alone in a pty, no roz between the keys and the screen. */
-async function bareRun(root: string, keys: number, warm: number, stream: { bytes: number; min: number; max: number }) {
-  const term = pty.spawn(process.execPath, [join(root, 'scripts', 'bench', 'fleet-agent.mjs')], {
-    name: 'xterm-256color',
-    cols: COLS,
-    rows: ROWS,
-    env: {
-      PATH: process.env.PATH ?? '',
-      TERM: 'xterm-256color',
-      FLEET_STREAM_BYTES: String(stream.bytes),
-      FLEET_STREAM_MIN_MS: String(stream.min),
-      FLEET_STREAM_MAX_MS: String(stream.max),
-    },
-  });
-  let exited = false;
-  term.onExit(() => (exited = true));
+/**
+ * The baseline: the same streaming agents without roz, each in a pty of this
+ * process (`agents` - 1 of them read and dropped), keys typed into one. What
+ * the same load costs a key's echo on this machine with nothing between.
+ */
+async function bareRun(root: string, agents: number, keys: number, warm: number, stream: { bytes: number; min: number; max: number }) {
+  const spawnAgent = (name: string) =>
+    pty.spawn(process.execPath, [join(root, 'scripts', 'bench', 'fleet-agent.mjs')], {
+      name: 'xterm-256color',
+      cols: COLS,
+      rows: ROWS - 1,
+      env: {
+        PATH: process.env.PATH ?? '',
+        TERM: 'xterm-256color',
+        ROZ_AGENT: name,
+        FLEET_STREAM_BYTES: String(stream.bytes),
+        FLEET_STREAM_MIN_MS: String(stream.min),
+        FLEET_STREAM_MAX_MS: String(stream.max),
+      },
+    });
+  const others = Array.from({ length: agents - 1 }, (_, i) => spawnAgent(`a${i + 2}`));
+  for (const o of others) o.onData(() => {});
+  const term = spawnAgent('main');
+  const live = new Set([term, ...others]);
+  for (const t of live) t.onExit(() => live.delete(t));
   try {
     const { lat, lost } = await typeKeys(probe(term), keys, warm);
     const q = quantiles(lat.length ? lat : [NaN]);
-    return { keys, lost, latency_median_ms: round(q.median, 1), latency_p99_ms: round(q.p99, 1), latency_max_ms: round(Math.max(...lat), 1) };
+    return { agents, keys, lost, latency_median_ms: round(q.median, 1), latency_p99_ms: round(q.p99, 1), latency_max_ms: round(Math.max(...lat), 1) };
   } finally {
-    if (!exited) term.kill('SIGKILL');
+    for (const t of live) t.kill('SIGKILL');
   }
 }
 
@@ -379,12 +388,15 @@ export async function fleetKeys(many: number, keys: number, root: string) {
   if (!existsSync(join(root, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: the keypress rows run the built roz');
   const stream = { bytes: 3000, min: 20, max: 50 };
   const warm = Math.min(10, keys);
-  const bare = await bareRun(root, keys, warm, stream);
+  // Interleaved, so the machine's load drifts over both roz and its baseline alike.
+  const bare = await bareRun(root, 1, keys, warm, stream);
   const one = await keysRun(root, 1, keys, warm, stream);
+  const bareMany = await bareRun(root, many, keys, warm, stream);
   const n = await keysRun(root, many, keys, warm, stream);
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
   return {
     bare,
+    bare_many: bareMany,
     one,
     many: n,
     ratios_many_over_one: {

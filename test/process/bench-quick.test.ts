@@ -76,6 +76,8 @@ it('npm run bench --quick completes and reports every section against its baseli
   }
   expect([k.one.agents, k.many.agents]).toEqual([1, 8]);
   sane(k.bare.latency_median_ms);
+  expect([k.bare.lost, k.bare_many.lost]).toEqual([0, 0]);
+  expect(k.bare_many.agents).toBe(8);
   sane(k.ratios_many_over_one.latency_p99_ms);
   // Claude Code's Bash sandbox per call (the real client, plain vs sandboxed)
   expect(result.sandbox.length).toBeGreaterThan(0);
