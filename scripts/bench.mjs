@@ -8,6 +8,9 @@
 // `--calls` measures what one Bash tool call costs in each mode (standalone,
 // roz exec, roz run) and pinned client, all costs together, in one run: the
 // hook processes, the http hooks, the sandbox and the real clients (scripts/bench/tool-call.ts).
+// `--fleet` only the fleet rows (issue 25): the supervisor's queue with 1 and 8 agents
+// (scripts/bench/fleet.ts), and keypress-to-screen latency of the built `roz run` in a
+// pty while 1 or 8 agents stream output (scripts/bench/fleet-keys.ts; needs `npm run build`).
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -50,6 +53,7 @@ const N = quick
       tuiLarge: 10_000,
       fleetAgents: 8,
       fleetAsks: 10,
+      fleetKeys: 20,
     }
   : {
       sandboxCalls: 8,
@@ -73,6 +77,7 @@ const N = quick
       tuiLarge: 1_000_000,
       fleetAgents: 8,
       fleetAsks: 200,
+      fleetKeys: 200,
     };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
@@ -152,15 +157,46 @@ const fleetRows = (f) => {
     rowOf('  RSS MiB per agent over node, after load', n.supervisor_rss_per_agent_mib, one.supervisor_rss_per_agent_mib, r.supervisor_rss_per_agent_mib),
     rowOf('  hook side CPU ms per request (relays)', n.hook_side_cpu_ms_per_request, one.hook_side_cpu_ms_per_request, null),
     `  baseline: the same process before the Supervisor started, RSS ${one.baseline_rss_before_supervisor_mib} MiB; frames that fell back (supervisor too slow to answer: the client's own dialog then asks) ${one.failed_frames} / ${n.failed_frames}; load average ${one.load_average_before_after.join('→')} (1 agent), ${n.load_average_before_after.join('→')} (${n.agents})`,
-    '  keypress-to-screen latency with N agents streaming: TODO, needs the multi-agent TUI (docs/fleet.md)',
+  ];
+};
+/** The keypress rows (section 'fleet-keys'): `roz run` in a pty with 1 and with N streaming agents, and the agent alone in a pty. */
+const fleetKeysRows = (k) => {
+  const { bare, one, many: n, ratios_many_over_one: r } = k;
+  const rowOf = (name, a, b, ratio) => line([name, a, b, ratio === null || ratio === undefined ? '' : `${ratio}x`], 50);
+  const separate = !n.supervisor_pid_is_tui;
+  return [
+    line([`keypress to screen, roz run in a pty (${n.keys} keys)`, `${n.agents} agents`, '1 agent', 'ratio'], 50),
+    rowOf('  latency p50 ms (key written → echo painted)', n.latency_median_ms, one.latency_median_ms, r.latency_median_ms),
+    rowOf('  latency p99 ms', n.latency_p99_ms, one.latency_p99_ms, r.latency_p99_ms),
+    rowOf('  latency max ms', n.latency_max_ms, one.latency_max_ms, null),
+    rowOf('  keys never echoed (5 s)', n.lost, one.lost, null),
+    rowOf(
+      `  ${separate ? 'supervisor (owns the ptys)' : 'roz run (supervisor + TUI)'} CPU % of one core`,
+      n.supervisor_cpu_percent_of_one_core,
+      one.supervisor_cpu_percent_of_one_core,
+      r.supervisor_cpu_percent_of_one_core,
+    ),
+    rowOf('    per agent', n.supervisor_cpu_percent_per_agent, one.supervisor_cpu_percent_per_agent, null),
+    rowOf(`  ${separate ? 'supervisor' : 'roz run'} RSS MiB (after the keys)`, n.supervisor_rss_mib, one.supervisor_rss_mib, r.supervisor_rss_mib),
+    ...(separate
+      ? [
+          rowOf('  TUI client CPU % of one core', n.tui_cpu_percent_of_one_core, one.tui_cpu_percent_of_one_core, null),
+          rowOf('  TUI client RSS MiB', n.tui_rss_mib, one.tui_rss_mib, null),
+        ]
+      : []),
+    rowOf('  baseline, no roz: the agents in ptys, p50 ms', k.bare_many.latency_median_ms, bare.latency_median_ms, null),
+    rowOf('  baseline, no roz: p99 ms', k.bare_many.latency_p99_ms, bare.latency_p99_ms, null),
+    `  RSS MiB per agent past the first: ${k.supervisor_rss_mib_per_added_agent}; the baseline types into the same agent in a pty of the bench's own, the others streaming beside it`,
+    `  every agent streams ${n.stream_bytes_per_tick} B of coloured lines per ${n.stream_pause_ms.join('-')} ms, the one in view too (agents' own CPU ${one.agents_cpu_percent_of_one_core}% / ${n.agents_cpu_percent_of_one_core}%); roz painted ${n.tui_output_kib_per_second} / ${one.tui_output_kib_per_second} KiB/s; load average ${one.load_average_before_after.join('→')} (1 agent), ${n.load_average_before_after.join('→')} (${n.agents})`,
   ];
 };
 if (fleetOnly) {
   const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
+  const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const lines = [...fleetRows(fleet), `load average at the end: ${load}`];
+  const lines = [...fleetRows(fleet), ...fleetKeysRows(fleetKeys), `load average at the end: ${load}`];
   console.log(lines.join('\n'));
-  save(quick ? 'fleet-quick' : 'fleet', { when: new Date().toISOString(), machine, quick, load_average: load, fleet }, lines);
+  save(quick ? 'fleet-quick' : 'fleet', { when: new Date().toISOString(), machine, quick, load_average: load, fleet, fleet_keys: fleetKeys }, lines);
   rmSync(store, { recursive: true, force: true });
   process.exit(0);
 }
@@ -519,6 +555,7 @@ const shell = section('shell', [N.shell]);
 const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
 const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
+const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
 const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);
@@ -627,6 +664,7 @@ const result = {
   guard_classification: guard,
   supervised_channel: supervised,
   fleet,
+  fleet_keys: fleetKeys,
   http_hook: http,
   scope,
   review_snapshot: reviewSnapshot,
@@ -774,7 +812,7 @@ row(
   `${tuiMemoryNoView.heap_growth_ratio}x`,
   `after ${tuiMemory.after_small.events} events`,
 );
-out.push('', ...fleetRows(fleet));
+out.push('', ...fleetRows(fleet), ...fleetKeysRows(fleetKeys));
 out.push(...sandboxRows(sandbox));
 out.push('', ...toolCallRows(toolCall, sandbox, processRows));
 out.push(

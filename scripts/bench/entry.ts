@@ -22,6 +22,10 @@ switch (section) {
   case 'fleet':
     print(await (await import('./fleet.js')).fleetBench(num(0), num(1), process.argv[1]!, args[2] !== 'no-warm-up'));
     break;
+  case 'fleet-keys':
+    print(await (await import('./fleet-keys.js')).fleetKeys(num(0), num(1), args[2]!));
+    process.exit(0);
+    break;
   case 'fleet-server':
     await (await import('./fleet.js')).fleetServer(num(0));
     break;

@@ -46,17 +46,24 @@ export function modeSequence(m: InputModes): string {
   return s;
 }
 
+/** How long a screen inside a synchronized update (DEC mode 2026) may hold the paint back. */
+const SYNC_HOLD_MS = 100;
+const SYNC_RECHECK_MS = 4;
+
 export class Compositor {
   private painted: string[] = [];
   private modes = '';
   private timer: NodeJS.Timeout | null = null;
+  /** When the last paint ran (performance.now()), and since when a synchronized update holds the next one. */
+  private lastPaint = Number.NEGATIVE_INFINITY;
+  private heldSince: number | null = null;
 
   constructor(
     private readonly out: (s: string) => void,
     private cols: number,
     private rows: number,
     private readonly frame: () => Frame,
-    /** At most one paint per this many ms: a burst of child output costs one repaint. */
+    /** At most one paint per this many ms: a burst of child output costs a paint at its start and one per interval after. */
     private readonly intervalMs = 16,
   ) {}
 
@@ -77,16 +84,46 @@ export class Compositor {
     this.schedule();
   }
 
+  /**
+   * Paint soon: at once (next turn of the event loop) when the last paint is an
+   * interval old, else when it will be. A key's echo after a quiet spell shows
+   * without waiting out a whole interval (it used to wait 16 ms every time:
+   * most of what roz added to keypress-to-screen latency, npm run bench
+   * --fleet), and a screen streaming output still costs at most one paint per
+   * interval. A screen in the middle of a synchronized update (the program
+   * sent CSI ? 2026 h and not yet l) holds the paint back until it ends, for
+   * at most SYNC_HOLD_MS, so a frame is never shown half drawn.
+   */
   schedule(): void {
     if (this.timer) return;
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.paint();
-    }, this.intervalMs);
+    this.arm(Math.max(0, this.lastPaint + this.intervalMs - performance.now()));
   }
 
-  paint(): void {
-    const f = this.frame();
+  private arm(wait: number): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      const f = this.frame();
+      // The rest of the program's frame comes in its next write: look again shortly.
+      if (this.holding(f)) this.arm(SYNC_RECHECK_MS);
+      else this.paint(f);
+    }, wait);
+  }
+
+  /** Whether a screen on show is inside a synchronized update that has not held the paint too long already. */
+  private holding(f: Frame): boolean {
+    const now = performance.now();
+    const syncing = f.regions.some((r) => r.screen.synchronizing());
+    if (!syncing) {
+      this.heldSince = null;
+      return false;
+    }
+    this.heldSince ??= now;
+    return now - this.heldSince < SYNC_HOLD_MS;
+  }
+
+  paint(f: Frame = this.frame()): void {
+    this.lastPaint = performance.now();
+    this.heldSince = null;
     let s = '\x1b[?2026h\x1b[?25l';
     for (let y = 0; y < this.paneRows; y++) {
       const row = this.composeRow(f, y);

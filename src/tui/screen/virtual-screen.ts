@@ -62,6 +62,11 @@ export class VirtualScreen {
     this.term.resize(Math.max(1, cols), Math.max(1, rows));
   }
 
+  /** Whether the program is inside a synchronized update (DEC mode 2026 set): its frame is not complete yet. */
+  synchronizing(): boolean {
+    return this.term.modes.synchronizedOutputMode;
+  }
+
   cursor(): { x: number; y: number } {
     const b = this.term.buffer.active;
     return { x: b.cursorX, y: b.cursorY };
@@ -96,25 +101,50 @@ export class VirtualScreen {
     const line = b.getLine(b.baseY + y);
     if (!line) return '';
     const cell = b.getNullCell();
-    // Stop after the last cell that shows anything: erase-to-end clears the rest.
-    let end = 0;
+    // One pass over the cells (the compositor calls this for every changed row of every frame:
+    // while an agent streams, every row, 60 times a second). Blanks after the last cell that
+    // shows anything are held back and dropped at the end (erase-to-end clears them), and a
+    // cell's SGR is only worked out when its attributes differ from the cell before.
+    // `held` is what follows the last cell that shows; `sgrHeld` the SGR in force at its end.
+    let out = '';
+    let held = '';
+    let sgr = '0';
+    let sgrHeld = '0';
+    let sgrOut = '0';
+    let fgMode = 0;
+    let fg = 0;
+    let bgMode = 0;
+    let bg = 0;
+    let flags = 0;
     for (let x = 0; x < this.cols; x++) {
       line.getCell(x, cell);
-      if ((cell.getChars() && cell.getChars() !== ' ') || !cell.isBgDefault() || cell.isInverse()) end = x + 1;
-    }
-    let out = '';
-    let prev = '0';
-    for (let x = 0; x < end; x++) {
-      line.getCell(x, cell);
       if (cell.getWidth() === 0) continue;
-      const sgr = sgrOf(cell);
-      if (sgr !== prev) {
-        out += `\x1b[${sgr}m`;
-        prev = sgr;
+      const f = flagsOf(cell);
+      const fm = cell.getFgColorMode();
+      const fc = cell.getFgColor();
+      const bm = cell.getBgColorMode();
+      const bc = cell.getBgColor();
+      if (f !== flags || fm !== fgMode || fc !== fg || bm !== bgMode || bc !== bg) {
+        flags = f;
+        fgMode = fm;
+        fg = fc;
+        bgMode = bm;
+        bg = bc;
+        sgr = sgrOf(cell);
       }
-      out += cell.getChars() || ' ';
+      if (sgr !== sgrHeld) {
+        held += `\x1b[${sgr}m`;
+        sgrHeld = sgr;
+      }
+      const chars = cell.getChars();
+      held += chars || ' ';
+      if ((chars !== '' && chars !== ' ') || !cell.isBgDefault() || (f & INVERSE) !== 0) {
+        out += held;
+        held = '';
+        sgrOut = sgrHeld;
+      }
     }
-    return prev === '0' ? out : `${out}\x1b[0m`;
+    return sgrOut === '0' ? out : `${out}\x1b[0m`;
   }
 
   dispose(): void {
@@ -132,6 +162,22 @@ function colour(mode: 'fg' | 'bg', cell: IBufferCell): string | null {
   if (c < 8) return String(base + c);
   if (c < 16) return String(base + 60 + c - 8);
   return `${mode === 'fg' ? 38 : 48};5;${c}`;
+}
+
+const INVERSE = 1 << 5;
+
+/** A cell's attributes as bits (bold, dim, italic, underline, blink, inverse, invisible, strikethrough): compared cell to cell. */
+function flagsOf(cell: IBufferCell): number {
+  return (
+    (cell.isBold() ? 1 : 0) |
+    (cell.isDim() ? 2 : 0) |
+    (cell.isItalic() ? 4 : 0) |
+    (cell.isUnderline() ? 8 : 0) |
+    (cell.isBlink() ? 16 : 0) |
+    (cell.isInverse() ? INVERSE : 0) |
+    (cell.isInvisible() ? 64 : 0) |
+    (cell.isStrikethrough() ? 128 : 0)
+  );
 }
 
 /** The SGR parameters that reproduce a cell's look from a reset state. */
