@@ -14,7 +14,8 @@ import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type Prepared
 import { FIRST_AGENT } from './channel-server.js';
 import type { ControlServer } from './control-server.js';
 import type { FleetControl } from './fleet-control.js';
-import { startRunControl } from './run-control.js';
+import { agentWhere } from '../core/fleet/agent-where.js';
+import { launchEnforcement, startRunControl } from './run-control.js';
 import type { RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
@@ -295,6 +296,9 @@ export class FleetHost implements FleetControl {
       exited: child.exited,
     };
     this.runs.set(name, run);
+    // Its enforcement from the launch's own facts (the settings file written for it), as the control socket decides it.
+    const enforcement = launchEnforcement(this.req.env, req.cwd, this.first.loaded.config.storage.path, run.settingsFile);
+    this.supervisor.agentLaunched(name, { enforcement: enforcement.mode, where: agentWhere(branch, name === FIRST_AGENT) });
     void child.exited.then(
       (code) => this.ended(run, code),
       () => this.ended(run, 1),
