@@ -56,10 +56,7 @@ export interface NotifyCommandOptions {
 }
 
 /** Environment variable values cannot hold NUL; control characters are kept out of the summary too. */
-const clean = (s: string, max: number): string =>
-  s
-    .replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ')
-    .slice(0, max);
+const clean = (s: string, max: number): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, ' ').slice(0, max);
 
 export class NotifyCommand {
   private readonly running = new Set<ChildProcess>();

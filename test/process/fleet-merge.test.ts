@@ -224,7 +224,7 @@ describe('roz agent merge: the merge gate', () => {
     expect((await rozIn(repo, 'agent', 'rm', 'w')).code).toBe(0);
   }, 60_000);
 
-  it("ref names an agent creates (its sandbox cannot deny new names) are never merged, adopted or removed", async () => {
+  it('ref names an agent creates (its sandbox cannot deny new names) are never merged, adopted or removed', async () => {
     const { tmp, repo, env, rozIn } = setup();
     expect((await rozIn(repo, 'agent', 'add', 'w')).code).toBe(0);
     const wt = join(tmp, 'repo.roz', 'w');
