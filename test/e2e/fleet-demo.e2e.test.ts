@@ -90,6 +90,10 @@ describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one
     // A row per agent: the selection mark (›), `!` for one waiting for you, or a blank, then its name.
     for (const name of ['main', 'b', 'c']) expect(tab).toMatch(new RegExp(`^[›! ] ${name} `, 'm'));
     expect(tab).toMatch(/^! [bc] .*waiting for you/m);
+    // Each row: where it works and its enforcement from its launch (not only the agent in view's), and main,
+    // which got no prompt, idle since its SessionStart (not "starting").
+    expect(tab).toMatch(/^[› ] main\s+\(base checkout\)\s+idle\s.*\senforced\s*$/m);
+    for (const name of ['b', 'c']) expect(tab).toMatch(new RegExp(`^[›! ] ${name}\\s+roz/${name}\\s.*\\senforced\\s*$`, 'm'));
 
     // w: the oldest request comes up with its agent's name and command; a lets it run.
     await press(t, 'w');
