@@ -131,7 +131,11 @@ export class NotifyCommand {
       killTimer.unref();
     }, s.timeoutMs);
     timer.unref();
+    // 'error' (it could not start) may be followed by 'close': one report per run.
+    let ended = false;
     child.once('error', (err) => {
+      if (ended) return;
+      ended = true;
       clearTimeout(timer);
       this.running.delete(child);
       this.fail(req, `could not start ${file}: ${err.message}`);
@@ -140,6 +144,8 @@ export class NotifyCommand {
       clearTimeout(timer);
       if (killTimer) clearTimeout(killTimer);
       this.running.delete(child);
+      if (ended) return;
+      ended = true;
       if (timedOut) this.fail(req, `killed after ${Math.round(s.timeoutMs / 1000)} s (timeout_seconds)`);
       else if (code !== 0) this.fail(req, `exited ${signal ?? code}${stderr.trim() ? `: ${clean(stderr.trim(), MAX_STDERR)}` : ''}`);
     });

@@ -143,6 +143,25 @@ describe('[notify] command', () => {
     expect(s.events.toArray().some((e) => e.event === 'roz:NotifyFailed' && /killed after 1 s/.test(e.summary))).toBe(true);
   });
 
+  it('at most 4 run at once: a request beyond that is not notified (logged); closing the supervisor kills them', async () => {
+    const w = world();
+    writeFileSync(join(w.store, 'config.toml'), w.toml([w.script, 'hang'], 30));
+    const logged: string[] = [];
+    const s = await start(w, logged);
+    const env = { ...w.env, ...s.childEnv() };
+    const asks = Array.from({ length: 6 }, (_, i) => relay(env, ASK, preToolUse(`rm -rf build${i}`, { tool_use_id: `toolu_${i}` })));
+    await until(() => s.queue().length === 6, 'six requests');
+    await until(() => logged.filter((l) => /notify command skipped .*4 still running/.test(l)).length === 2, 'two skipped', 5_000);
+    await until(() => w.runs().length === 4, 'four commands');
+    const pids = w.runs().map((r) => r.pid);
+    expect(pids.every(alive)).toBe(true);
+    for (const q of s.queue()) s.answer(q.id, { action: 'approve-once' });
+    await Promise.all(asks);
+    await s.close();
+    sup = null;
+    await until(() => !pids.some(alive), 'the commands killed with the supervisor', 5_000);
+  });
+
   it('a command that fails is logged and shown; the supervisor goes on', async () => {
     const w = world();
     writeFileSync(join(w.store, 'config.toml'), w.toml(['roz-no-such-notify-program']));
