@@ -6,7 +6,6 @@
 // connection ends three ways: `end` (every agent exited), detach (the human
 // leaves the agents running), or lost (the supervisor died).
 import { createConnection, type Socket } from 'node:net';
-import type { AgentLive } from '../core/fleet/agent-state.js';
 import type { QueuedRequest } from '../core/fleet/queue.js';
 import type { FoundRecord } from '../store/control-record.js';
 import type { HumanAnswer } from './approval-broker.js';
@@ -16,7 +15,7 @@ import type { ConnectedAgent, ConnectionEnd, FleetConnection, Outcome } from './
 import { type LiveEvent, noticeEvent } from './live-event.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { SessionStats } from './session-stats.js';
-import { DEFAULT_RING_CAPACITY, type SupervisorSnapshot } from './supervisor.js';
+import { type AgentInfo, DEFAULT_RING_CAPACITY, type SupervisorSnapshot } from './supervisor.js';
 
 /** The supervisor is trusted; this only bounds a runaway line. */
 const MAX_SERVER_LINE = 256 * 1024 * 1024;
@@ -232,7 +231,7 @@ export class RemoteConnection implements FleetConnection {
   selectIntent(intentId: string | null, agent: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'intent', rid, agent, intent: intentId }));
   }
-  agents(): Array<{ name: string; live: AgentLive; sessionId: string | null }> {
+  agents(): AgentInfo[] {
     return this.state?.agents ?? [];
   }
   queue(): QueuedRequest[] {

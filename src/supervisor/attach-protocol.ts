@@ -8,12 +8,11 @@
 // never takes the supervisor down.
 import * as z from 'zod/mini';
 import '../core/zod-messages.js';
-import type { AgentLive } from '../core/fleet/agent-state.js';
 import type { QueuedRequest } from '../core/fleet/queue.js';
 import type { ConnectedAgent } from './fleet-connection.js';
 import type { LiveEvent } from './live-event.js';
 import type { SessionStats } from './session-stats.js';
-import type { SupervisorSnapshot } from './supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from './supervisor.js';
 
 /** A client line: keys (a paste is chunked by the terminal, not megabytes), an answer, a name. */
 export const MAX_ATTACH_LINE = 256 * 1024;
@@ -52,7 +51,7 @@ export type AttachServerLine =
   | {
       t: 'state';
       snapshot: SupervisorSnapshot;
-      agents: Array<{ name: string; live: AgentLive; sessionId: string | null }>;
+      agents: AgentInfo[];
       queue: QueuedRequest[];
       /** Live events newer than the last state line's. */
       events: LiveEvent[];

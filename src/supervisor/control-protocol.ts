@@ -49,6 +49,10 @@ export interface LiveAgent {
   state: string;
   pending: number;
   session: string | null;
+  /** Its launch's enforcement (the supervisor's own facts); null before its launch. Absent from older supervisors. */
+  enforcement?: 'enforced' | 'advisory' | null;
+  /** Its branch, or `(base checkout)` / `(shared)` (core/fleet/agent-where.ts). */
+  where?: string | null;
 }
 
 /**

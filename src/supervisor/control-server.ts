@@ -203,6 +203,8 @@ export class ControlServer {
           state: statusLabel(statusOf(a.live)),
           pending: pending.filter((p) => p.agent === a.name).length,
           session: a.sessionId,
+          enforcement: a.enforcement,
+          where: a.where,
         }));
         return { ok: true, message: `${agents.length} agent(s)`, agents };
       }

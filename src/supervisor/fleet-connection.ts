@@ -5,11 +5,10 @@
 // `roz attach`). The screen never holds a FleetHost or a Supervisor itself,
 // so closing it can leave the agents running.
 import type { QueuedRequest } from '../core/fleet/queue.js';
-import type { AgentLive } from '../core/fleet/agent-state.js';
 import type { HumanAnswer } from './approval-broker.js';
 import type { LiveEvent } from './live-event.js';
 import type { SessionStats } from './session-stats.js';
-import type { SupervisorSnapshot } from './supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from './supervisor.js';
 
 export interface Outcome {
   ok: boolean;
@@ -39,7 +38,7 @@ export interface FleetConnection {
   answer(id: string, answer: HumanAnswer): boolean;
   stats(sessionId: string): SessionStats | null;
   selectIntent(intentId: string | null, agent: string): Promise<Outcome>;
-  agents(): Array<{ name: string; live: AgentLive; sessionId: string | null }>;
+  agents(): AgentInfo[];
   queue(): QueuedRequest[];
   /** Every agent launched so far (exited ones too), in launch order. */
   list(): ConnectedAgent[];

@@ -17,7 +17,8 @@ import { PTY_REPLAY_CHARS } from './attach-protocol.js';
 import type { ConnectedAgent } from './fleet-connection.js';
 import type { FleetControl } from './fleet-control.js';
 import { PtyTail } from './pty-tail.js';
-import { startRunControl } from './run-control.js';
+import { agentWhere } from '../core/fleet/agent-where.js';
+import { launchEnforcement, startRunControl } from './run-control.js';
 import type { RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
@@ -330,6 +331,9 @@ export class FleetHost implements FleetControl {
       tail.push(d);
       for (const l of this.ptyListeners) l(name, d);
     });
+    // Its enforcement from the launch's own facts (the settings file written for it), as the control socket decides it.
+    const enforcement = launchEnforcement(this.req.env, req.cwd, this.first.loaded.config.storage.path, run.settingsFile);
+    this.supervisor.agentLaunched(name, { enforcement: enforcement.mode, where: agentWhere(branch, name === FIRST_AGENT) });
     void child.exited.then(
       (code) => this.ended(run, code),
       () => this.ended(run, 1),

@@ -109,18 +109,15 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   }
   const fleet: FleetUi = {
     rows: (): AgentRow[] =>
-      supervisor.agents().map((a) => {
-        const hosted = conn.list().find((h) => h.name === a.name);
-        const state = a.name === view ? snapshot().state : null;
-        return {
-          name: a.name,
-          where: a.name === FIRST_AGENT ? '(this checkout)' : (hosted?.branch ?? hosted?.cwd ?? '-'),
-          status: a.live.status,
-          pending: a.live.pending.length,
-          review: a.live.review,
-          enforcement: state?.enforcement?.mode ?? '-',
-        };
-      }),
+      // Where and enforcement: each agent's launch, as the supervisor holds it for every client.
+      supervisor.agents().map((a) => ({
+        name: a.name,
+        where: a.where ?? '-',
+        status: a.live.status,
+        pending: a.live.pending.length,
+        review: a.live.review,
+        enforcement: a.enforcement ?? '-',
+      })),
     queue: () => supervisor.queue(),
     current: () => view,
     select,

@@ -51,6 +51,9 @@ function attackCommand(f: Fleet): string {
     probe('UPDATE-REF-OTHER', 'git $u refs/heads/roz/b HEAD'),
     probe('UPDATE-REF-NOLOG', 'git $u refs/heads/nolog HEAD'),
     probe('NEW-TAG', 'git tag evil-tag'),
+    // New ref names: not deniable by the client's sandbox (docs/fleet.md); observed, and the merge gate ignores them.
+    probe('NEW-BRANCH', 'git branch evil'),
+    probe('NEW-AGENT-REF', 'git $u refs/heads/roz/other HEAD'),
     probe('INFO-ATTR', `echo '* filter=evil' > "$C/info/attributes"`),
     probe('CONFIG', `echo '[core]' >> "$C/config"`),
     probe('PACKED-REFS', `echo x > "$C/packed-refs"`),
@@ -115,6 +118,14 @@ describe.each(PINNED_CLIENTS)('an agent in its own worktree under roz exec, clie
       expect(`${k}: ${p[k]!.code} ${p[k]!.out}`, why).toMatch(/^\S+: [1-9]\d* /);
     expect(rev(f, 'main')).toBe(mainBefore);
     expect(rev(f, 'roz/b')).toBe(bBefore);
+    // The documented limit, as observed: a new branch name, even one in roz/ another agent would get, can be
+    // created (the sandbox cannot deny a name that does not exist yet without planting a file in the human's
+    // repository). roz never merges or adopts it: test/process/fleet-merge.test.ts. If these start failing,
+    // the client has learnt to deny them: say so in docs/fleet.md.
+    expect(p['NEW-BRANCH'], why).toEqual({ code: 0, out: '' });
+    expect(p['NEW-AGENT-REF'], why).toEqual({ code: 0, out: '' });
+    expect(rev(f, 'evil')).toBe(rev(f, 'roz/a'));
+    expect(rev(f, 'roz/other')).toBe(rev(f, 'roz/a'));
     expect(rev(f, 'nolog')).toBe(mainBefore);
     expect(readFileSync(join(f.common, 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
     expect(existsSync(join(f.common, 'info', 'attributes'))).toBe(false);
