@@ -24,6 +24,8 @@ let fakeHook: string;
 const screens: PtyScreen[] = [];
 /** Background supervisors the tests started: none may outlive its test. */
 const supervisors = new Set<number>();
+/** Each test's stores: a supervisor whose TUI failed before the test noted its pid is found through its record. */
+const stores: Array<() => number[]> = [];
 
 beforeAll(async () => {
   if (!existsSync(join(repoRoot, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: this test runs the built CLI');
@@ -41,6 +43,7 @@ const alive = (pid: number): boolean => {
 
 afterEach(async () => {
   for (const s of screens.splice(0)) s.kill();
+  for (const pids of stores.splice(0)) for (const pid of pids()) supervisors.add(pid);
   for (const pid of supervisors) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -107,6 +110,7 @@ import(${JSON.stringify(fakeClaude)});
   };
   const agentInfo = (name = 'main') => JSON.parse(readFileSync(join(info, `${name}.json`), 'utf8')) as { pid: number; ROZ_SOCKET: string; ROZ_TOKEN: string };
   const records = () => findControlRecords(store, controlKey(repo)).found;
+  stores.push(() => records().map((r) => r.record.pid));
   const cli = (args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(process.execPath, [roz, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) =>
