@@ -50,6 +50,8 @@ export class RemoteConnection implements FleetConnection {
   /** What each agent wrote before this screen attached, for every pty listener that comes. */
   private readonly replay: Record<string, string>;
   private state: State | null = null;
+  /** The snapshot as the screen reads it: the last state's, with the decided history it last got. */
+  private snap: SupervisorSnapshot | null = null;
   private readonly statsCache = new Map<string, SessionStats | null>();
   /** When each session's stats were last asked for: asked again at most every STATS_EVERY_MS while shown. */
   private readonly asked = new Map<string, number>();
@@ -154,6 +156,7 @@ export class RemoteConnection implements FleetConnection {
 
   private applyState(s: State): void {
     this.state = s;
+    this.snap = { ...s.snapshot, decided: s.snapshot.decided ?? this.snap?.decided ?? [] };
     for (const e of s.events) {
       this.events.push(e);
       this.localSeq = Math.max(this.localSeq, e.seq);
@@ -213,7 +216,7 @@ export class RemoteConnection implements FleetConnection {
     return () => this.listeners.delete(fn);
   }
   snapshot(_agent: string): SupervisorSnapshot {
-    return this.state!.snapshot;
+    return this.snap!;
   }
   answer(id: string, answer: HumanAnswer): boolean {
     if (!this.state?.snapshot.pending.some((p) => p.id === id)) return false;
