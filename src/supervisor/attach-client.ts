@@ -47,8 +47,8 @@ export class RemoteConnection implements FleetConnection {
   private readonly agentListeners = new Set<() => void>();
   private readonly ptyListeners = new Set<(agent: string, data: string) => void>();
   private agentList: ConnectedAgent[];
-  /** What each agent wrote before this screen attached, for every pty listener that comes. */
-  private readonly replay: Record<string, string>;
+  /** What each agent wrote before this screen attached (and until its first pty listener came). */
+  private replay: Record<string, string>;
   private state: State | null = null;
   /** The snapshot as the screen reads it: the last state's, with the decided history it last got. */
   private snap: SupervisorSnapshot | null = null;
@@ -173,6 +173,8 @@ export class RemoteConnection implements FleetConnection {
         for (const l of this.agentListeners) l();
         return;
       case 'pty':
+        // Before the screen listens (between the attach and its first draw), output joins the replay: none is lost.
+        if (this.ptyListeners.size === 0) this.replay[line.agent] = (this.replay[line.agent] ?? '') + line.data;
         for (const l of this.ptyListeners) l(line.agent, line.data);
         return;
       case 'reply': {
@@ -249,6 +251,8 @@ export class RemoteConnection implements FleetConnection {
   }
   onPty(fn: (agent: string, data: string) => void): () => void {
     for (const [agent, data] of Object.entries(this.replay)) if (data) fn(agent, data);
+    // The screen keeps it from here on: up to 256 KiB per agent not held twice.
+    this.replay = {};
     this.ptyListeners.add(fn);
     return () => this.ptyListeners.delete(fn);
   }

@@ -234,6 +234,22 @@ describe('the attach stream', () => {
     expect(await conn.ended).toEqual({ kind: 'ended', code: 3, stats: [] });
   });
 
+  it("pty output between the attach and the screen's first listener joins the replay; a later listener gets no replay twice", async () => {
+    const { rec, host } = await start();
+    const conn = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
+    host.emit('main', 'WHILE DRAWING');
+    await new Promise((r) => setTimeout(r, 200));
+    const seen: string[] = [];
+    conn.onPty((a, d) => seen.push(`${a}:${d}`));
+    expect(seen).toEqual(['main:EARLIER OUTPUTWHILE DRAWING'.replace('OUTPUT', 'OUTPUT\r\n')]);
+    const later: string[] = [];
+    conn.onPty((a, d) => later.push(`${a}:${d}`));
+    host.emit('main', 'LIVE');
+    await until(() => seen.length === 2 && later.length === 1, 'live output to both');
+    expect(later).toEqual(['main:LIVE']);
+    conn.detach!();
+  });
+
   it('the supervisor going away ends an attached screen as lost; detaching ends it as detached and leaves the supervisor running', async () => {
     const { rec } = await start();
     const a = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
