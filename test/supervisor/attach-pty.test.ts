@@ -213,6 +213,24 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     expect(await none.exited).toBe(3);
   }, 60_000);
 
+  it('an advisory run keeps its supervisor in its window: it says so, roz attach is refused (exit 5), the window ends the agents', async () => {
+    const w = world();
+    // Not claude: roz writes no settings for it, so nothing confines it.
+    const tui = w.screen(['run', '--no-stats', '--', process.execPath, fakeClaude]);
+    await tui.waitFor('FAKE CLAUDE READY', 'the agent started');
+    const [rec] = w.records();
+    expect(rec!.record.enforcement.mode).toBe('advisory');
+    expect(rec!.record.pid, 'the supervisor is the window').toBe(tui.pid);
+    const att = w.screen(['attach']);
+    expect(await exitOf(att, 'roz attach to an advisory run')).toBe(5);
+    expect(att.screen()).toMatch(/is advisory: it runs in the window it started in/);
+    tui.write('q');
+    expect(await exitOf(tui, 'the advisory run')).toBe(3);
+    expect(tui.raw()).toMatch(
+      /advisory \(the agent is not Claude Code launched with roz settings\): the supervisor runs in this window; closing it ends the agents/,
+    );
+  });
+
   it('roz attach with no supervisor running: a clear message and exit 3', async () => {
     const w = world();
     const att = w.screen(['attach']);
