@@ -6,28 +6,29 @@
 // first turn runs a destructive command that roz puts to the human.
 //
 // Environment as for `npm run demo`: ROZ_DEMO_DIR=<dir> works there (kept),
-// ROZ_DEMO_NO_WAIT=1 skips "press Enter to start".
+// ROZ_DEMO_NO_WAIT=1 skips "press Enter to start", ROZ_DEMO_CLIENT=2.1.197
+// runs the oldest pinned client.
 import { spawn, spawnSync } from 'node:child_process';
 import { appendFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
 import { FLEET_AGENTS, FLEET_CLIENT_ARGS, fleetScenario, fleetWorktree, setupFleetDemo } from './fleet-scenario.js';
-import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js';
+import { DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js';
 import { demoStart, waitForEnter } from './main.js';
 
 export async function fleetMain(root: string): Promise<number> {
   const start = demoStart(root, 'roz-demo-fleet-');
   if (typeof start === 'number') return start;
-  const { plugin, rozBin, claude, dir, kept } = start;
+  const { plugin, rozBin, claude, client, dir, kept } = start;
   try {
-    const paths = setupFleetDemo(dir);
+    const paths = setupFleetDemo(dir, client);
     const api = await startFakeApi(fleetScenario(), { maxRequests: 80 });
     const env = demoEnv(paths, api.url);
     const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
     const key = (k: string, what: string): string => `  ${b(k.padEnd(10))} ${what}`;
     process.stdout.write(
       [
-        `${b('roz fleet demo')}: one \`roz run claude\`, several real Claude Code clients (${CLIENT_VERSION}), a scripted model.`,
+        `${b('roz fleet demo')}: one \`roz run claude\`, several real Claude Code clients (${client}), a scripted model.`,
         'Offline: no API key, no network; everything happens in a fresh temp directory, removed at the end.',
         '',
         `  project   ${paths.repo}  (git, governed by .orchestration/active_intents.yaml)`,

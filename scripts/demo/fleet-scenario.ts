@@ -9,6 +9,7 @@
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bash, on, say, type Matcher, type Scenario } from '../../test/e2e/harness/fake-api.js';
+import type { ClientVersion } from '../../test/e2e/harness/workspace.js';
 import { type DemoPaths, setupDemo } from './scenario.js';
 
 export interface FleetAgent {
@@ -41,8 +42,8 @@ export const FLEET_CLIENT_ARGS = ['--permission-mode', 'default', '--allowedTool
 export const fleetWorktree = (p: DemoPaths, name: string): string => join(`${p.repo}.roz`, name);
 
 /** The demo's repository, with every agent's future worktree trusted by the client like the checkout (it asks about a new folder otherwise). */
-export function setupFleetDemo(root: string): DemoPaths {
-  const p = setupDemo(realpathSync(root));
+export function setupFleetDemo(root: string, client?: ClientVersion): DemoPaths {
+  const p = setupDemo(realpathSync(root), client);
   const file = join(p.home, '.claude.json');
   const cj = JSON.parse(readFileSync(file, 'utf8')) as { projects: Record<string, unknown> };
   for (const a of FLEET_AGENTS) cj.projects[fleetWorktree(p, a.name)] = cj.projects[p.repo];

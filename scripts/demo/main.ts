@@ -3,12 +3,14 @@
 // network). Bundled and started by scripts/demo.mjs.
 //
 // Environment: ROZ_DEMO_DIR=<dir> works there (kept) instead of a fresh temp
-// dir; ROZ_DEMO_NO_WAIT=1 skips "press Enter to start".
+// dir; ROZ_DEMO_NO_WAIT=1 skips "press Enter to start"; ROZ_DEMO_CLIENT=<version>
+// runs another pinned client (2.1.197; default the newest).
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
+import { CLIENTS, REPO_ROOT, type ClientVersion } from '../../test/e2e/harness/workspace.js';
 import {
   CLIENT_VERSION,
   DEMO_APPROVAL_TIMEOUT_S,
@@ -30,6 +32,8 @@ export interface DemoStart {
   plugin: string;
   rozBin: string;
   claude: string;
+  /** Which pinned client `claude` is (ROZ_DEMO_CLIENT, else the newest). */
+  client: ClientVersion;
   /** `ROZ_DEMO_DIR` (kept), else a fresh temp directory named `<prefix>XXXXXX`. */
   dir: string;
   /** The directory was given (`ROZ_DEMO_DIR`): it stays after the demo. */
@@ -40,21 +44,25 @@ export interface DemoStart {
 export function demoStart(root: string, prefix: string): DemoStart | number {
   const plugin = join(root, 'plugin');
   const rozBin = join(root, 'bin', 'roz');
-  // By path: the oldest pinned client is installed too, and both declare a `claude` bin.
-  const claude = join(root, 'node_modules', '@anthropic-ai', 'claude-code', 'bin', 'claude.exe');
+  // By path: both pinned clients are installed, and both declare a `claude` bin.
+  const wanted = process.env.ROZ_DEMO_CLIENT || CLIENT_VERSION;
+  if (!(wanted in CLIENTS)) return fail(`ROZ_DEMO_CLIENT=${wanted}: the pinned clients are ${Object.keys(CLIENTS).join(', ')}`);
+  const client = wanted as ClientVersion;
+  // The harness's paths are relative to where it was bundled from: only their place under the checkout is used.
+  const claude = join(root, relative(REPO_ROOT, CLIENTS[client]));
   if (!existsSync(join(plugin, 'dist', 'cli.mjs'))) return fail('roz is not built: run `npm run build` (npm run demo does it for you)');
   if (!existsSync(claude)) return fail(`the pinned Claude Code client is missing (${claude}): run \`npm install\``);
   if (!process.stdin.isTTY || !process.stdout.isTTY) return fail('the demo needs an interactive terminal');
   const given = process.env.ROZ_DEMO_DIR;
   const dir = given ? (mkdirSync(given, { recursive: true }), given) : mkdtempSync(join(tmpdir(), prefix));
-  return { plugin, rozBin, claude, dir, kept: given !== undefined && given !== '' };
+  return { plugin, rozBin, claude, client, dir, kept: given !== undefined && given !== '' };
 }
 
 export async function main(root: string): Promise<number> {
   const start = demoStart(root, 'roz-demo-');
   if (typeof start === 'number') return start;
-  const { plugin, rozBin, claude, dir, kept } = start;
-  const paths = setupDemo(dir);
+  const { plugin, rozBin, claude, client, dir, kept } = start;
+  const paths = setupDemo(dir, client);
   const api = await startFakeApi(demoScenario(paths, plugin), { maxRequests: 80 });
   const env = demoEnv(paths, api.url);
   const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
@@ -62,7 +70,7 @@ export async function main(root: string): Promise<number> {
 
   process.stdout.write(
     [
-      `${b('roz demo')}: \`roz run claude\` with the real Claude Code client (${CLIENT_VERSION}) and a scripted model.`,
+      `${b('roz demo')}: \`roz run claude\` with the real Claude Code client (${client}) and a scripted model.`,
       'Offline: no API key, no network; everything happens in a fresh temp directory.',
       '',
       `  project   ${paths.repo}  (git, governed by .orchestration/active_intents.yaml)`,

@@ -23,7 +23,7 @@ import {
   type ToolCall,
 } from '../../test/e2e/harness/fake-api.js';
 import { reviewerScript, rozStopBlock } from '../../test/e2e/harness/roz.js';
-import { seedClaudeJson } from '../../test/e2e/harness/workspace.js';
+import { CLIENT_VERSION, type ClientVersion, seedClaudeJson } from '../../test/e2e/harness/workspace.js';
 
 export { CLIENT_VERSION } from '../../test/e2e/harness/workspace.js';
 export const DEMO_INTENT = 'INT-042';
@@ -60,7 +60,7 @@ const INTENTS_YAML = `active_intents:
 `;
 
 /** A fresh governed git repository, an offline HOME that skips onboarding and trusts the repo, and roz storage. */
-export function setupDemo(root: string): DemoPaths {
+export function setupDemo(root: string, client: ClientVersion = CLIENT_VERSION): DemoPaths {
   const p = demoPaths(root);
   for (const d of [p.home, p.repo, p.storage]) mkdirSync(d, { recursive: true });
   const gitEnv = { ...process.env, HOME: p.home, GIT_CONFIG_NOSYSTEM: '1' };
@@ -80,7 +80,7 @@ export function setupDemo(root: string): DemoPaths {
   writeFileSync(join(p.repo, '.gitignore'), 'build/\n');
   git('add', '-A');
   git('commit', '-q', '-m', 'initial commit');
-  seedClaudeJson(p, 'sk-ant-demo');
+  seedClaudeJson(p, 'sk-ant-demo', client);
   return p;
 }
 

@@ -137,6 +137,31 @@ export function buildProgram(): Command {
     );
 
   program
+    .command('attach')
+    .description("this window becomes the screen of the supervisor running this project's agents in the background (D in roz's views detaches)")
+    .option('--no-stats', 'do not show the stats view when the run ends')
+    .addHelpText(
+      'after',
+      "\nExit codes: 0 detached (the agents keep running) or the run ended with main at 0, main's code otherwise,\n3 no roz supervisor runs for this project, 5 the supervisor refused (advisory: it is driven only from its own window), 1 the supervisor died.",
+    )
+    .action(
+      run(async (opts: { stats?: boolean }) => {
+        const { attachCommand } = await import('./commands/attach.js');
+        return attachCommand(opts);
+      }),
+    );
+
+  // The background supervisor of `roz run` (supervisor/background.ts): started by roz itself, its launch on stdin.
+  program.command('__supervise', { hidden: true }).action(
+    run(async () => {
+      const { superviseFromStdin } = await import('../supervisor/background.js');
+      const code = await superviseFromStdin();
+      // Nothing may keep it alive once its agents are gone (a timer, a watcher).
+      process.exit(code);
+    }),
+  );
+
+  program
     .command('exec')
     .description("run Claude Code with roz's enforcement (sandboxed Bash, protected files) and no TUI: for claude -p and CI")
     .argument('[command...]', 'the agent command line (default: claude)')

@@ -73,6 +73,14 @@ export interface RozConfig {
    * could point it at the main checkout or another agent's worktree.
    */
   fleet: { worktree_dir: string };
+  /**
+   * `command`: a program the supervisor runs for each new approval request
+   * (argv, no shell; [] = none), with ROZ_AGENT, ROZ_TOOL, ROZ_SUMMARY,
+   * ROZ_REQUEST_ID in its environment (supervisor/notify-command.ts). Only from
+   * the user's file: a program named by the project (agent-writable) would run
+   * in the trusted supervisor.
+   */
+  notify: { command: string[]; timeout_seconds: number };
 }
 
 /** A rule returns why a value is wrong, or null. */
@@ -127,6 +135,7 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
     worktree_dir: (v) =>
       string(v) ?? (v === '' || (v as string).startsWith('/') || (v as string).startsWith('~/') ? null : 'expected an absolute path (or ~/...)'),
   },
+  notify: { command: listOf(nonEmpty), timeout_seconds: intAtLeast(1) },
 };
 
 /** Every problem of a complete candidate config, as `section.key: reason`; unknown keys included. */
@@ -173,6 +182,7 @@ export function defaultConfig(home: string): RozConfig {
     telemetry: { export: 'auto', endpoint: '', protocol: '', headers: '', resource_attributes: '' },
     enforce: { network: 'user', write_paths: [] },
     fleet: { worktree_dir: '' },
+    notify: { command: [], timeout_seconds: 10 },
   };
 }
 
@@ -315,6 +325,7 @@ export function resolveConfig(opts: {
   const config = merged as unknown as RozConfig;
   config.storage.path = expandHome(config.storage.path, opts.home);
   if (config.fleet.worktree_dir) config.fleet.worktree_dir = expandHome(config.fleet.worktree_dir, opts.home);
+  if (config.notify.command[0]) config.notify.command = [expandHome(config.notify.command[0], opts.home), ...config.notify.command.slice(1)];
   return { config, sources, problems };
 }
 

@@ -44,7 +44,7 @@ const onlyOff: Tighten = (current, proposed) =>
 /**
  * Keys a project file may set, each with its tightening rule. Not here, so
  * never from a project: storage.path, cleanup, external_models (commands the
- * reviewer runs), templates, telemetry (where data goes), enforce.network,
+ * reviewer runs), templates, telemetry (where data goes), enforce.network, notify (a program the supervisor runs),
  * review.reviewer_timeout_seconds, and every key added without a rule here.
  */
 export const projectSettable: Record<string, Tighten> = {

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import type { RozConfig } from '../core/config.js';
 import type { ProtectedPaths } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
+import { agentRootsFromRegistry } from '../store/agent-base.js';
 import { findProjectRoot, orchestrationPaths } from '../store/project-root.js';
 import { codeCacheDir } from './code-paths.js';
 import { fileToolWriteArea, outsideDenyPaths } from './file-tool-area.js';
@@ -31,7 +32,10 @@ export function protectedPaths(
   const area = fileToolWriteArea(env, cwd, home, rozConfig.enforce.write_paths);
   const cache = codeCacheDir(env, home);
   const config = real(configPath(env, home));
-  const project = findProjectRoot(cwd, { projectDir: env.CLAUDE_PROJECT_DIR });
+  // An agent in its worktree: the base checkout's intents govern it (from roz's registry, store/agent-base.ts).
+  const agent = agentRootsFromRegistry(store, cwd);
+  const project = findProjectRoot(cwd, { projectDir: env.CLAUDE_PROJECT_DIR, agent });
+  const baseOrch = agent ? orchestrationPaths(agent.base).dir : null;
   // Only an existing .orchestration/: the sandbox mounts a placeholder for a
   // missing path inside the project while a command runs, which would look
   // like a governed project to the next hook.
@@ -41,6 +45,7 @@ export function protectedPaths(
     codeCache: cache ? real(cache) : null,
     configFiles: inside(config, store) ? [] : [config],
     orchestration: existsSync(orch) ? real(orch) : null,
+    ...(baseOrch && existsSync(baseOrch) ? { intentsOrchestration: real(baseOrch) } : {}),
     settingsFile: settingsFile ? real(settingsFile) : null,
     claudeUserDir: real(env.CLAUDE_CONFIG_DIR || join(home, '.claude')),
     // Its hooks' code: inside the project (roz working on roz) the sandbox would leave it writable.

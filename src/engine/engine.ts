@@ -17,7 +17,7 @@ import { guardPreToolUse, outsideWrites, projectBounds } from '../core/guard.js'
 import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
-import { findProjectRoot, orchestrationAtStart } from '../store/project-root.js';
+import { agentRootsFromEnv, findProjectRoot, orchestrationAtStart } from '../store/project-root.js';
 import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -112,7 +112,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     if ((input as { tool_name?: unknown }).tool_name === 'Bash') await loadOnDemand('shell');
 
     const governs = GOVERNED_EVENTS.has(event);
-    let governance: Governance | null = governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR }) ? await loadGovernance() : null;
+    // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).
+    let governance: Governance | null =
+      governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR, agent: agentRootsFromEnv(deps.env) }) ? await loadGovernance() : null;
 
     // Taken at most once per hook, and only when a review rule asks (trigger,
     // a reviewer's context/decide call, a stop after an approval, a gated call),

@@ -11,6 +11,8 @@ import { bindSelection } from '../engine/governance/select.js';
 import { rozVersion } from '../core/version.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { findProjectRoot, loadIntents } from '../store/orchestration.js';
+import { agentRootsFor } from '../store/agent-base.js';
+import { intentsHome } from '../store/project-root.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
 import type { SessionStore } from '../store/session-store.js';
 
@@ -31,7 +33,13 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
   const store = opts.store ?? new FileSessionStore(config.storage.path);
   const now = opts.now ?? (() => new Date());
   const server = new McpServer({ name: 'roz', version: rozVersion });
-  const project = (): string | null => findProjectRoot(env.CLAUDE_PROJECT_DIR ?? cwd, { projectDir: env.CLAUDE_PROJECT_DIR });
+  // An agent in its worktree selects among the base checkout's intents (store/agent-base.ts): the ones its hooks enforce.
+  const project = (): { root: string; intentsFrom: string } | null => {
+    const start = env.CLAUDE_PROJECT_DIR ?? cwd;
+    const agent = agentRootsFor(env, config.storage.path, start);
+    const root = findProjectRoot(start, { projectDir: env.CLAUDE_PROJECT_DIR, agent });
+    return root ? { root, intentsFrom: intentsHome(root, agent) } : null;
+  };
 
   server.registerTool(
     'select_active_intent',
@@ -44,11 +52,21 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
     },
     async ({ intent_id }) => {
       await loadAllOnDemand();
-      const root = project();
-      if (!root) return text('roz: this project has no .orchestration/active_intents.yaml, so intent governance is off: there is nothing to select.', true);
+      const found = project();
+      if (!found) return text('roz: this project has no .orchestration/active_intents.yaml, so intent governance is off: there is nothing to select.', true);
+      const { root, intentsFrom } = found;
       const sid = env.CLAUDE_CODE_SESSION_ID && isSafeSessionId(env.CLAUDE_CODE_SESSION_ID) ? env.CLAUDE_CODE_SESSION_ID : null;
       try {
-        const out = await bindSelection({ store, storeRoot: config.storage.path, root, intentId: intent_id, sessionId: sid, via: 'mcp', now: now() });
+        const out = await bindSelection({
+          store,
+          storeRoot: config.storage.path,
+          root,
+          intentsFrom,
+          intentId: intent_id,
+          sessionId: sid,
+          via: 'mcp',
+          now: now(),
+        });
         if (!out.ok) return text(`roz: cannot select ${intent_id}: ${out.reason}`, true);
         return text(`Intent ${intent_id} is now active for this session.\n\n${out.context}`);
       } catch (err) {
@@ -66,9 +84,9 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
     },
     async () => {
       await loadAllOnDemand();
-      const root = project();
-      if (!root) return text('roz: intent governance is off for this project (no .orchestration/active_intents.yaml).');
-      const parsed = loadIntents(root);
+      const found = project();
+      if (!found) return text('roz: intent governance is off for this project (no .orchestration/active_intents.yaml).');
+      const parsed = loadIntents(found.intentsFrom);
       if (!parsed.ok)
         return text(`roz: .orchestration/active_intents.yaml is invalid: ${parsed.problems.map((p) => `${p.line}:${p.column} ${p.reason}`).join('; ')}`, true);
       const lines = parsed.intents.map((i) => `${i.status.padEnd(11)} ${intentLine(i)}`);

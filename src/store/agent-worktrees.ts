@@ -16,6 +16,7 @@ import { parseWorktreeList, type WorktreeEntry } from '../core/fleet/worktree-li
 import { writeFileAtomicSync } from './atomic-write.js';
 import { runGit, type GitRepo } from './git.js';
 import { repoOf } from './git-repo.js';
+import { ORCHESTRATION } from './project-root.js';
 import { readOptionalText } from './regular-file.js';
 
 export interface AgentRecord {
@@ -28,6 +29,12 @@ export interface AgentRecord {
   base_ref: string | null;
   /** The commit its branch started from. */
   base_commit: string | null;
+  /**
+   * The checkout whose `.orchestration/active_intents.yaml` governs the agent
+   * (the repository's main checkout, the human's): not the copy in its own
+   * worktree (docs/fleet.md, "Intents"). Absent in records made before it.
+   */
+  base_checkout?: string;
   created_at: string;
   /** No worktree of its own: it shares the directory with the others (their writes can collide). */
   shared: boolean;
@@ -206,12 +213,17 @@ export function addAgent(storeDir: string, cwd: string, opts: AddOptions): AddRe
   mkdirSync(dirname(path), { recursive: true });
   const r = runGit(repo.common, [...noFilters(repo.common), 'worktree', 'add', '-b', branch, path, baseCommit], { timeoutMs: 120_000 });
   if (!r.ok) throw new FleetError(`git could not add the worktree: ${r.error}`);
+  // A governed base: the worktree gets its `.orchestration/` now, before any agent runs there, so the
+  // sandbox protects it and roz's hooks may write the agent's ledger into it (a folder that appears
+  // during a session is not roz's to write: engine/governance/orchestration-trust.ts).
+  if (existsSync(join(repo.mainTop, ORCHESTRATION, 'active_intents.yaml'))) mkdirSync(join(path, ORCHESTRATION), { recursive: true });
   const agent: AgentRecord = {
     name: opts.name,
     branch,
     worktree: realOr(path),
     base_ref: baseRef,
     base_commit: baseCommit,
+    base_checkout: repo.mainTop,
     created_at: opts.now.toISOString(),
     shared: false,
     ...extras,

@@ -37,14 +37,22 @@ export function loadIntents(root: string, opts: LoadOptions = {}): IntentsParse 
   return parseIntentsCached(text, opts.cacheDir ?? null);
 }
 
-export function loadProject(root: string, opts: LoadOptions & { home?: string } = {}): ProjectView {
-  const paths = orchestrationPaths(root);
+/**
+ * The project at `root`. `intentsFrom`: another checkout whose intents and
+ * `.intentignore` govern it (an agent's worktree is governed by the base
+ * checkout's: project-root.ts AgentRoots); paths stay relative to `root`, and
+ * roz's own files (the ledger, the map, lessons) stay in `root`.
+ */
+export function loadProject(root: string, opts: LoadOptions & { home?: string; intentsFrom?: string } = {}): ProjectView {
   const realRoot = realOr(root);
+  const from = opts.intentsFrom && opts.intentsFrom !== root ? opts.intentsFrom : null;
+  const paths = orchestrationPaths(from ?? root);
   return {
     root: realRoot,
     orchestration: join(realRoot, ORCHESTRATION),
-    intentsFile: `${ORCHESTRATION}/active_intents.yaml`,
-    intents: loadIntents(root, opts),
+    intentsFile: from ? paths.intents : `${ORCHESTRATION}/active_intents.yaml`,
+    ...(from ? { intentsOrchestration: join(realOr(from), ORCHESTRATION) } : {}),
+    intents: loadIntents(from ?? root, opts),
     ignored: ignoreMatcher(readOptional(paths.ignore), opts.home ?? homedir()),
   };
 }

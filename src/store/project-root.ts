@@ -57,9 +57,50 @@ function related(a: string, b: string): boolean {
 }
 
 /**
+ * An agent in a worktree roz created for it (issue 25): its worktree is its
+ * project (scope globs and the ledger), and the base checkout's
+ * `.orchestration/active_intents.yaml` (and `.intentignore`) govern it, not
+ * the copy in its worktree, which it could rewrite where the sandbox cannot
+ * protect it. Known only from roz's own records: the launcher puts them in
+ * the client's environment (supervisor/agent-run.ts, from the registry in
+ * roz's store), never from the worktree's `.git` file, which the agent writes.
+ */
+export interface AgentRoots {
+  worktree: string;
+  base: string;
+}
+
+/** Set by roz's launcher for an agent in its worktree: its worktree, and the checkout whose intents govern it. */
+export const AGENT_WORKTREE_ENV = 'ROZ_AGENT_WORKTREE';
+export const BASE_CHECKOUT_ENV = 'ROZ_BASE_CHECKOUT';
+
+/** The launcher's word on this agent's roots, or null (not launched by roz in an agent's worktree). Two env reads: the hook's only cost. */
+export function agentRootsFromEnv(env: Record<string, string | undefined>): AgentRoots | null {
+  const worktree = env[AGENT_WORKTREE_ENV];
+  const base = env[BASE_CHECKOUT_ENV];
+  return worktree && base && worktree.startsWith('/') && base.startsWith('/') ? { worktree, base } : null;
+}
+
+/**
+ * Where the intents of `root` are read from: the base checkout for the
+ * agent's worktree (findProjectRoot returns `agent.worktree` itself for it),
+ * else the project itself.
+ */
+export function intentsHome(root: string, agent: AgentRoots | null | undefined): string {
+  return agent && root === agent.worktree ? agent.base : root;
+}
+
+/**
  * The governed project for a hook: the session's remembered project, the
  * hook's cwd, its git toplevel, or CLAUDE_PROJECT_DIR — the first that has
  * `.orchestration/active_intents.yaml`. Null means governance is off.
+ *
+ * With `agent` (an agent in its worktree), the worktree is the project when
+ * the BASE checkout is governed, whatever the worktree's own `.orchestration/`
+ * holds (missing, rewritten, or planted in a subdirectory); when the base is
+ * not governed, neither is the worktree. Only a governed directory unrelated
+ * to the worktree (the agent cd'd into another project) governs there, as
+ * without an agent.
  *
  * CLAUDE_PROJECT_DIR is the client's (the agent cannot change a hook's
  * environment): when it is governed, a candidate nested inside it or above it
@@ -68,13 +109,30 @@ function related(a: string, b: string): boolean {
  * `.orchestration/` governs. A governed directory unrelated to it (the agent
  * cd'd into another project) governs there.
  */
-export function findProjectRoot(cwd: string, opts: { remembered?: string | null; projectDir?: string | undefined } = {}): string | null {
+export function findProjectRoot(
+  cwd: string,
+  opts: { remembered?: string | null; projectDir?: string | undefined; agent?: AgentRoots | null } = {},
+): string | null {
+  if (opts.agent) return agentProjectRoot(cwd, opts.agent, opts.remembered);
   const anchor = opts.projectDir && governed(opts.projectDir) ? opts.projectDir : null;
   const candidates = [opts.remembered, cwd, gitTopLevel(cwd), opts.projectDir].filter((c): c is string => !!c);
   for (const c of candidates) {
     if (!governed(c)) continue;
     if (anchor && c !== anchor && related(c, anchor)) return anchor;
     return c;
+  }
+  return null;
+}
+
+function agentProjectRoot(cwd: string, agent: AgentRoots, remembered: string | null | undefined): string | null {
+  const baseGoverned = governed(agent.base);
+  for (const c of [remembered, cwd, gitTopLevel(cwd), agent.worktree]) {
+    if (!c) continue;
+    if (c === agent.worktree || related(c, agent.worktree)) {
+      if (baseGoverned) return agent.worktree;
+      continue;
+    }
+    if (governed(c)) return c;
   }
   return null;
 }

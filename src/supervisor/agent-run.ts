@@ -7,7 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { RozConfig } from '../core/config.js';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import {
@@ -20,6 +20,8 @@ import {
   type RunPlan,
 } from '../core/launch-plan.js';
 import { loadConfig } from '../engine/config-loader.js';
+import { agentRootsFromRegistry } from '../store/agent-base.js';
+import { AGENT_WORKTREE_ENV, BASE_CHECKOUT_ENV } from '../store/project-root.js';
 import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
 import type { LoadedConfig } from './config-watch.js';
@@ -128,7 +130,11 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
   const env = req.env;
   let settings: RunSettings | null = null;
   try {
-    const childEnv: Record<string, string> = { ...env, ...opts.reach, ...plan.env };
+    // An agent in a worktree roz made for it: its hooks take the base checkout's intents (docs/fleet.md,
+    // "Intents"), told from roz's registry, never from anything in the worktree; anyone else's word is dropped.
+    const agentRoots = agentRootsFromRegistry(resolve(req.cwd, plan.storePath), req.cwd);
+    const roots: Record<string, string> = agentRoots ? { [AGENT_WORKTREE_ENV]: agentRoots.worktree, [BASE_CHECKOUT_ENV]: agentRoots.base } : {};
+    const childEnv: Record<string, string> = { ...withoutAgentRoots(env), ...opts.reach, ...plan.env, ...roots };
     const fragments = [...(opts.fragments ?? [])];
     const server = opts.server?.httpUrl ? opts.server : null;
     if (server?.httpUrl && plan.transport.http)
@@ -148,6 +154,9 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
         CLAUDE_PLUGIN_ROOT: launchDir,
         CLAUDE_PROJECT_DIR: req.cwd,
         PATH: childEnv.PATH ?? '',
+        // Always both: empty (no agent) overrides whatever the launcher's own environment held.
+        [AGENT_WORKTREE_ENV]: agentRoots?.worktree ?? '',
+        [BASE_CHECKOUT_ENV]: agentRoots?.base ?? '',
         ...(settings ? { [SETTINGS_ENV]: settings.file, ROZ_SETTINGS_LAUNCHED: settings.file } : {}),
       },
       opts.agent ?? undefined,
@@ -162,6 +171,13 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
       throw new RunError(`cannot use --settings: ${(err as Error).message}`, 2);
     throw err;
   }
+}
+
+/** The environment without an agent's roots from elsewhere (a roz run started inside an agent's session). */
+function withoutAgentRoots(env: Record<string, string>): Record<string, string> {
+  if (!(AGENT_WORKTREE_ENV in env) && !(BASE_CHECKOUT_ENV in env)) return env;
+  const { [AGENT_WORKTREE_ENV]: _w, [BASE_CHECKOUT_ENV]: _b, ...rest } = env;
+  return rest;
 }
 
 /**

@@ -81,7 +81,8 @@ export class AgentSession {
   async selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }> {
     const sid = this.sessionId;
     const state = sid ? this.store.read(sid) : null;
-    const root = state?.governance ? peekGovernance(state).project_root : null;
+    const gov = state?.governance ? peekGovernance(state) : null;
+    const root = gov?.project_root ?? null;
     if (!sid || !root)
       return { ok: false, message: 'no governed session yet: intents apply once Claude works in a project with .orchestration/active_intents.yaml' };
     const [{ bindSelection, clearSelection }, { loadAllOnDemand }] = await Promise.all([
@@ -95,7 +96,16 @@ export class AgentSession {
         const was = await clearSelection({ store: this.store, sessionId: sid, via: 'human', now });
         return { ok: true, message: was ? `cleared ${was}` : 'no intent was selected' };
       }
-      const r = await bindSelection({ store: this.store, storeRoot: this.store.root, root, intentId, sessionId: sid, via: 'human', now });
+      const r = await bindSelection({
+        store: this.store,
+        storeRoot: this.store.root,
+        root,
+        intentsFrom: gov?.intents_root ?? null,
+        intentId,
+        sessionId: sid,
+        via: 'human',
+        now,
+      });
       return r.ok ? { ok: true, message: `selected ${intentId}` } : { ok: false, message: r.reason };
     } catch (err) {
       return { ok: false, message: (err as Error).message };

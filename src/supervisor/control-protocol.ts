@@ -20,6 +20,15 @@ export const controlRequestSchema = z.discriminatedUnion('op', [
   z.strictObject({ v, secret, op: z.literal('start'), name: str.check(z.minLength(1), z.maxLength(64)) }),
   z.strictObject({ v, secret, op: z.literal('stop'), name: str.check(z.minLength(1), z.maxLength(64)) }),
   z.strictObject({ v, secret, op: z.literal('stop-all') }),
+  // The connection becomes an attach stream (attach-protocol.ts): a screen for this fleet, of this pane size.
+  z.strictObject({
+    v,
+    secret,
+    op: z.literal('attach'),
+    view: str.check(z.minLength(1), z.maxLength(64)),
+    cols: z.number().check(z.int(), z.minimum(1), z.maximum(2_000)),
+    rows: z.number().check(z.int(), z.minimum(1), z.maximum(2_000)),
+  }),
 ]);
 export type ControlRequest = z.infer<typeof controlRequestSchema>;
 
@@ -40,6 +49,10 @@ export interface LiveAgent {
   state: string;
   pending: number;
   session: string | null;
+  /** Its launch's enforcement (the supervisor's own facts); null before its launch. Absent from older supervisors. */
+  enforcement?: 'enforced' | 'advisory' | null;
+  /** Its branch, or `(base checkout)` / `(shared)` (core/fleet/agent-where.ts). */
+  where?: string | null;
 }
 
 /**

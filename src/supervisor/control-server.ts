@@ -21,7 +21,9 @@ import type { Enforcement } from '../core/enforce/mode.js';
 import { statusLabel, statusOf } from '../core/fleet/agent-state.js';
 import { type ControlRecord, removeControlRecord, writeControlRecord } from '../store/control-record.js';
 import { type ControlReply, type ControlRequest, MAX_CONTROL_BYTES, parseControlRequest } from './control-protocol.js';
+import { type AttachHost, AttachHub, type AttachSupervisor } from './attach-hub.js';
 import type { FleetControl } from './fleet-control.js';
+import type { SessionStats } from './session-stats.js';
 import type { Supervisor } from './supervisor.js';
 
 /** A client that sends nothing useful is dropped after this long. */
@@ -31,6 +33,8 @@ export interface ControlServerOptions {
   supervisor: Pick<Supervisor, 'queue' | 'answer' | 'agents' | 'broker' | 'store'>;
   /** Starts and stops agents; absent: `start`/`stop` answer "not available in this run". */
   fleet?: FleetControl;
+  /** The fleet screens attach to (attach-hub.ts); absent: `attach` answers "not available in this run". */
+  attach?: { host: AttachHost; supervisor: AttachSupervisor };
   /** roz's store (where the record goes). */
   store: string;
   /** The key the record is filed under (store/control-record.ts controlKey). */
@@ -47,6 +51,7 @@ export interface ControlServerOptions {
 export class ControlServer {
   private readonly sockets = new Set<Socket>();
   private recordFile: string | null = null;
+  private hub: AttachHub | null = null;
 
   private constructor(
     private readonly opts: ControlServerOptions,
@@ -54,7 +59,14 @@ export class ControlServer {
     readonly path: string,
     private readonly secret: string,
     private readonly server: Server,
-  ) {}
+  ) {
+    if (opts.attach)
+      this.hub = new AttachHub({
+        ...opts.attach,
+        advisoryReasons: () => this.advisoryReasons(),
+        ...(opts.log ? { log: opts.log } : {}),
+      });
+  }
 
   static async start(opts: ControlServerOptions): Promise<ControlServer> {
     // mkdtemp makes the directory 0700: no other user reaches the socket.
@@ -99,12 +111,17 @@ export class ControlServer {
     socket.setTimeout(IDLE_MS, () => socket.destroy());
     let buffered = '';
     let done = false;
+    /** What came after the request line (an attach stream's first lines), kept until the request is handled. */
+    let after = '';
     const send = (r: ControlReply): void => {
       done = true;
       if (socket.writable) socket.end(`${JSON.stringify(r)}\n`);
     };
-    socket.on('data', (chunk: string) => {
-      if (done) return;
+    const onData = (chunk: string): void => {
+      if (done) {
+        if (after.length <= MAX_CONTROL_BYTES * 64) after += chunk;
+        return;
+      }
       buffered += chunk;
       const nl = buffered.indexOf('\n');
       if (nl < 0) {
@@ -112,9 +129,21 @@ export class ControlServer {
         return;
       }
       const line = buffered.slice(0, nl);
-      void this.handle(line).then(send, (err: Error) => send({ ok: false, code: 'failed', message: err.message }));
+      after = buffered.slice(nl + 1);
+      void this.handle(line).then(
+        (r) => {
+          if ('attach' in r) {
+            // The connection is a screen's now: the hub reads it from here on.
+            socket.off('data', onData);
+            this.sockets.delete(socket);
+            this.hub!.attach(socket, r.attach, after);
+          } else send(r);
+        },
+        (err: Error) => send({ ok: false, code: 'failed', message: err.message }),
+      );
       done = true;
-    });
+    };
+    socket.on('data', onData);
     const gone = (): void => void this.sockets.delete(socket);
     socket.on('close', gone);
     socket.on('error', gone);
@@ -134,7 +163,7 @@ export class ControlServer {
     return a.length === b.length && timingSafeEqual(a, b);
   }
 
-  private async handle(line: string): Promise<ControlReply> {
+  private async handle(line: string): Promise<ControlReply | { attach: { view: string; cols: number; rows: number } }> {
     if (!this.authentic(line)) {
       this.opts.log?.('control: refused a request without the right secret');
       return {
@@ -148,9 +177,21 @@ export class ControlServer {
     return this.dispatch(parsed.request);
   }
 
-  private async dispatch(req: ControlRequest): Promise<ControlReply> {
+  private async dispatch(req: ControlRequest): Promise<ControlReply | { attach: { view: string; cols: number; rows: number } }> {
     const sup = this.opts.supervisor;
     switch (req.op) {
+      case 'attach': {
+        if (!this.hub) return { ok: false, code: 'unavailable', message: 'attaching a screen is not available in this run' };
+        const advisory = this.advisoryReasons();
+        // Keys and answers from a screen are the human's only if no agent can reach this socket.
+        if (advisory.length > 0)
+          return {
+            ok: false,
+            code: 'advisory',
+            message: `refused: this supervisor's agents are not confined by the OS sandbox (advisory: ${advisory.join('; ')}), so an agent could reach this socket and type or answer through it; this run is driven only from the window it started in`,
+          };
+        return { attach: { view: req.view, cols: req.cols, rows: req.rows } };
+      }
       case 'queue': {
         const queue = sup.queue().map((q) => ({ id: q.id, agent: q.agent, tool: q.tool, summary: q.summary, since: new Date(q.since).toISOString() }));
         return { ok: true, message: `${queue.length} waiting`, queue };
@@ -162,6 +203,8 @@ export class ControlServer {
           state: statusLabel(statusOf(a.live)),
           pending: pending.filter((p) => p.agent === a.name).length,
           session: a.sessionId,
+          enforcement: a.enforcement,
+          where: a.where,
         }));
         return { ok: true, message: `${agents.length} agent(s)`, agents };
       }
@@ -233,7 +276,18 @@ export class ControlServer {
     return reasons;
   }
 
+  /** The run is over: attached screens get its end (attach-hub.ts) before the socket closes. */
+  async end(result: { code: number; stats: Array<SessionStats | null> }): Promise<void> {
+    await this.hub?.end(result);
+  }
+
+  /** How many screens are attached now. */
+  get attached(): number {
+    return this.hub?.attached ?? 0;
+  }
+
   async close(): Promise<void> {
+    this.hub?.close();
     if (this.recordFile) removeControlRecord(this.recordFile);
     this.recordFile = null;
     for (const s of this.sockets) s.destroy();

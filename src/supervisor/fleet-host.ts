@@ -13,8 +13,12 @@ import { listAgents } from '../store/agent-worktrees.js';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
 import { FIRST_AGENT } from './channel-server.js';
 import type { ControlServer } from './control-server.js';
+import { PTY_REPLAY_CHARS } from './attach-protocol.js';
+import type { ConnectedAgent } from './fleet-connection.js';
 import type { FleetControl } from './fleet-control.js';
-import { startRunControl } from './run-control.js';
+import { PtyTail } from './pty-tail.js';
+import { agentWhere } from '../core/fleet/agent-where.js';
+import { launchEnforcement, startRunControl } from './run-control.js';
 import type { RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
 
@@ -73,6 +77,9 @@ export class FleetHost implements FleetControl {
   /** The human's control socket (`roz queue/approve/block`, `roz agent stop`, `roz agent add` starting an agent here). */
   control: ControlServer | null = null;
   private readonly startNotes: string[] = [];
+  /** Each agent's newest pty output (kept across a restart), replayed to a screen that attaches. */
+  private readonly tails = new Map<string, PtyTail>();
+  private readonly ptyListeners = new Set<(agent: string, data: string) => void>();
 
   private constructor(
     private readonly req: FleetRequest,
@@ -109,6 +116,7 @@ export class FleetHost implements FleetControl {
           store: prepared.loaded.config.storage.path,
           settingsFile: host.main.settingsFile,
           fleet: host,
+          attach: host,
           ...(req.socketBaseDir ? { socketBaseDir: req.socketBaseDir } : {}),
         },
         host.startNotes,
@@ -148,6 +156,28 @@ export class FleetHost implements FleetControl {
 
   get(name: string): HostedAgent | undefined {
     return this.runs.get(name);
+  }
+
+  /** Every agent as a screen lists it. */
+  connected(): ConnectedAgent[] {
+    return this.list().map((a) => ({ name: a.name, cwd: a.cwd, branch: a.branch, running: a.code === null }));
+  }
+
+  /** An agent's newest pty output (bounded), for a screen that attaches now. */
+  tail(name: string): string {
+    return this.tails.get(name)?.text() ?? '';
+  }
+
+  /** Every agent's pty output as it comes. */
+  onPty(fn: (agent: string, data: string) => void): () => void {
+    this.ptyListeners.add(fn);
+    return () => this.ptyListeners.delete(fn);
+  }
+
+  /** Keys for an agent's client, from a screen. */
+  write(name: string, data: string): void {
+    const run = this.runs.get(name);
+    if (run && run.code === null) run.child.write(data);
   }
 
   /** Told when an agent starts or exits. */
@@ -295,6 +325,15 @@ export class FleetHost implements FleetControl {
       exited: child.exited,
     };
     this.runs.set(name, run);
+    const tail = this.tails.get(name) ?? new PtyTail(PTY_REPLAY_CHARS);
+    this.tails.set(name, tail);
+    child.onData((d) => {
+      tail.push(d);
+      for (const l of this.ptyListeners) l(name, d);
+    });
+    // Its enforcement from the launch's own facts (the settings file written for it), as the control socket decides it.
+    const enforcement = launchEnforcement(this.req.env, req.cwd, this.first.loaded.config.storage.path, run.settingsFile);
+    this.supervisor.agentLaunched(name, { enforcement: enforcement.mode, where: agentWhere(branch, name === FIRST_AGENT) });
     void child.exited.then(
       (code) => this.ended(run, code),
       () => this.ended(run, 1),
@@ -339,6 +378,11 @@ export class FleetHost implements FleetControl {
         await this.done;
       } finally {
         this.detach();
+        // Screens attached to this run hear how it ended (main's code, every session's stats) before the socket goes.
+        await this.control?.end({
+          code: this.main.code ?? 1,
+          stats: this.supervisor.seenSessions(true).map((s) => this.supervisor.stats(s)),
+        });
         await this.control?.close();
         for (const r of this.runs.values()) {
           if (r.killTimer) clearTimeout(r.killTimer);

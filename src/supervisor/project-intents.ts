@@ -1,5 +1,6 @@
 // The intents of the project a session works in, for the intents view:
-// `.orchestration/active_intents.yaml` under the session's governed project,
+// `.orchestration/active_intents.yaml` under the session's governed project
+// (for an agent in its worktree, the base checkout's: docs/fleet.md),
 // re-parsed only when the file changes: when a file watcher says so
 // (`watch`), or else when its mtime moved.
 import { readFileSync, statSync } from 'node:fs';
@@ -41,7 +42,9 @@ export class ProjectIntentsReader {
   read(state: SessionState | null): ProjectIntents | null {
     let root: string | null = null;
     try {
-      root = state?.governance ? peekGovernance(state).project_root : null;
+      // An agent in its worktree: the base checkout's file, the one its hooks enforce (intents_root, set by the hook).
+      const gov = state?.governance ? peekGovernance(state) : null;
+      root = gov ? (gov.intents_root ?? gov.project_root) : null;
     } catch {
       root = null;
     }

@@ -8,6 +8,7 @@ import type { Enforcement } from '../core/enforce/mode.js';
 import { detectEnforcement } from '../engine/enforce-probe.js';
 import { controlKey } from '../store/control-record.js';
 import { FIRST_AGENT } from './channel-server.js';
+import type { AttachHost } from './attach-hub.js';
 import { ControlServer } from './control-server.js';
 import type { FleetControl } from './fleet-control.js';
 import type { Supervisor } from './supervisor.js';
@@ -26,6 +27,8 @@ export interface RunControlOptions {
   settingsFile: string | null;
   /** Replaces the one-agent FleetControl (the fleet host). */
   fleet?: FleetControl;
+  /** The fleet screens attach to (`roz attach`); absent: attach is refused. */
+  attach?: AttachHost;
   socketBaseDir?: string;
 }
 
@@ -69,6 +72,7 @@ export async function startRunControl(opts: RunControlOptions, notes: string[]):
     return await ControlServer.start({
       supervisor: opts.supervisor,
       fleet: opts.fleet ?? oneAgentFleet(opts.child),
+      ...(opts.attach ? { attach: { host: opts.attach, supervisor: opts.supervisor } } : {}),
       store: resolve(opts.cwd, opts.store),
       repo: controlKey(opts.cwd),
       cwd: opts.cwd,

@@ -6,8 +6,7 @@ import { mkdirSync } from 'node:fs';
 import { appendRegularFile } from '../store/regular-file.js';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { findProjectRoot } from '../store/project-root.js';
-import { widenScope } from './widen-scope.js';
+import { widenScope, widenTarget } from './widen-scope.js';
 import { loadOnDemand } from '../core/on-demand.js';
 import type { SessionState } from '../core/session-state.js';
 import { FileSessionStore } from '../store/file-store.js';
@@ -28,6 +27,7 @@ import { FIRST_AGENT } from './channel-server.js';
 import { type AgentLive, initialAgent, nextAgent, type AgentEvent } from '../core/fleet/agent-state.js';
 import { agentEventOf } from '../core/fleet/hook-event.js';
 import { fleetQueue, type QueuedRequest } from '../core/fleet/queue.js';
+import { NotifyCommand } from './notify-command.js';
 
 export const DEFAULT_RING_CAPACITY = 5_000;
 /** Listeners hear about changes at most this often, however fast events arrive. */
@@ -86,6 +86,25 @@ interface FleetAgent {
   /** The review facts last seen in the store (decision time, breaker trips): a change is a state event. */
   seenDecision: string | null;
   seenTrips: number;
+  /** What its launch decided (agentLaunched): its enforcement and where it runs; null until then. */
+  launch: AgentLaunchInfo | null;
+}
+
+/** One agent's launch as its launcher decided it, from its own facts (the settings file it wrote), not the agent's reports. */
+export interface AgentLaunchInfo {
+  enforcement: 'enforced' | 'advisory';
+  /** Its branch (`roz/NAME`), or core/fleet/agent-where.ts's label for an agent without one. */
+  where: string;
+}
+
+/** One agent as `agents()` gives it to every client (the TUI's tab, the control socket). */
+export interface AgentInfo {
+  name: string;
+  live: AgentLive;
+  sessionId: string | null;
+  /** From its launch; null before it (or for an agent added without a launch, as in tests and the bench). */
+  enforcement: AgentLaunchInfo['enforcement'] | null;
+  where: string | null;
 }
 
 export class Supervisor {
@@ -103,6 +122,8 @@ export class Supervisor {
   private seq = 0;
   private notifyTimer: NodeJS.Timeout | null = null;
   private readonly log: (line: string) => void;
+  /** `[notify] command`, run for each new request (off the request path). */
+  private readonly notifier: NotifyCommand;
 
   private constructor(private readonly opts: SupervisorOptions) {
     this.events = new RingBuffer<LiveEvent>(opts.ringCapacity ?? DEFAULT_RING_CAPACITY);
@@ -129,7 +150,18 @@ export class Supervisor {
       (file) => this.config.watch(file),
       () => this.changed(),
     );
-    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent(), seenDecision: null, seenTrips: 0 });
+    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent(), seenDecision: null, seenTrips: 0, launch: null });
+    this.notifier = new NotifyCommand({
+      env: opts.env,
+      cwd: opts.cwd ?? process.cwd(),
+      // Read at each request: a reload of the user's file applies; its source says whether the user's file set it.
+      settings: () => {
+        const { config, sources } = this.config.current;
+        return { command: config.notify.command, timeoutMs: config.notify.timeout_seconds * 1000, source: sources['notify.command'] ?? 'default' };
+      },
+      log: (line) => this.log(line),
+      notice: (summary) => this.pushNotice('roz:NotifyFailed', summary),
+    });
     this.broker = new ApprovalBroker({
       timeoutMs: opts.approvalTimeoutMs,
       record: (sid, rec) => {
@@ -150,11 +182,12 @@ export class Supervisor {
         this.changed();
       },
       widen: (a) => {
-        // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR).
-        const root = a.cwd ? findProjectRoot(a.cwd, { projectDir: opts.env.CLAUDE_PROJECT_DIR }) : null;
-        if (!root || !a.widen) return { ok: false, error: 'no governed project for this request' };
+        // The project as the hook saw it: the same lookup the hooks use (cwd, git top, CLAUDE_PROJECT_DIR);
+        // for an agent in its worktree, the base checkout's intents file (widen-scope.ts widenTarget).
+        const target = a.cwd ? widenTarget(a.cwd, this.store.root, opts.env.CLAUDE_PROJECT_DIR) : null;
+        if (!target || !a.widen) return { ok: false, error: 'no governed project for this request' };
         const human = opts.env.USER || opts.env.LOGNAME || userInfo().username;
-        const out = widenScope({ root, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
+        const out = widenScope({ ...target, intentId: a.widen.intent_id, globs: a.widen.globs, sessionId: a.session_id, human, now: new Date() });
         this.pushNotice(
           'roz:ScopeWidened',
           out.ok ? `${human} added ${out.added.join(', ') || '(nothing new)'} to ${a.widen.intent_id}` : `could not widen: ${out.error}`,
@@ -242,7 +275,7 @@ export class Supervisor {
       (file) => this.config.watch(file),
       () => this.changed(),
     );
-    this.fleet.set(name, { session, live: initialAgent(), seenDecision: null, seenTrips: 0 });
+    this.fleet.set(name, { session, live: initialAgent(), seenDecision: null, seenTrips: 0, launch: null });
     this.changed();
     return { token, env: { ...this.childEnv(), ROZ_TOKEN: token } };
   }
@@ -254,9 +287,32 @@ export class Supervisor {
     this.changed();
   }
 
-  /** Every agent's name and live state, in the order they were added. */
-  agents(): Array<{ name: string; live: AgentLive; sessionId: string | null }> {
-    return [...this.fleet].map(([name, a]) => ({ name, live: a.live, sessionId: a.session.sessionId }));
+  /**
+   * The agent's launch is decided (its settings written, its child started): its enforcement and where it
+   * runs become part of what every client sees. An advisory agent can write the user's config, which names
+   * the `[notify] command` this supervisor runs: said once, as an event and in the log (docs/fleet.md).
+   */
+  agentLaunched(name: string, info: AgentLaunchInfo): void {
+    const a = this.fleet.get(name);
+    if (!a) return;
+    a.launch = { ...info };
+    if (info.enforcement === 'advisory' && this.config.current.config.notify.command.length > 0) {
+      const why = `${name} is advisory (not confined by the sandbox): it can write ${this.config.current.path}, which names the [notify] command roz runs`;
+      this.log(why);
+      this.pushNotice('roz:NotifyAdvisory', why);
+    }
+    this.changed();
+  }
+
+  /** Every agent's name, live state and launch facts, in the order they were added. */
+  agents(): AgentInfo[] {
+    return [...this.fleet].map(([name, a]) => ({
+      name,
+      live: a.live,
+      sessionId: a.session.sessionId,
+      enforcement: a.launch?.enforcement ?? null,
+      where: a.launch?.where ?? null,
+    }));
   }
 
   /** The one queue across agents, oldest first, each request naming its agent. */
@@ -297,7 +353,10 @@ export class Supervisor {
     if (frame.verdict.kind === 'ask') {
       this.broker.request(frame, conn, agent);
       const queued = this.broker.pending().find((p) => p.id === frame.id && p.agent_name === agent);
-      if (queued) this.applyAgent(agent, { kind: 'ask', id: queued.id, summary: queued.human || queued.code, at: queued.received_at });
+      if (queued) {
+        this.applyAgent(agent, { kind: 'ask', id: queued.id, summary: queued.human || queued.code, at: queued.received_at });
+        this.notifier.request({ id: queued.id, agent, tool: queued.tool_name, summary: queued.human || queued.code });
+      }
     } else conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'ack' });
     this.changed();
   }
@@ -412,6 +471,7 @@ export class Supervisor {
 
   async close(): Promise<void> {
     if (this.notifyTimer) clearTimeout(this.notifyTimer);
+    this.notifier.close();
     this.telemetry.stop();
     this.broker.dispose();
     await this.intake.close();

@@ -12,7 +12,9 @@ import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger } from '../store/ledger.js';
-import { orchestrationPaths } from '../store/orchestration.js';
+import { agentRootsFromRegistry } from '../store/agent-base.js';
+import { findProjectRoot, orchestrationPaths } from '../store/orchestration.js';
+import { intentsHome } from '../store/project-root.js';
 
 export type WidenOutcome = { ok: true; added: string[] } | { ok: false; error: string };
 
@@ -34,10 +36,36 @@ export function acceptableGlob(glob: string): boolean {
   return !ANYWHERE.some((p) => m(p)) && !m('.orchestration/active_intents.yaml');
 }
 
-export function widenScope(opts: { root: string; intentId: string; globs: readonly string[]; sessionId: string; human: string; now: Date }): WidenOutcome {
+/**
+ * The project a request came from and the checkout whose intents file `g`
+ * edits: for an agent in its worktree, the base checkout's (roz's registry,
+ * store/agent-base.ts: the file its hooks enforce, which its sandbox cannot
+ * write), never the copy in the worktree. Null: no governed project.
+ */
+export function widenTarget(cwd: string, storeRoot: string, projectDir: string | undefined): { root: string; intentsFrom: string } | null {
+  const agent = agentRootsFromRegistry(storeRoot, cwd);
+  const root = findProjectRoot(cwd, { projectDir, agent });
+  return root ? { root, intentsFrom: intentsHome(root, agent) } : null;
+}
+
+/**
+ * Add globs to an intent's owned_scope. `intentsFrom`: the checkout whose
+ * intents govern `root` (widenTarget); the file edited and the ledger that
+ * records the edit are that checkout's.
+ */
+export function widenScope(opts: {
+  root: string;
+  intentsFrom?: string;
+  intentId: string;
+  globs: readonly string[];
+  sessionId: string;
+  human: string;
+  now: Date;
+}): WidenOutcome {
   const bad = opts.globs.filter((g) => !acceptableGlob(g));
   if (bad.length > 0 || opts.globs.length === 0) return { ok: false, error: `refusing to add ${bad.join(', ') || 'nothing'} to a scope` };
-  const file = orchestrationPaths(opts.root).intents;
+  const home = opts.intentsFrom ?? opts.root;
+  const file = orchestrationPaths(home).intents;
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -64,8 +92,8 @@ export function widenScope(opts: { root: string; intentId: string; globs: readon
   // Never write a file the hooks would then reject.
   const check = parseActiveIntents(next);
   if (!check.ok) return { ok: false, error: `the widened file would be invalid: ${check.problems[0]?.reason ?? 'unknown problem'}` };
-  writeFileAtomicSync(opts.root, file, next);
-  const revision = gitHead(opts.root);
+  writeFileAtomicSync(home, file, next);
+  const revision = gitHead(home);
   const record: TraceRecord = {
     version: AGENT_TRACE_VERSION,
     id: process.getBuiltinModule('node:crypto').randomUUID(),
@@ -89,6 +117,6 @@ export function widenScope(opts: { root: string; intentId: string; globs: readon
       },
     },
   };
-  appendLedger(opts.root, orchestrationPaths(opts.root).ledger, record);
+  appendLedger(home, orchestrationPaths(home).ledger, record);
   return { ok: true, added };
 }

@@ -32,6 +32,8 @@ export interface AppProps {
   focused?: boolean;
   onLeave?: () => void;
   onToggleSplit?: () => void;
+  /** Detach this window from the background supervisor (the agents keep running); absent: the supervisor runs here. */
+  onDetach?: () => void;
   /** Clock for the approval countdown (tests pin it). */
   now?: () => number;
   /** The fleet of this run (the agents tab); absent: a run of one agent without a host (tests). */
@@ -81,7 +83,7 @@ function AgentsTab({ fleet, state, now, width, height }: { fleet: FleetUi | unde
   );
 }
 
-export function App({ source, width, height, split = false, focused = true, onLeave, onToggleSplit, now = Date.now, fleet, view }: AppProps) {
+export function App({ source, width, height, split = false, focused = true, onLeave, onToggleSplit, onDetach, now = Date.now, fleet, view }: AppProps) {
   const snap = useSnapshot(source, view);
   const [tab, setTab] = useState<Tab>('trace');
   const [help, setHelp] = useState({ open: false, top: 0 });
@@ -130,6 +132,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
       },
       leave: () => onLeave?.(),
       toggleSplit: () => onToggleSplit?.(),
+      ...(onDetach ? { detach: onDetach } : {}),
     },
     true,
   );

@@ -69,6 +69,7 @@ const GLOBAL_KEYS: KeyHelp = [
   ['w', 'jump to the next agent that needs you (its oldest request first)'],
   ['v', "split: roz's panel beside or under Claude's pane, on/off"],
   [HOTKEY_LABEL, 'switch between Claude and roz'],
+  ['D', 'detach: close this window, the agents keep running in the background (roz attach comes back); an advisory run has none'],
   ['q Esc', 'back to Claude'],
   ['?', 'this help (↑ ↓ scroll, ? or Esc close)'],
 ];

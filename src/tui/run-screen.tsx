@@ -4,14 +4,15 @@
 // modes) and its own input; the main pane shows one at a time. A request of an
 // agent not in view notifies (bell + OSC 9) and waits for the jump key. The
 // run itself (supervisor, children, signals, settings) is the supervisor's
-// FleetHost; this only draws it, and always restores the terminal.
+// supervisor's, reached through a FleetConnection (in this process, or the
+// background supervisor over its control socket); this only draws it, and
+// always restores the terminal.
 import { render } from 'ink';
 import { StringDecoder } from 'node:string_decoder';
 import { needsHuman } from '../core/fleet/agent-state.js';
 import { nextNeedingYou } from '../core/fleet/queue.js';
 import { FIRST_AGENT } from '../supervisor/channel-server.js';
-import { FleetHost, type FleetResult } from '../supervisor/fleet-host.js';
-import type { RunRequest } from '../supervisor/run-service.js';
+import type { ConnectionEnd, FleetConnection } from '../supervisor/fleet-connection.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
 import type { AgentRow } from './fleet/AgentsView.js';
@@ -26,29 +27,29 @@ import { computeLayout, type Layout } from './screen/layout.js';
 import { VirtualScreen } from './screen/virtual-screen.js';
 import { statusLine } from './status-line.js';
 
-export interface RunScreenOptions extends Omit<RunRequest, 'pty' | 'supervisor' | 'settingsFragments' | 'onHttpHook'> {
-  approvalTimeoutMs: number;
+export interface RunScreenOptions {
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
 }
 
-export type RunResult = FleetResult;
+/** The pty size the agents start with in a terminal of this size (the main pane's). */
+export function initialPaneSize(stdout: NodeJS.WriteStream = process.stdout): { cols: number; rows: number } {
+  const layout = computeLayout(stdout.columns || 80, Math.max(3, stdout.rows || 24), new FocusState().split);
+  return { cols: layout.child.cols, rows: layout.child.rows };
+}
 
 function sameLayout(a: Layout, b: Layout): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
+export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = {}): Promise<ConnectionEnd> {
   const stdin = opts.stdin ?? process.stdin;
   const stdout = opts.stdout ?? process.stdout;
   let cols = stdout.columns || 80;
   let rows = Math.max(3, stdout.rows || 24);
   const focus = new FocusState();
   let layout = computeLayout(cols, rows, focus.split);
-  const { stdin: _i, stdout: _o, approvalTimeoutMs, ...req } = opts;
-  const host = await FleetHost.start({ ...req, approvalTimeoutMs, pty: { cols: layout.child.cols, rows: layout.child.rows } });
-  const supervisor = host.supervisor;
-  for (const n of host.notes) process.stderr.write(`roz run: ${n}\n`);
+  const supervisor = conn;
   const guard = new TerminalGuard({ stdin, stdout });
   const rozScreen = new VirtualScreen(layout.roz.cols, layout.roz.rows, 0);
   /** The agent in the main pane. */
@@ -57,6 +58,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const screens = new Map<string, VirtualScreen>();
   const screenOf = (name: string): VirtualScreen => screens.get(name) ?? screens.get(FIRST_AGENT)!;
   const snapshot = () => supervisor.snapshot(view);
+  conn.view(view);
 
   const compositor = new Compositor(
     (s) => stdout.write(s),
@@ -78,51 +80,44 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   );
 
   /** A screen for each agent the host started (once: an agent started again keeps its screen and scrollback). */
-  function attach(): void {
-    for (const a of host.list()) {
-      let screen = screens.get(a.name);
-      const fresh = !screen;
-      screen ??= new VirtualScreen(layout.child.cols, layout.child.rows);
-      screens.set(a.name, screen);
-      if (attached.has(a.child)) continue;
-      attached.add(a.child);
-      const name = a.name;
-      const s = screen;
-      a.child.onData((d) => s.write(d));
-      if (fresh) {
-        s.onReply((d) => host.get(name)?.child.write(d));
-        s.onChange(() => view === name && (layout.split || focus.focus === 'child') && compositor.schedule());
-      }
-    }
+  function screenFor(name: string): VirtualScreen {
+    let screen = screens.get(name);
+    if (screen) return screen;
+    screen = new VirtualScreen(layout.child.cols, layout.child.rows);
+    screens.set(name, screen);
+    screen.onReply((d) => conn.write(name, d));
+    screen.onChange(() => view === name && (layout.split || focus.focus === 'child') && compositor.schedule());
+    return screen;
   }
-  const attached = new WeakSet<object>();
+  function attach(): void {
+    for (const a of conn.list()) screenFor(a.name);
+  }
 
   guard.enter();
   attach();
+  const unwatchPty = conn.onPty((name, d) => screenFor(name).write(d));
   rozScreen.onChange(() => (layout.split || focus.focus === 'roz') && compositor.schedule());
 
   /** The agent in view changes: its screen in the pane, its requests in the panel. */
   function select(name: string): void {
     if (!screens.has(name) || name === view) return;
     view = name;
+    conn.view(name);
     update(() => focus.setPending(snapshot().pending.map((p) => p.id)));
     ink.rerender(app());
     compositor.invalidate();
   }
   const fleet: FleetUi = {
     rows: (): AgentRow[] =>
-      supervisor.agents().map((a) => {
-        const hosted = host.get(a.name);
-        const state = a.name === view ? snapshot().state : null;
-        return {
-          name: a.name,
-          where: a.name === FIRST_AGENT ? '(this checkout)' : (hosted?.branch ?? hosted?.cwd ?? '-'),
-          status: a.live.status,
-          pending: a.live.pending.length,
-          review: a.live.review,
-          enforcement: state?.enforcement?.mode ?? '-',
-        };
-      }),
+      // Where and enforcement: each agent's launch, as the supervisor holds it for every client.
+      supervisor.agents().map((a) => ({
+        name: a.name,
+        where: a.where ?? '-',
+        status: a.live.status,
+        pending: a.live.pending.length,
+        review: a.live.review,
+        enforcement: a.enforcement ?? '-',
+      })),
     queue: () => supervisor.queue(),
     current: () => view,
     select,
@@ -138,19 +133,18 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     },
     open: () => update(() => focus.leave()),
     add: async (name) => {
-      const r = await host.addAgent(name);
-      if (r.ok) select(name);
+      const r = await conn.add(name);
+      if (r.ok) {
+        attach();
+        select(name);
+      }
       return r;
     },
     merge: async (name) => {
       if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is no branch of its own to merge` };
-      const r = await host.mergeAgent(name);
-      return {
-        ok: r.code === 0,
-        message: `${r.code === 0 ? '' : `refused (exit ${r.code}): `}${(r.code === 0 ? r.stdout : r.stderr || r.stdout).replace(/^roz: /, '').trim()}`,
-      };
+      return conn.merge(name);
     },
-    stop: (name) => host.stopAgent(name),
+    stop: (name) => conn.stop(name),
   };
   // The App reads the agent in view's snapshot; answers and events are the supervisor's.
   const source: SupervisorSource = {
@@ -175,6 +169,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
       focused={focus.focus === 'roz'}
       onLeave={() => update(() => focus.leave())}
       onToggleSplit={() => update(() => focus.toggleSplit())}
+      {...(conn.detach ? { onDetach: conn.detach } : {})}
     />
   );
   const ink = render(app(), {
@@ -202,7 +197,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     compositor.schedule();
   }
   function applySizes(): void {
-    host.resize(layout.child.cols, layout.child.rows);
+    conn.resize(layout.child.cols, layout.child.rows);
     for (const sc of screens.values()) sc.resize(layout.child.cols, layout.child.rows);
     rozScreen.resize(layout.roz.cols, layout.roz.rows);
     inkOut.resize(layout.roz.cols, layout.roz.rows);
@@ -220,7 +215,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     if (note) stdout.write(note);
     update(() => focus.setPending(snapshot().pending.map((p) => p.id)));
   });
-  const unwatchHost = host.onChange(() => {
+  const unwatchHost = conn.onAgents(() => {
     attach();
     compositor.schedule();
   });
@@ -230,7 +225,7 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
   const onInput = (data: Buffer | string): void =>
     routeInput(typeof data === 'string' ? data : decoder.write(data), {
       focus: () => focus.focus,
-      toChild: (d) => host.get(view)?.child.write(d),
+      toChild: (d) => conn.write(view, d),
       toRoz: (d) => inkIn.push(d),
       onHotkey: () => update(() => focus.toggle()),
     });
@@ -246,8 +241,9 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
 
   compositor.invalidate();
   try {
-    await host.allExited;
+    return await conn.ended;
   } finally {
+    unwatchPty();
     stdin.off('data', onInput);
     stdout.off('resize', onResize);
     unsubscribe();
@@ -258,5 +254,4 @@ export async function runScreen(opts: RunScreenOptions): Promise<RunResult> {
     for (const sc of screens.values()) sc.dispose();
     rozScreen.dispose();
   }
-  return host.finish();
 }

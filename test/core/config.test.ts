@@ -64,7 +64,7 @@ describe('config validation', () => {
       'c.toml: circuit_breaker.max_blocks: expected a whole number >= 1, got 0; using defaults',
       'c.toml: cleanup: expected a table, got "weekly"; using defaults',
       'c.toml: templates.weights: v1: expected a number >= 0, got -1; using defaults',
-      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, guard, governance, templates, telemetry, enforce, fleet); using defaults',
+      'c.toml: extras: unknown section (expected one of storage, review, circuit_breaker, cleanup, external_models, guard, governance, templates, telemetry, enforce, fleet, notify); using defaults',
     ]);
     expect(r.config.review.gates).toEqual(['Bash:gh issue close*', 'Bash:gh pr merge*']);
   });

@@ -14,7 +14,7 @@ import { demoPaths } from '../../scripts/demo/scenario.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 import { killTree } from './harness/kill-tree.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { CLAUDE_BIN, REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
+import { claudeBin, PINNED_CLIENTS, REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
 
 const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
 const HOTKEY = '\x1d';
@@ -26,7 +26,7 @@ async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
   }
 }
 
-describe.sequential('npm run demo -- --fleet: agents in one roz run, real clients, scripted model', () => {
+describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one roz run, real clients %s, scripted model', (client) => {
   let term: PtyScreen | undefined;
   let running = false;
   let dir: string | undefined;
@@ -38,10 +38,10 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
 
   test('the agents tab lists main, b and c with requests waiting; w brings one up, a answers it; m on it is refused', async () => {
     assertRozBuilt();
-    expect(existsSync(CLAUDE_BIN), `the pinned client is missing at ${CLAUDE_BIN}`).toBe(true);
+    expect(existsSync(claudeBin(client)), `the pinned client is missing at ${claudeBin(client)}`).toBe(true);
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-demo-')));
     // No ROZ_DEMO_DIR: the demo makes its own temp project, in a TMPDIR of the test's, and must remove it.
-    const env: Record<string, string> = { TERM: 'xterm-256color', COLORTERM: 'truecolor' };
+    const env: Record<string, string> = { TERM: 'xterm-256color', COLORTERM: 'truecolor', ROZ_DEMO_CLIENT: client };
     for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
     const tmp = join(dir, 'tmp');
     mkdirSync(tmp);
@@ -69,6 +69,7 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     // The banner: what to try, before the TUI starts.
     const banner = await step('Press Enter to start', 'the fleet demo banner', 30_000);
     expect(banner).toMatch(/What to try:/);
+    expect(banner).toContain(`several real Claude Code clients (${client})`);
     expect(banner).toMatch(/Ctrl-\] 6\s+the agents tab/);
     expect(banner).toMatch(/w\s+jump to the agent that needs you/);
     const project = /project\s+(\S+)/.exec(banner)?.[1];
@@ -89,6 +90,10 @@ describe.sequential('npm run demo -- --fleet: agents in one roz run, real client
     // A row per agent: the selection mark (›), `!` for one waiting for you, or a blank, then its name.
     for (const name of ['main', 'b', 'c']) expect(tab).toMatch(new RegExp(`^[›! ] ${name} `, 'm'));
     expect(tab).toMatch(/^! [bc] .*waiting for you/m);
+    // Each row: where it works and its enforcement from its launch (not only the agent in view's), and main,
+    // which got no prompt, idle since its SessionStart (not "starting").
+    expect(tab).toMatch(/^[› ] main\s+\(base checkout\)\s+idle\s.*\senforced\s*$/m);
+    for (const name of ['b', 'c']) expect(tab).toMatch(new RegExp(`^[›! ] ${name}\\s+roz/${name}\\s.*\\senforced\\s*$`, 'm'));
 
     // w: the oldest request comes up with its agent's name and command; a lets it run.
     await press(t, 'w');

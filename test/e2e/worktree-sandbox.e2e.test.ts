@@ -7,10 +7,10 @@
 // roz's settings as they were before (the main checkout's, no worktree
 // planning) lets `git update-ref refs/heads/main` through.
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bash, on, reply, say, type ParsedRequest } from './harness/fake-api.js';
+import { bash, on, reply, say, write, type ParsedRequest } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { runRoz } from './harness/roz.js';
 import { PINNED_CLIENTS, rozCli, type Workspace } from './harness/workspace.js';
@@ -51,6 +51,9 @@ function attackCommand(f: Fleet): string {
     probe('UPDATE-REF-OTHER', 'git $u refs/heads/roz/b HEAD'),
     probe('UPDATE-REF-NOLOG', 'git $u refs/heads/nolog HEAD'),
     probe('NEW-TAG', 'git tag evil-tag'),
+    // New ref names: not deniable by the client's sandbox (docs/fleet.md); observed, and the merge gate ignores them.
+    probe('NEW-BRANCH', 'git branch evil'),
+    probe('NEW-AGENT-REF', 'git $u refs/heads/roz/other HEAD'),
     probe('INFO-ATTR', `echo '* filter=evil' > "$C/info/attributes"`),
     probe('CONFIG', `echo '[core]' >> "$C/config"`),
     probe('PACKED-REFS', `echo x > "$C/packed-refs"`),
@@ -115,6 +118,14 @@ describe.each(PINNED_CLIENTS)('an agent in its own worktree under roz exec, clie
       expect(`${k}: ${p[k]!.code} ${p[k]!.out}`, why).toMatch(/^\S+: [1-9]\d* /);
     expect(rev(f, 'main')).toBe(mainBefore);
     expect(rev(f, 'roz/b')).toBe(bBefore);
+    // The documented limit, as observed: a new branch name, even one in roz/ another agent would get, can be
+    // created (the sandbox cannot deny a name that does not exist yet without planting a file in the human's
+    // repository). roz never merges or adopts it: test/process/fleet-merge.test.ts. If these start failing,
+    // the client has learnt to deny them: say so in docs/fleet.md.
+    expect(p['NEW-BRANCH'], why).toEqual({ code: 0, out: '' });
+    expect(p['NEW-AGENT-REF'], why).toEqual({ code: 0, out: '' });
+    expect(rev(f, 'evil')).toBe(rev(f, 'roz/a'));
+    expect(rev(f, 'roz/other')).toBe(rev(f, 'roz/a'));
     expect(rev(f, 'nolog')).toBe(mainBefore);
     expect(readFileSync(join(f.common, 'HEAD'), 'utf8')).toBe('ref: refs/heads/main\n');
     expect(existsSync(join(f.common, 'info', 'attributes'))).toBe(false);
@@ -145,4 +156,114 @@ describe.each(PINNED_CLIENTS)('an agent in its own worktree under roz exec, clie
     expect(rev(f, 'main')).not.toBe(mainBefore);
     expect(rev(f, 'main')).toBe(rev(f, 'roz/a'));
   }, 180_000);
+});
+
+// Intents across worktrees (issue 25, docs/fleet.md "Intents"): an agent in the
+// worktree `roz agent add` made is governed by the BASE checkout's intents. Its
+// worktree's copy owns `**` (a rewrite that landed: written before roz launched
+// it, as an advisory session or a commit on its branch could), the agent tries
+// to rewrite it again (Write tool, Bash), then writes out of the base's scope:
+// refused. The control, at the same time: the same planted copy in a worktree
+// roz's registry does not know (`git worktree add`, as every agent was
+// governed before), where the same write goes through.
+const BASE_INTENTS = 'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n';
+const OWN_ALL = 'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n';
+
+const widenScript = (wt: string) => {
+  const intents = join(wt, '.orchestration', 'active_intents.yaml');
+  return {
+    main: [
+      { name: 'select', when: on.start(), reply: reply('Selecting.', bash('roz intent select INT-001')) },
+      { name: 'rewrite-write', when: on.toolResult('Bash'), reply: reply(undefined, write(intents, `${OWN_ALL}# agent-write\n`)) },
+      {
+        name: 'rewrite-bash',
+        when: on.toolResult('Write'),
+        // python: past roz's parser, to the sandbox.
+        reply: reply(
+          undefined,
+          bash(`python3 -c 'import sys; open(sys.argv[1], "a").write("# agent-bash\\n")' .orchestration/active_intents.yaml; echo "REWRITE=$?"`),
+        ),
+      },
+      { name: 'out-of-scope', when: on.toolResult('Bash'), reply: reply(undefined, write(join(wt, 'docs', 'out.md'), 'widened\n')) },
+      { name: 'done', when: on.toolResult('Write'), reply: say('Done.') },
+    ],
+  };
+};
+
+describe.each(PINNED_CLIENTS)('intents from the base checkout, an agent in its worktree under roz exec, client %s', (client) => {
+  const workspace = workspacePerTest();
+
+  test('a rewritten worktree copy of the intents gains nothing: the write out of the base scope is refused (control: an unregistered worktree lets it through)', async () => {
+    const ws = workspace({ ROZ_MAX_BLOCKS: '1' });
+    const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ws.env, stdio: 'pipe', encoding: 'utf8' }).trim();
+    mkdirSync(join(ws.repo, '.orchestration'));
+    writeFileSync(join(ws.repo, '.orchestration', 'active_intents.yaml'), BASE_INTENTS);
+    git(ws.repo, 'add', '-A');
+    git(ws.repo, 'commit', '-q', '-m', 'intents');
+    // a: command hooks (a process per event, roots in the client's env); h (2.1.330 only): http hooks
+    // served in roz exec's own process (roots in the per-agent env the in-process engine runs with).
+    const http = client !== '2.1.197';
+    for (const name of http ? ['a', 'h'] : ['a']) {
+      const add = rozCli(ws, ['agent', 'add', name]);
+      expect(add.code, add.stderr).toBe(0);
+    }
+    const a = join(ws.root, 'repo.roz', 'a');
+    const h = join(ws.root, 'repo.roz', 'h');
+    const ctl = join(ws.root, 'repo.roz', 'ctl');
+    git(ws.repo, 'worktree', 'add', '-q', '-b', 'roz/ctl', ctl);
+    for (const wt of http ? [a, h, ctl] : [a, ctl]) writeFileSync(join(wt, '.orchestration', 'active_intents.yaml'), OWN_ALL);
+
+    const [run, control, viaHttp] = await Promise.all([
+      runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: a }, exec: true, timeoutMs: 90_000, scenario: widenScript(a) }),
+      runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: ctl }, exec: true, timeoutMs: 90_000, scenario: widenScript(ctl) }),
+      http ? runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: h }, rozLoadsPlugin: true, timeoutMs: 90_000, scenario: widenScript(h) }) : null,
+    ]);
+    if (viaHttp) {
+      const hwhy = viaHttp.why();
+      expect(
+        viaHttp.trace().find((e) => e.event === 'roz:SessionStarted'),
+        hwhy,
+      ).toMatchObject({ hooks: 'http', enforcement: 'enforced' });
+      const out = viaHttp.requests.find((r) => r.role === 'main' && r.answeredBy === 'done')?.toolResults[0];
+      expect(out?.isError, hwhy).toBe(true);
+      expect(out?.text, hwhy).toContain('docs/out.md, which is not in the owned_scope of intent INT-001 (src/**)');
+      expect(existsSync(join(h, 'docs', 'out.md'))).toBe(false);
+    }
+    const why = run.why();
+    const main = run.requests.filter((r) => r.role === 'main');
+    expect(
+      main.map((r) => r.answeredBy),
+      why,
+    ).toEqual(['select', 'rewrite-write', 'rewrite-bash', 'out-of-scope', 'done']);
+    const resultAt = (step: string) => main.find((r) => r.answeredBy === step)!.toolResults[0]!;
+    // INT-001 is the base's: selected.
+    expect(resultAt('rewrite-write').text, why).toMatch(/INT-001 selected/);
+    // Both rewrites fail: the Write tool by the deny rule roz's settings add for .orchestration/ (and its
+    // hook's PROTECTED_PATH behind it), python's append by roz's parser (a write it cannot name, asked:
+    // print mode refuses), with the sandbox's read-only .orchestration/ behind that (enforce.e2e).
+    expect(resultAt('rewrite-bash').isError, why).toBe(true);
+    expect(resultAt('rewrite-bash').text, why).toMatch(/denied by your permission settings|PROTECTED_PATH/);
+    const bashRewrite = resultAt('out-of-scope');
+    expect(bashRewrite.isError || /REWRITE=[1-9]/.test(bashRewrite.text), why).toBe(true);
+    expect(readFileSync(join(a, '.orchestration', 'active_intents.yaml'), 'utf8')).toBe(OWN_ALL);
+    // Out of the base's scope (src/**), whatever the worktree's copy says: refused, with the base's file named.
+    const out = resultAt('done');
+    expect(out.isError, why).toBe(true);
+    expect(out.text, why).toContain('[SCOPE_VIOLATION]');
+    expect(out.text, why).toContain('docs/out.md, which is not in the owned_scope of intent INT-001 (src/**)');
+    expect(existsSync(join(a, 'docs', 'out.md')), 'the out-of-scope write must not land').toBe(false);
+    expect(readFileSync(join(ws.repo, '.orchestration', 'active_intents.yaml'), 'utf8')).toBe(BASE_INTENTS);
+    const govOn = run.trace().find((e) => e.event === 'roz:GovernanceOn');
+    expect(govOn, why).toMatchObject({ root: a, intents: join(ws.repo, '.orchestration', 'active_intents.yaml') });
+
+    // Control: the worktree's own copy governs an agent roz's registry does not know, and the write lands.
+    const cwhy = control.why();
+    const cmain = control.requests.filter((r) => r.role === 'main');
+    expect(
+      cmain.map((r) => r.answeredBy),
+      cwhy,
+    ).toEqual(['select', 'rewrite-write', 'rewrite-bash', 'out-of-scope', 'done']);
+    expect(cmain.find((r) => r.answeredBy === 'done')!.toolResults[0]!.isError, cwhy).toBe(false);
+    expect(readFileSync(join(ctl, 'docs', 'out.md'), 'utf8')).toBe('widened\n');
+  }, 150_000);
 });

@@ -1,6 +1,8 @@
 // The MCP server over an in-memory transport: select_active_intent binds the intent and returns its context.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { governancePreToolUse } from '../../src/engine/governance/gate.js';
@@ -50,5 +52,47 @@ describe('MCP server', () => {
     expect(governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/x.ts' }), d).verdict.kind).toBe('none');
     // claimed once: another session does not get it
     expect(governancePreToolUse(session('other'), pre(p.root, 'Write', { file_path: 'src/auth/x.ts' }), d).verdict).toMatchObject({ code: 'INTENT_REQUIRED' });
+  });
+});
+
+describe('MCP server for an agent in its worktree (issue 25)', () => {
+  const MINE = 'active_intents:\n  - id: MINE\n    name: Mine\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n';
+
+  it('selects among the base checkout’s intents, from the launcher’s environment or roz’s registry; the worktree’s own copy is not offered', async () => {
+    const base = makeProject();
+    const wt = makeProject({ intents: MINE });
+    const roots = { ROZ_AGENT_WORKTREE: wt.root, ROZ_BASE_CHECKOUT: base.root };
+    const fromRegistry = () => {
+      mkdirSync(join(wt.store, 'fleet'), { recursive: true });
+      const agents = { b: { name: 'b', worktree: wt.root, shared: false, base_checkout: base.root } };
+      writeFileSync(join(wt.store, 'fleet', '0123456789abcdef01234567.json'), JSON.stringify({ version: 1, repo: '/x/.git', agents }));
+      return {};
+    };
+    for (const [how, extra] of [
+      ['launcher', () => roots],
+      ['registry', fromRegistry],
+    ] as const) {
+      const { client, store } = await connect({
+        HOME: wt.home,
+        ROZ_STORAGE_PATH: wt.store,
+        CLAUDE_PROJECT_DIR: wt.root,
+        CLAUDE_CODE_SESSION_ID: 'sess-w',
+        ...extra(),
+      });
+      const mine = await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'MINE' } });
+      expect(mine.isError, how).toBe(true);
+      expect(textOf(mine), how).toContain(`no intent "MINE" in ${join(base.root, '.orchestration', 'active_intents.yaml')}`);
+      const ok = await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'INT-001' } });
+      expect(ok.isError, how).toBeFalsy();
+      const gov = governanceOf(store.read('sess-w')!);
+      expect(gov, how).toMatchObject({ intent_id: 'INT-001', project_root: wt.root, intents_root: base.root });
+      const list = textOf(await client.callTool({ name: 'list_active_intents', arguments: {} }));
+      expect(list, how).toMatch(/IN_PROGRESS INT-001/);
+      expect(list, how).not.toMatch(/MINE/);
+    }
+    // Control: no launcher, no registry: the worktree's own copy is what the server offers.
+    const bare = makeProject({ intents: MINE });
+    const { client } = await connect({ HOME: bare.home, ROZ_STORAGE_PATH: bare.store, CLAUDE_PROJECT_DIR: bare.root, CLAUDE_CODE_SESSION_ID: 'sess-c' });
+    expect((await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'MINE' } })).isError).toBeFalsy();
   });
 });

@@ -224,6 +224,43 @@ describe('roz agent merge: the merge gate', () => {
     expect((await rozIn(repo, 'agent', 'rm', 'w')).code).toBe(0);
   }, 60_000);
 
+  it('ref names an agent creates (its sandbox cannot deny new names) are never merged, adopted or removed', async () => {
+    const { tmp, repo, env, rozIn } = setup();
+    expect((await rozIn(repo, 'agent', 'add', 'w')).code).toBe(0);
+    const wt = join(tmp, 'repo.roz', 'w');
+    commitFile(wt, 'feature.txt', 'reviewed\n');
+    await review(env, wt, 'COMPLETE');
+    // What w's Bash can do in its sandbox (test/e2e/worktree-sandbox.e2e.test.ts): new names, its unreviewed work on them.
+    commitFile(wt, 'evil.txt', 'never reviewed\n');
+    git(wt, 'branch', 'evil');
+    git(wt, 'update-ref', 'refs/heads/roz/other', 'HEAD');
+    git(wt, 'reset', '-q', '--hard', 'HEAD~1');
+    const mainBefore = git(repo, 'rev-parse', 'main').trim();
+
+    // Not agents roz recorded: nothing to merge, main unmoved.
+    for (const name of ['other', 'evil']) {
+      const m = await rozIn(repo, 'agent', 'merge', name);
+      expect(m.code, m.stderr).toBe(3);
+      expect(m.stderr).toMatch(new RegExp(`no agent ${name}`));
+    }
+    expect(git(repo, 'rev-parse', 'main').trim()).toBe(mainBefore);
+    // A name it planted is not adopted: adding that agent refuses, and makes nothing.
+    const add = await rozIn(repo, 'agent', 'add', 'other');
+    expect(add.code).not.toBe(0);
+    expect(add.stderr).toMatch(/the branch roz\/other already exists/);
+    expect(existsSync(join(tmp, 'repo.roz', 'other'))).toBe(false);
+    expect(JSON.parse((await rozIn(repo, 'agent', 'ls', '--json')).stdout).map((r: { name: string }) => r.name)).toEqual(['w']);
+    // Nor removed by roz (it did not create it).
+    expect((await rozIn(repo, 'agent', 'rm', 'other', '--discard')).code).toBe(3);
+    git(repo, 'rev-parse', '--verify', 'refs/heads/roz/other');
+
+    // w's own merge takes roz/w only: its reviewed tip, not the unreviewed commit on the names it made.
+    const ok = await rozIn(repo, 'agent', 'merge', 'w');
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(git(repo, 'rev-parse', 'main').trim()).toBe(git(wt, 'rev-parse', 'HEAD').trim());
+    expect(existsSync(join(repo, 'evil.txt'))).toBe(false);
+  }, 60_000);
+
   it('refuses a branch whose approved tree rests on a loose object planted after the approval (control: git reads the forgery)', async () => {
     const { tmp, repo, env, rozIn } = setup();
     expect((await rozIn(repo, 'agent', 'add', 'p')).code).toBe(0);

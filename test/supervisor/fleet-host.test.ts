@@ -195,8 +195,20 @@ describe('the control socket drives the fleet host', () => {
     expect(add).toContain('the running supervisor started it');
     await until(() => w.report('e').length === 1, 'e to start', 10_000);
     expect(w.report('e')[0]!.argv).toEqual(['--x', 'go on']);
-    const ls = JSON.parse(await w.rozAsync('agent', 'ls', '--json')) as Array<{ name: string; state: string }>;
+    const ls = JSON.parse(await w.rozAsync('agent', 'ls', '--json')) as Array<{ name: string; state: string; where: string; enforcement: string | null }>;
     expect(ls.map((a) => a.name).sort()).toEqual(['e', 'main']);
+    // Where and enforcement as the supervisor holds them from each launch: the same words the agents tab shows.
+    // (The fake agent is not Claude Code: roz writes no settings for it, so its launch is advisory.)
+    const byName = Object.fromEntries(ls.map((a) => [a.name, a]));
+    expect(byName.main).toMatchObject({ where: '(base checkout)', enforcement: 'advisory' });
+    expect(byName.e).toMatchObject({ where: 'roz/e', enforcement: 'advisory' });
+    expect(h.supervisor.agents().map((a) => [a.name, a.where, a.enforcement])).toEqual([
+      ['main', '(base checkout)', 'advisory'],
+      ['e', 'roz/e', 'advisory'],
+    ]);
+    const table = await w.rozAsync('agent', 'ls');
+    expect(table).toMatch(/^main\s+\(base checkout\)\s/m);
+    expect(table).not.toContain('(shared)');
     expect(await w.rozAsync('agent', 'stop', 'e')).toContain('stopped e');
     await until(() => h.get('e')!.code !== null, 'e to exit');
     expect(h.get('main')!.code).toBeNull();

@@ -61,6 +61,15 @@ function gitRepo() {
 
 function start(cols: number, rows: number) {
   const w = gitRepo();
+  // The user's [notify] command: writes the request it was told about (the supervisor runs it, TUI or not).
+  const notify = join(w.top, 'notify.js');
+  writeFileSync(
+    notify,
+    `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(join(w.top, 'notified.jsonl'))}, JSON.stringify({ agent: process.env.ROZ_AGENT, tool: process.env.ROZ_TOOL, summary: process.env.ROZ_SUMMARY, id: process.env.ROZ_REQUEST_ID }) + '\\n');\n`,
+    { mode: 0o755 },
+  );
+  mkdirSync(w.store, { recursive: true });
+  writeFileSync(join(w.store, 'config.toml'), `[notify]\ncommand = [${JSON.stringify(notify)}]\n`);
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: w.home,
@@ -121,6 +130,20 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     const told = pty.raw().slice(rawBefore);
     expect(told).toContain('\x07');
     expect(told).toMatch(/\x1b\]9;roz: b waits for you: Bash: deletes the tree build\/\x07/);
+    // The [notify] command ran once, for b's request.
+    const notified = () =>
+      existsSync(join(top, 'notified.jsonl'))
+        ? readFileSync(join(top, 'notified.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [];
+    await pty.waitFor(() => notified().length > 0, 'the [notify] command to run', 10_000);
+    // The fake agents are not Claude Code, so their launches are advisory: the log says the command's file is theirs to write.
+    expect(readFileSync(join(store, 'supervisor.log'), 'utf8')).toMatch(
+      /b is advisory \(not confined by the sandbox\): it can write .*config\.toml, which names the \[notify\] command/,
+    );
+    expect(notified()).toEqual([{ agent: 'b', tool: 'Bash', summary: expect.stringContaining('build/'), id: expect.stringMatching(/\S/) }]);
 
     // The jump key (w, from roz's views): b's request comes up, for b.
     await press(pty, HOTKEY, 'w');

@@ -130,4 +130,22 @@ describe('project intents', () => {
     expect(reader.read(s)?.problems.length).toBeGreaterThan(0);
     expect(reader.read(newSession('t', new Date()))).toBeNull();
   });
+
+  it('for an agent in its worktree, the base checkout’s file (intents_root, as its hook recorded), not the worktree’s copy', async () => {
+    const { ProjectIntentsReader } = await import('../../src/supervisor/project-intents.js');
+    const [base, wt] = [tempDir('roz-intents-base-'), tempDir('roz-intents-wt-')];
+    const yaml = (id: string) => `active_intents:\n  - id: ${id}\n    name: X\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n`;
+    for (const [dir, id] of [
+      [base, 'BASE-1'],
+      [wt, 'MINE'],
+    ] as const) {
+      mkdirSync(join(dir, '.orchestration'));
+      writeFileSync(join(dir, '.orchestration', 'active_intents.yaml'), yaml(id));
+    }
+    const s = newSession('s', new Date());
+    s.governance = { intent_id: null, project_root: wt, intents_root: base };
+    const got = new ProjectIntentsReader().read(s);
+    expect(got?.file).toBe(join(base, '.orchestration', 'active_intents.yaml'));
+    expect(got?.intents.map((i) => i.id)).toEqual(['BASE-1']);
+  });
 });

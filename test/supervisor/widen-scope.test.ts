@@ -2,7 +2,8 @@
 // callback and answers allow; widenScope edits active_intents.yaml keeping
 // the human's comments, refuses globs that reach outside the project or into
 // .orchestration/, and records the change in the ledger with the human named.
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
@@ -11,6 +12,9 @@ import type { HookFrame, ReplyFrame } from '../../src/supervisor/channel-protoco
 import type { HookConnection } from '../../src/supervisor/channel-server.js';
 import { acceptableGlob, widenScope } from '../../src/supervisor/widen-scope.js';
 import { makeProject } from '../governance/helpers.js';
+import { rozBin } from '../helpers/hooks.js';
+import { tempDir } from '../helpers/temp-dir.js';
+import { relay, preToolUse, startSupervisor, until } from './helpers/channel.js';
 
 beforeAll(loadAllOnDemand);
 
@@ -108,5 +112,54 @@ describe('ApprovalBroker g (widen)', () => {
     expect(broker.answer('req-1', { action: 'widen' })).toBe(false);
     expect(broker.pending()).toHaveLength(1);
     broker.dispose();
+  });
+});
+
+describe('g on an agent in its worktree (issue 25)', () => {
+  it('the supervisor widens the BASE checkout’s intents file, not the copy in the agent’s worktree', async () => {
+    const { sup, env, store } = await startSupervisor();
+    try {
+      const gitEnv = {
+        ...env,
+        GIT_CONFIG_NOSYSTEM: '1',
+        GIT_CONFIG_GLOBAL: '/dev/null',
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      };
+      const tmp = realpathSync(tempDir('roz-widen-wt-'));
+      const main = join(tmp, 'repo');
+      mkdirSync(join(main, '.orchestration'), { recursive: true });
+      writeFileSync(join(main, '.orchestration', 'active_intents.yaml'), YAML);
+      const git = (...args: string[]) => execFileSync('git', args, { cwd: main, env: gitEnv, stdio: 'pipe' });
+      git('init', '-q', '-b', 'main');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'intents');
+      // The built CLI records the agent in the supervisor's store, as a human's `roz agent add` does.
+      const add = spawnSync(process.execPath, [rozBin, 'agent', 'add', 'b'], { cwd: main, env: gitEnv, encoding: 'utf8' });
+      expect(add.status, add.stderr).toBe(0);
+      const wt = join(tmp, 'repo.roz', 'b');
+      const copy = readFileSync(join(wt, '.orchestration', 'active_intents.yaml'), 'utf8');
+      expect(copy).toBe(YAML);
+      expect(store).toBe(sup.store.root);
+
+      const raw = preToolUse('x', { cwd: wt, tool_name: 'Write', tool_input: { file_path: join(wt, 'src/billing/x.ts'), content: 'x' } });
+      const pending = relay(
+        env,
+        { kind: 'ask', code: 'SCOPE_VIOLATION', reason: 'outside scope', widen: { intent_id: 'INT-001', globs: ['src/billing/x.ts'] } },
+        raw,
+      );
+      await until(() => sup.queue().length === 1, 'the scope question to be queued');
+      expect(sup.answer(sup.queue()[0]!.id, { action: 'widen' })).toBe(true);
+      expect((await pending).verdict.kind).toBe('allow');
+      expect(readFileSync(join(main, '.orchestration', 'active_intents.yaml'), 'utf8')).toMatch(/- src\/billing\/x\.ts/);
+      expect(readFileSync(join(wt, '.orchestration', 'active_intents.yaml'), 'utf8')).toBe(copy);
+      // Recorded where the edited file is: the base checkout's ledger.
+      const rec = JSON.parse(readFileSync(join(main, '.orchestration', 'agent_trace.jsonl'), 'utf8').trim());
+      expect(rec.metadata['dev.roz']).toMatchObject({ tool_name: 'roz:scope-widened', scope_added: ['src/billing/x.ts'] });
+    } finally {
+      await sup.close();
+    }
   });
 });

@@ -36,7 +36,7 @@ function fleet() {
   };
   const rows: AgentRow[] = Object.entries(lives).map(([name, l]) => ({
     name,
-    where: name === 'main' ? '(this checkout)' : `roz/${name}`,
+    where: name === 'main' ? '(base checkout)' : `roz/${name}`,
     status: l.status,
     pending: l.pending.length,
     review: l.review,

@@ -83,6 +83,7 @@ function targets(ctx: KeyContext, calls: string[]): KeymapTargets {
     help: { open: false, toggle: spy('help'), scroll: spy('helpScroll') },
     leave: spy('leave'),
     toggleSplit: spy('toggleSplit'),
+    detach: spy('detach'),
   };
 }
 

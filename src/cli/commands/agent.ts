@@ -8,6 +8,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFi
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ledgerUnion } from '../../core/fleet/ledger-union.js';
+import { agentWhere } from '../../core/fleet/agent-where.js';
 import { mergeVerdict, type ReviewedDecision } from '../../core/fleet/merge-gate.js';
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core/governance/trace-record.js';
 import type { SessionState } from '../../core/session-state.js';
@@ -97,6 +98,8 @@ export interface AgentRow {
   base: string | null;
   head: string | null;
   shared: boolean;
+  /** Its branch, or where it works without one: `(base checkout)` for `main`, `(shared)` (core/fleet/agent-where.ts). */
+  where: string;
   /** What roz's store knows of the newest session in that worktree: `not running` without an open one. */
   state: string;
   /** Requests waiting for the human, from the running supervisor (0 when none runs). */
@@ -120,6 +123,7 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     base: l.agent.base_ref?.replace('refs/heads/', '') ?? null,
     head: l.head,
     shared: l.agent.shared,
+    where: agentWhere(l.agent.branch, false),
     state: !s ? 'not running' : s.ended_at ? 'not running' : 'running',
     pending: 0,
     review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
@@ -143,7 +147,13 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
     if (live) {
       for (const r of rows) {
         const a = live.get(r.name);
-        if (a) Object.assign(r, { state: a.state, pending: a.pending, ...(a.session ? { session: a.session } : {}) });
+        if (a)
+          Object.assign(r, {
+            state: a.state,
+            pending: a.pending,
+            ...(a.session ? { session: a.session } : {}),
+            ...(a.enforcement ? { enforcement: a.enforcement } : {}),
+          });
       }
       // An agent the supervisor runs that roz agent add did not create (`main`, where roz run started): listed too.
       for (const [name, a] of live) {
@@ -161,10 +171,11 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
           base: null,
           head: null,
           shared: true,
+          where: a.where ?? agentWhere(null, name === 'main'),
           state: a.state,
           pending: a.pending,
           review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
-          enforcement: s?.enforcement?.mode ?? null,
+          enforcement: a.enforcement ?? s?.enforcement?.mode ?? null,
           session: a.session,
           problem: null,
           prompt: null,
@@ -183,7 +194,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
     process.stdout.write(
       `${table([
         ['AGENT', 'BRANCH', 'STATE', 'PENDING', 'REVIEW', 'MODE', 'WORKTREE'],
-        ...rows.map((r) => [r.name, r.branch ?? '(shared)', r.state, String(r.pending), r.review, r.enforcement ?? '-', r.worktree]),
+        ...rows.map((r) => [r.name, r.where, r.state, String(r.pending), r.review, r.enforcement ?? '-', r.worktree]),
       ])}\n`,
     );
     for (const r of rows) if (r.problem) process.stdout.write(c.yellow(`${r.name}: ${r.problem}\n`));

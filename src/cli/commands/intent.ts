@@ -7,7 +7,10 @@ import { intentContext } from '../../core/governance/render.js';
 import { peekGovernance } from '../../core/governance/state.js';
 import { bindSelection, prepareSelection } from '../../engine/governance/select.js';
 import { readLedger } from '../../store/ledger.js';
+import { loadConfig } from '../../engine/config-loader.js';
+import { agentRootsFor } from '../../store/agent-base.js';
 import { findProjectRoot, loadIntents, orchestrationPaths, readLessonsFile } from '../../store/orchestration.js';
+import { intentsHome } from '../../store/project-root.js';
 import { c, cliContext, printJson, resolveSession, table, UsageError } from '../context.js';
 
 export interface IntentOptions {
@@ -18,22 +21,38 @@ export interface IntentOptions {
   json?: boolean;
 }
 
-/** The governed project for a CLI call: --project, $CLAUDE_PROJECT_DIR or the cwd (or their git toplevel). */
-export function cliProjectRoot(opts: IntentOptions, env: NodeJS.ProcessEnv = process.env): string {
-  const start = opts.project ?? env.CLAUDE_PROJECT_DIR ?? process.cwd();
-  const root = findProjectRoot(start, { projectDir: env.CLAUDE_PROJECT_DIR });
-  if (!root) throw new UsageError(`no .orchestration/active_intents.yaml in ${start} or its git toplevel: intent governance is off here`, 3);
-  return root;
+/**
+ * Where a CLI call's project is and where its intents come from: for an
+ * agent's worktree, the base checkout's (store/agent-base.ts: what roz's
+ * launcher said, else roz's registry). Null root: governance is off.
+ */
+function cliProjectAt(start: string, env: NodeJS.ProcessEnv): { root: string | null; intentsFrom: string | null } {
+  // The store's path only (cliContext would say the config's problems a second time).
+  const agent = agentRootsFor(env, loadConfig(env, { cwd: process.cwd() }).config.storage.path, start);
+  const root = findProjectRoot(start, { projectDir: env.CLAUDE_PROJECT_DIR, agent });
+  return { root, intentsFrom: root ? intentsHome(root, agent) : null };
 }
 
-function intentsOrThrow(root: string): Intent[] {
-  const parsed = loadIntents(root);
-  if (!parsed.ok) throw new UsageError(`invalid intents file:\n${formatProblems(orchestrationPaths(root).intents, parsed.problems)}`, 4);
+/** The governed project for a CLI call: --project, $CLAUDE_PROJECT_DIR or the cwd (or their git toplevel), and where its intents are. */
+export function cliProject(opts: IntentOptions, env: NodeJS.ProcessEnv = process.env): { root: string; intentsFrom: string } {
+  const start = opts.project ?? env.CLAUDE_PROJECT_DIR ?? process.cwd();
+  const { root, intentsFrom } = cliProjectAt(start, env);
+  if (!root || !intentsFrom) throw new UsageError(`no .orchestration/active_intents.yaml in ${start} or its git toplevel: intent governance is off here`, 3);
+  return { root, intentsFrom };
+}
+
+export function cliProjectRoot(opts: IntentOptions, env: NodeJS.ProcessEnv = process.env): string {
+  return cliProject(opts, env).root;
+}
+
+function intentsOrThrow(intentsFrom: string): Intent[] {
+  const parsed = loadIntents(intentsFrom);
+  if (!parsed.ok) throw new UsageError(`invalid intents file:\n${formatProblems(orchestrationPaths(intentsFrom).intents, parsed.problems)}`, 4);
   return parsed.intents;
 }
 
 export function intentListCommand(opts: IntentOptions): number {
-  const intents = intentsOrThrow(cliProjectRoot(opts));
+  const intents = intentsOrThrow(cliProject(opts).intentsFrom);
   if (opts.json) {
     printJson(intents);
     return 0;
@@ -53,8 +72,8 @@ export function intentListCommand(opts: IntentOptions): number {
 }
 
 export function intentShowCommand(id: string, opts: IntentOptions): number {
-  const root = cliProjectRoot(opts);
-  const intent = intentsOrThrow(root).find((i) => i.id === id);
+  const { root, intentsFrom } = cliProject(opts);
+  const intent = intentsOrThrow(intentsFrom).find((i) => i.id === id);
   if (!intent) throw new UsageError(`no intent ${JSON.stringify(id)} (roz intent list shows them)`, 3);
   if (opts.json) printJson(intent);
   else process.stdout.write(`${intentContext(intent, latestLessons(readLessonsFile(root)))}\n`);
@@ -68,7 +87,7 @@ export async function intentSelectCommand(id: string, opts: IntentOptions, env: 
   if (opts.project !== undefined && env.CLAUDECODE) {
     throw new UsageError('--project is for a human at a terminal, not for the agent; run `roz intent select ID` (the hook records it for this session)', 2);
   }
-  const root = cliProjectRoot(opts, env);
+  const { root, intentsFrom } = cliProject(opts, env);
   const sid = opts.session ?? env.CLAUDE_CODE_SESSION_ID ?? null;
   if (sid !== null && !isSafeSessionId(sid)) throw new UsageError(`not a valid session id: ${JSON.stringify(sid)}`);
   const ctx = cliContext(env);
@@ -83,12 +102,21 @@ export async function intentSelectCommand(id: string, opts: IntentOptions, env: 
       /* unreadable: fall through to the write, which reports it */
     }
     if (current === id) {
-      const prepared = prepareSelection(root, id);
+      const prepared = prepareSelection(root, id, intentsFrom);
       process.stdout.write(`roz: intent ${id} selected for session ${sid} (recorded by roz's hook)\n\n${prepared.ok ? prepared.context : ''}\n`);
       return 0;
     }
   }
-  const out = await bindSelection({ store: ctx.store, storeRoot: ctx.config.storage.path, root, intentId: id, sessionId: sid, via: 'cli', now: new Date() });
+  const out = await bindSelection({
+    store: ctx.store,
+    storeRoot: ctx.config.storage.path,
+    root,
+    intentsFrom,
+    intentId: id,
+    sessionId: sid,
+    via: 'cli',
+    now: new Date(),
+  });
   if (!out.ok) {
     process.stderr.write(`roz: cannot select ${id}: ${out.reason}\n`);
     return 4;
@@ -100,18 +128,19 @@ export async function intentSelectCommand(id: string, opts: IntentOptions, env: 
 
 export function intentStatusCommand(opts: IntentOptions, env: NodeJS.ProcessEnv = process.env): number {
   const start = opts.project ?? env.CLAUDE_PROJECT_DIR ?? process.cwd();
-  const root = findProjectRoot(start, { projectDir: env.CLAUDE_PROJECT_DIR });
+  const { root, intentsFrom } = cliProjectAt(start, env);
   const sid = opts.session ?? env.CLAUDE_CODE_SESSION_ID;
   let selected: string | null = null;
   if (sid && isSafeSessionId(sid)) {
     const state = cliContext(env).store.read(sid);
     if (state) selected = peekGovernance(state).intent_id;
   }
-  const parsed = root ? loadIntents(root) : null;
+  const parsed = intentsFrom ? loadIntents(intentsFrom) : null;
   const ledger = root ? readLedger(orchestrationPaths(root).ledger) : null;
   const status = {
     governance: root ? (parsed?.ok ? 'on' : 'invalid') : 'off',
     project: root,
+    intents_file: intentsFrom ? orchestrationPaths(intentsFrom).intents : null,
     problems: parsed && !parsed.ok ? parsed.problems : [],
     intents: parsed?.ok ? parsed.intents.length : 0,
     in_progress: parsed?.ok ? parsed.intents.filter((i) => i.status === 'IN_PROGRESS').map((i) => i.id) : [],
@@ -129,7 +158,8 @@ export function intentStatusCommand(opts: IntentOptions, env: NodeJS.ProcessEnv 
     `governance  ${status.governance === 'on' ? c.green('on') : status.governance === 'invalid' ? c.red('INVALID — every change is refused') : 'off (no .orchestration/active_intents.yaml)'}`,
     `project     ${root ?? start}`,
   ];
-  if (root && parsed && !parsed.ok) lines.push(formatProblems(orchestrationPaths(root).intents, parsed.problems));
+  if (intentsFrom && intentsFrom !== root) lines.push(`base        ${orchestrationPaths(intentsFrom).intents} governs this agent's worktree`);
+  if (intentsFrom && parsed && !parsed.ok) lines.push(formatProblems(orchestrationPaths(intentsFrom).intents, parsed.problems));
   if (root) {
     lines.push(`intents     ${status.intents} (IN_PROGRESS: ${status.in_progress.join(', ') || 'none'})`);
     lines.push(`session     ${sid ?? '-'}${sid ? `, selected intent: ${selected ?? c.yellow('none')}` : ''}`);

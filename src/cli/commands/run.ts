@@ -2,8 +2,13 @@
 // supervisor (pty pane, status line, live views, human gates), then show the
 // session's stats. Also `roz stats --tui [SESSION]`. The TUI is imported
 // lazily so other commands never load ink or react.
+import { resolve } from 'node:path';
 import { loadConfig } from '../../engine/config-loader.js';
+import type { FoundRecord } from '../../store/control-record.js';
+import { FIRST_AGENT } from '../../supervisor/channel-server.js';
+import { liveSupervisors } from '../../supervisor/control-client.js';
 import { FileSessionStore } from '../../store/file-store.js';
+import type { ConnectionEnd } from '../../supervisor/fleet-connection.js';
 import { loadPty } from '../../supervisor/pty-module.js';
 import { RunError } from '../../supervisor/run-service.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
@@ -44,31 +49,108 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     process.stderr.write(`${pty.message}\n`);
     return 1;
   }
+  const cwd = process.cwd();
+  const store = resolve(cwd, loadConfig(env, { cwd }).config.storage.path);
+  const { initialPaneSize } = await import('../../tui/run-screen.js');
+
+  // A supervisor already runs this project's fleet: this window attaches to it instead of starting another.
+  const { live } = await liveSupervisors(store, cwd);
+  const running = live.filter((l) => l.record.enforcement.mode === 'enforced').at(-1);
+  if (running) {
+    process.stderr.write(
+      `roz run: a roz supervisor already runs this project's agents (pid ${running.record.pid}): attaching to it; ` +
+        `${[command, ...args].join(' ')} is not started (roz agent add NAME starts another agent under it)\n`,
+    );
+    return attachScreen('roz run', running, opts.stats !== false);
+  }
+
+  const request = {
+    command,
+    args,
+    cwd,
+    env,
+    approvalTimeoutMs: timeoutMs,
+    pty: initialPaneSize(),
+    ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
+  };
+  const { launchWillConfine, startBackground } = await import('../../supervisor/background.js');
+  const mode = launchWillConfine(request);
+  if (mode.mode === 'enforced') {
+    // Enforced: the supervisor runs in the background and owns the ptys; this window is a screen attached to it.
+    const started = await startBackground(request, store);
+    if (!started.ok) {
+      process.stderr.write(`roz run: ${started.message}\n`);
+      return started.exitCode;
+    }
+    for (const n of started.notes) process.stderr.write(`roz run: ${n}\n`);
+    const rec = (await liveSupervisors(store, cwd)).live.find((l) => l.file === started.record);
+    if (!rec) {
+      process.stderr.write(`roz run: the background supervisor (pid ${started.pid}) runs but its control record ${started.record} is gone\n`);
+      return 1;
+    }
+    return attachScreen('roz run', rec, opts.stats !== false, command);
+  }
+
+  // Advisory: an agent could reach the control socket, so answers come only from this window: the supervisor stays here.
   const { runScreen } = await import('../../tui/run-screen.js');
-  let result;
+  const { LocalConnection } = await import('../../supervisor/local-connection.js');
+  let conn;
   try {
-    result = await runScreen({
-      command,
-      args,
-      cwd: process.cwd(),
-      env,
-      approvalTimeoutMs: timeoutMs,
-      ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
-    });
+    conn = await LocalConnection.start(request);
   } catch (err) {
     if (!(err instanceof RunError)) throw err;
     process.stderr.write(`roz run: ${err.message}\n`);
     return err.exitCode;
   }
+  for (const n of conn.notes) process.stderr.write(`roz run: ${n}\n`);
+  process.stderr.write(`roz run: advisory (${mode.reasons.join('; ')}): the supervisor runs in this window; closing it ends the agents\n`);
+  return screenEnd('roz run', command, await runScreen(conn), opts.stats !== false);
+}
 
-  if (opts.stats !== false && result.sessions.length > 0) {
-    const { renderSessionStats } = await import('../../tui/stats-screen.js');
-    for (const sid of result.sessions) {
-      process.stdout.write(`${renderSessionStats(result.supervisor!.stats(sid), process.stdout.columns || 100)}\n`);
-    }
+/**
+ * This window as a screen of a background supervisor until the run ends (main's code, the stats), the
+ * human detaches (`D`, or the terminal closes: SIGHUP), or the supervisor dies.
+ */
+export async function attachScreen(who: string, rec: FoundRecord, stats: boolean, command = 'main'): Promise<number> {
+  const { runScreen, initialPaneSize } = await import('../../tui/run-screen.js');
+  const { RemoteConnection, AttachRefused } = await import('../../supervisor/attach-client.js');
+  let conn;
+  try {
+    conn = await RemoteConnection.connect(rec, { view: FIRST_AGENT, ...initialPaneSize() });
+  } catch (err) {
+    if (!(err instanceof AttachRefused)) throw err;
+    process.stderr.write(`${who}: cannot attach to the supervisor (pid ${rec.record.pid}): ${err.message}\n`);
+    return err.code === 'advisory' || err.code === 'auth' ? 5 : 1;
   }
-  if (result.code !== 0) process.stderr.write(`roz run: ${command} exited with code ${result.code}\n`);
-  return result.code;
+  // The window closing (SIGHUP) or a polite kill only detaches this screen: the agents are the supervisor's.
+  const detach = (): void => conn.detach();
+  const signals: NodeJS.Signals[] = ['SIGHUP', 'SIGTERM', 'SIGINT'];
+  for (const sig of signals) process.on(sig, detach);
+  let end;
+  try {
+    end = await runScreen(conn);
+  } finally {
+    for (const sig of signals) process.off(sig, detach);
+  }
+  return screenEnd(who, command, end, stats);
+}
+
+/** After the screen closed: the stats and main's exit code, or why the window closed with the agents still running. */
+export async function screenEnd(who: string, command: string, end: ConnectionEnd, stats: boolean): Promise<number> {
+  if (end.kind === 'detached') {
+    process.stderr.write(`${who}: detached; the agents keep running in the background (roz attach comes back to them)\n`);
+    return 0;
+  }
+  if (end.kind === 'lost') {
+    process.stderr.write(`roz: the supervisor exited (${end.reason}); its agents ended with it\n`);
+    return 1;
+  }
+  if (stats && end.stats.length > 0) {
+    const { renderSessionStats } = await import('../../tui/stats-screen.js');
+    for (const s of end.stats) process.stdout.write(`${renderSessionStats(s, process.stdout.columns || 100)}\n`);
+  }
+  if (end.code !== 0) process.stderr.write(`${who}: ${command} exited with code ${end.code}\n`);
+  return end.code;
 }
 
 /** The environment as a plain record (no undefined values), for a child. */

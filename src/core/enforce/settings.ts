@@ -23,6 +23,8 @@ export interface ProtectedPaths {
   configFiles: string[];
   /** The governed project's `.orchestration/` (absent outside a project). */
   orchestration: string | null;
+  /** An agent's worktree: the base checkout's `.orchestration/`, whose intents govern it (docs/fleet.md, "Intents"). */
+  intentsOrchestration?: string | null;
   /** The per-run settings file itself. */
   settingsFile: string | null;
   /** The client's user directory (`~/.claude` or CLAUDE_CONFIG_DIR). */
@@ -70,7 +72,7 @@ function mergeInto(target: ClaudeSettings, src: ClaudeSettings): void {
 
 /** Every protected path, each once, in a stable order. */
 export function protectedPathList(p: ProtectedPaths): string[] {
-  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.settingsFile, p.claudeUserDir, p.pluginDir];
+  const all = [p.store, p.codeCache, ...p.configFiles, p.orchestration, p.intentsOrchestration, p.settingsFile, p.claudeUserDir, p.pluginDir];
   return [...new Set(all.filter((x): x is string => typeof x === 'string' && x.startsWith('/')))];
 }
 
@@ -110,7 +112,7 @@ function networkFragment(policy: NetworkPolicy): ClaudeSettings {
  */
 export function permissionsFragment(p: ProtectedPaths): ClaudeSettings {
   const rules: string[] = [];
-  const dirs = [p.store, p.codeCache, p.orchestration, p.pluginDir].filter((x): x is string => !!x);
+  const dirs = [p.store, p.codeCache, p.orchestration, p.intentsOrchestration, p.pluginDir].filter((x): x is string => !!x);
   for (const d of dirs) rules.push(`Edit(/${d}/**)`);
   // The file tools are not confined by the sandbox: the control records' secret is kept from Read (and Grep/Glob) here.
   rules.push(`Read(/${controlDirOf(p.store)}/**)`);

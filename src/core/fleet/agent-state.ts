@@ -36,6 +36,8 @@ export interface AgentLive {
 }
 
 export type AgentEvent =
+  /** SessionStart: the client is up and, unless a prompt follows, waits for input (no longer `starting`). */
+  | { kind: 'session-start' }
   | { kind: 'prompt' }
   | { kind: 'tool' }
   | { kind: 'ask'; id: string; summary: string; at: number }
@@ -57,6 +59,9 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
   if (prev.exit) return prev; // an exited agent stays exited: late events change nothing
   const s: AgentLive = { ...prev, pending: [...prev.pending] };
   switch (ev.kind) {
+    case 'session-start':
+      // Nothing else changes (a SessionStart after /compact comes mid-turn): the status is computed again below.
+      break;
     case 'prompt':
       s.busy = true;
       s.clientPrompt = null;

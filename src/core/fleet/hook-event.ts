@@ -10,6 +10,9 @@ const REVIEWER = 'roz:roz';
 export function agentEventOf(event: string, input: Record<string, unknown>, verdict: { kind: string }): AgentEvent | null {
   const str = (k: string): string => (typeof input[k] === 'string' ? (input[k] as string) : '');
   switch (event) {
+    case 'SessionStart':
+      // Sent by both pinned clients at startup, interactive too (a command hook: never http).
+      return { kind: 'session-start' };
     case 'UserPromptSubmit':
       return verdict.kind === 'block' ? null : { kind: 'prompt' };
     case 'PreToolUse':

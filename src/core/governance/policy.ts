@@ -19,8 +19,10 @@ export interface ProjectView {
   root: string;
   /** Real path of `<root>/.orchestration`. */
   orchestration: string;
-  /** How the intents file is shown in messages. */
+  /** How the intents file is shown in messages (the base checkout's absolute path when it governs an agent's worktree). */
   intentsFile: string;
+  /** Real path of the `.orchestration/` the intents come from, when not this project's (an agent's base checkout). */
+  intentsOrchestration?: string;
   intents: IntentsParse;
   /** Paths listed in `.orchestration/.intentignore` (patterns roz refused are in `refused`). */
   ignored: ((p: ResolvedPath) => boolean) & { refused?: Array<{ pattern: string; why: string }> };

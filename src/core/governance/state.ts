@@ -28,6 +28,8 @@ export interface GovernanceState {
    * cwd drifted outside it (`cd /tmp`) is still governed by it.
    */
   project_root: string | null;
+  /** Where project_root's intents are read from when not from itself: an agent's base checkout (issue 25). */
+  intents_root: string | null;
   /** The after-the-fact scope audit's base and bookkeeping (core/governance/audit.ts). */
   audit: AuditState | null;
   /** This session appended to the ledger since intent_map.md was last brought up to it (done at Stop). */
@@ -35,7 +37,18 @@ export interface GovernanceState {
 }
 
 export function emptyGovernance(): GovernanceState {
-  return { intent_id: null, selected_at: null, selected_via: null, files: {}, mutations: 0, model_id: null, project_root: null, audit: null, map_stale: false };
+  return {
+    intent_id: null,
+    selected_at: null,
+    selected_via: null,
+    files: {},
+    mutations: 0,
+    model_id: null,
+    project_root: null,
+    intents_root: null,
+    audit: null,
+    map_stale: false,
+  };
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -61,6 +74,7 @@ export function governanceOf(state: SessionState): GovernanceState {
     mutations: typeof raw.mutations === 'number' && raw.mutations >= 0 ? raw.mutations : 0,
     model_id: str(raw.model_id),
     project_root: str(raw.project_root),
+    intents_root: str(raw.intents_root),
     audit: auditOf(raw.audit),
     map_stale: raw.map_stale === true,
   };

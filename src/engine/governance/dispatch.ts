@@ -140,7 +140,7 @@ export function governanceSessionStart(state: SessionState, input: HookInput<'Se
     }
     return result(
       { kind: 'context', text: sessionSummary(project.intents.intents, gov.intent_id, lessons) },
-      [{ type: 'GovernanceOn', root }],
+      [{ type: 'GovernanceOn', root, ...(project.intentsOrchestration ? { intents: project.intentsFile } : {}) }],
       [...refusedIgnoreWarning(project), ...refusedScopeWarning(project.intents.intents)],
     );
   } catch (err) {

@@ -13,6 +13,7 @@ import { sha256 } from '../../core/sha256.js';
 import { filesIn, protectedLinkTarget, storeFilesFor } from '../../store/hard-links.js';
 import { intentsCacheDir } from '../../store/intents-cache.js';
 import { findProjectRoot, loadProject as loadProjectAt } from '../../store/orchestration.js';
+import { agentRootsFromEnv, intentsHome } from '../../store/project-root.js';
 import { resolveReal } from '../../store/realpath.js';
 import { MiB, readRegularFile, readRegularText } from '../../store/regular-file.js';
 
@@ -35,14 +36,30 @@ export interface GovernanceDeps {
 export const LESSONS_FED_BACK = 5;
 
 export function projectFor(gov: GovernanceState, cwd: string, deps: GovernanceDeps): string | null {
-  const root = findProjectRoot(cwd, { remembered: gov.project_root, projectDir: deps.env.CLAUDE_PROJECT_DIR });
-  if (root) gov.project_root = root;
+  const agent = agentRootsFromEnv(deps.env);
+  const root = findProjectRoot(cwd, { remembered: gov.project_root, projectDir: deps.env.CLAUDE_PROJECT_DIR, agent });
+  if (root) {
+    gov.project_root = root;
+    // Where its intents were read: the supervisor's intents view and `g` show and edit that file.
+    const home = intentsHome(root, agent);
+    gov.intents_root = home === root ? null : home;
+  }
   return root;
 }
 
-/** The project as hooks see it: intents parsed once per change of the file, across processes. */
-export const loadProject = (root: string, deps: GovernanceDeps): ProjectView =>
-  loadProjectAt(root, { cacheDir: intentsCacheDir(deps.storeRoot), home: deps.home ?? deps.env.HOME ?? homedir() });
+/**
+ * The project as hooks see it: intents parsed once per change of the file,
+ * across processes; for an agent in its worktree, the base checkout's intents
+ * (store/project-root.ts AgentRoots).
+ */
+export function loadProject(root: string, deps: GovernanceDeps): ProjectView {
+  const from = intentsHome(root, agentRootsFromEnv(deps.env));
+  return loadProjectAt(root, {
+    cacheDir: intentsCacheDir(deps.storeRoot),
+    home: deps.home ?? deps.env.HOME ?? homedir(),
+    ...(from !== root ? { intentsFrom: from } : {}),
+  });
+}
 
 /**
  * Paths as the kernel resolves them (store/realpath.ts), and a hard link of a
@@ -51,7 +68,11 @@ export const loadProject = (root: string, deps: GovernanceDeps): ProjectView =>
  */
 export function pathContext(project: ProjectView, cwd: string, deps: GovernanceDeps, sessionId: string): PathContext {
   const store = resolveReal(deps.storeRoot);
-  const protectedFiles = () => [...filesIn(project.orchestration), ...storeFilesFor(store, sessionId)];
+  const protectedFiles = () => [
+    ...filesIn(project.orchestration),
+    ...(project.intentsOrchestration ? filesIn(project.intentsOrchestration) : []),
+    ...storeFilesFor(store, sessionId),
+  ];
   return {
     cwd,
     home: deps.home ?? deps.env.HOME ?? homedir(),

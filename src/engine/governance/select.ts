@@ -14,9 +14,13 @@ import { LESSONS_FED_BACK } from './project.js';
 
 export type SelectOutcome = { ok: true; intent: Intent; context: string; root: string } | { ok: false; reason: string };
 
-/** Validate an intent id for a project and build its <intent_context>. Shared by the MCP server and the CLI. */
-export function prepareSelection(root: string, intentId: string): SelectOutcome {
-  const project = loadProjectAt(root);
+/**
+ * Validate an intent id for a project and build its <intent_context>. Shared
+ * by the MCP server, the CLI and the supervisor. `intentsFrom`: the checkout
+ * whose intents govern `root` (an agent's base checkout, store/agent-base.ts).
+ */
+export function prepareSelection(root: string, intentId: string, intentsFrom?: string | null): SelectOutcome {
+  const project = loadProjectAt(root, intentsFrom ? { intentsFrom } : {});
   if (!project.intents.ok) {
     return { ok: false, reason: `${project.intentsFile} is invalid:\n${formatProblems(project.intentsFile, project.intents.problems)}` };
   }
@@ -45,13 +49,16 @@ export async function bindSelection(opts: {
   sessionId: string | null;
   via: 'mcp' | 'cli' | 'human';
   now: Date;
+  /** Where root's intents are read (an agent's base checkout); default root itself. */
+  intentsFrom?: string | null;
 }): Promise<BindOutcome> {
-  const prepared = prepareSelection(opts.root, opts.intentId);
+  const prepared = prepareSelection(opts.root, opts.intentId, opts.intentsFrom);
   if (!prepared.ok) return prepared;
   if (opts.sessionId) {
     await opts.store.update(opts.sessionId, opts.now, (state) => {
       const gov = governanceOf(state);
       gov.project_root = opts.root;
+      gov.intents_root = opts.intentsFrom && opts.intentsFrom !== opts.root ? opts.intentsFrom : null;
       selectIntent(gov, opts.intentId, opts.via, opts.now);
       return {
         value: undefined,

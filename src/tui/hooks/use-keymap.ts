@@ -23,6 +23,8 @@ export interface KeymapTargets {
   leave: () => void;
   /** Roz's panel beside/under Claude's pane, on or off. */
   toggleSplit: () => void;
+  /** Close this window and leave the agents running (a screen of a background supervisor); absent where it cannot. */
+  detach?: () => void;
 }
 
 /** Which keys apply now: the view and its mode. */
@@ -134,6 +136,7 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
   if (Number.isInteger(n) && n >= 1 && n <= TABS.length) return t.setTab(TABS[n - 1]!);
   if (key.tab) return t.setTab(TABS[(TABS.indexOf(t.tab) + 1) % TABS.length]!);
   if (input === 'v') return t.toggleSplit();
+  if (input === 'D' && t.detach) return t.detach();
   if (input === 'q' || key.escape) t.leave();
 }
 

@@ -1,11 +1,21 @@
 import { describe, expect, test } from 'vitest';
 import { type AgentEvent, type AgentLive, initialAgent, needsHuman, nextAgent, statusLabel } from '../../../src/core/fleet/agent-state.js';
+import { agentEventOf } from '../../../src/core/fleet/hook-event.js';
 
 function run(...events: AgentEvent[]): AgentLive {
   return events.reduce(nextAgent, initialAgent());
 }
 
 describe('an agent state fed by hook events', () => {
+  test('starting until the client says it is up: SessionStart makes it idle (waiting for input), not working', () => {
+    expect(initialAgent().status).toEqual({ kind: 'starting' });
+    const up = agentEventOf('SessionStart', { source: 'startup' }, { kind: 'none' });
+    expect(up).toEqual({ kind: 'session-start' });
+    expect(run(up!).status).toEqual({ kind: 'idle' });
+    // After /compact the SessionStart comes mid-turn: it stays working.
+    expect(run({ kind: 'prompt' }, up!).status).toEqual({ kind: 'working' });
+  });
+
   test('a prompt makes it work; a let-through stop makes it idle', () => {
     expect(run({ kind: 'prompt' }).status).toEqual({ kind: 'working' });
     expect(run({ kind: 'prompt' }, { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'idle' });

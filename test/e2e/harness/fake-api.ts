@@ -287,12 +287,15 @@ export interface FakeApi {
   close(): Promise<void>;
 }
 
+/** Where a routed script leaves the name of the step that answered (a function script is otherwise logged as `fn`). */
+const STEP_NAME = Symbol('step');
+
 const EXHAUSTED_TEXT = 'fake-api: script exhausted, ending the turn.';
 
 function runScript(script: Script | undefined, used: Map<Step, number>, req: ParsedRequest, ctx: ScriptContext): { reply: Reply; by: string } {
   if (typeof script === 'function') {
     const r = script(req, ctx);
-    return r ? { reply: r, by: 'fn' } : { reply: say(EXHAUSTED_TEXT), by: '(exhausted)' };
+    return r ? { reply: r, by: (r as { [STEP_NAME]?: string })[STEP_NAME] ?? 'fn' } : { reply: say(EXHAUSTED_TEXT), by: '(exhausted)' };
   }
   for (const step of script ?? []) {
     const n = used.get(step) ?? 0;
@@ -302,6 +305,26 @@ function runScript(script: Script | undefined, used: Map<Step, number>, req: Par
     return { reply: typeof step.reply === 'function' ? step.reply(req, ctx) : step.reply, by: step.name };
   }
   return { reply: say(EXHAUSTED_TEXT), by: '(exhausted)' };
+}
+
+/**
+ * One scenario role shared by several clients (agents of one fleet talking to
+ * one fake API): `pick` names the client a request comes from, and each
+ * client's own step list answers it, with its own uses left. A request
+ * `pick` cannot place is a script error (the test sees it in scriptErrors).
+ */
+export function routeScripts(pick: (req: ParsedRequest, ctx: ScriptContext) => string | undefined, scripts: Record<string, Step[]>): Script {
+  // Uses are counted per client: a step object shared by two lists (a retry rule) has uses left in each.
+  const used = new Map<string, Map<Step, number>>();
+  return (req, ctx) => {
+    const who = pick(req, ctx);
+    if (who === undefined || !(who in scripts))
+      throw new Error(`no script for this request (picked ${String(who)}); system starts: ${req.system.slice(0, 200)}`);
+    if (!used.has(who)) used.set(who, new Map());
+    const { reply, by } = runScript(scripts[who], used.get(who)!, req, ctx);
+    // The log names the client and its step: "a:probe".
+    return by === '(exhausted)' ? undefined : { ...reply, [STEP_NAME]: `${who}:${by}` };
+  };
 }
 
 function sse(res: http.ServerResponse, event: string, data: Record<string, unknown>): void {

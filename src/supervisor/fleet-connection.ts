@@ -1,0 +1,69 @@
+// What the run screen draws: a fleet, wherever its supervisor runs. In this
+// process (local-connection.ts: an advisory launch, where answers must come
+// from this window's keyboard) or in the background supervisor reached over
+// its control socket (attach-client.ts: `roz run` of an enforced launch and
+// `roz attach`). The screen never holds a FleetHost or a Supervisor itself,
+// so closing it can leave the agents running.
+import type { QueuedRequest } from '../core/fleet/queue.js';
+import type { HumanAnswer } from './approval-broker.js';
+import type { LiveEvent } from './live-event.js';
+import type { SessionStats } from './session-stats.js';
+import type { AgentInfo, SupervisorSnapshot } from './supervisor.js';
+
+export interface Outcome {
+  ok: boolean;
+  message: string;
+}
+
+/** One agent the fleet host launched, as a screen needs it. */
+export interface ConnectedAgent {
+  name: string;
+  cwd: string;
+  branch: string | null;
+  /** Still running (its pty takes input). */
+  running: boolean;
+}
+
+/** How a connection ended: the run is over, the human detached, or the supervisor went away. */
+export type ConnectionEnd = { kind: 'ended'; code: number; stats: Array<SessionStats | null> } | { kind: 'detached' } | { kind: 'lost'; reason: string };
+
+export interface FleetConnection {
+  /** Notes of the launch, for the launcher to print once (hook transport, plugin, the mode). */
+  readonly notes: string[];
+  /** The supervisor changed (throttled): snapshot, queue, agents, events. */
+  subscribe(fn: () => void): () => void;
+  snapshot(agent: string): SupervisorSnapshot;
+  readonly events: { tail(n: number, keep?: (e: LiveEvent) => boolean): LiveEvent[]; readonly total: number };
+  /** The human's answer from this window's keyboard. False when the request is no longer pending here. */
+  answer(id: string, answer: HumanAnswer): boolean;
+  stats(sessionId: string): SessionStats | null;
+  selectIntent(intentId: string | null, agent: string): Promise<Outcome>;
+  agents(): AgentInfo[];
+  queue(): QueuedRequest[];
+  /** Every agent launched so far (exited ones too), in launch order. */
+  list(): ConnectedAgent[];
+  /** An agent started or exited. */
+  onAgents(fn: () => void): () => void;
+  /** Bytes an agent's pty wrote. A fresh listener first gets what each agent wrote before (the replay), where the connection keeps it. */
+  onPty(fn: (agent: string, data: string) => void): () => void;
+  write(agent: string, data: string): void;
+  /** The main pane's size: every agent's pty follows. */
+  resize(cols: number, rows: number): void;
+  /** Which agent this window shows (the snapshot the supervisor sends is of it). */
+  view(agent: string): void;
+  add(name: string): Promise<Outcome>;
+  merge(name: string): Promise<Outcome>;
+  stop(name: string): Promise<Outcome>;
+  /** Leave the agents running and close this window; null where that cannot be (the supervisor runs in this process). */
+  readonly detach: (() => void) | null;
+  /** Resolves once: the run ended, the human detached, or the connection was lost. */
+  readonly ended: Promise<ConnectionEnd>;
+}
+
+/** `roz agent merge`'s result as the agents tab shows it. */
+export function mergeOutcome(r: { code: number; stdout: string; stderr: string }): Outcome {
+  return {
+    ok: r.code === 0,
+    message: `${r.code === 0 ? '' : `refused (exit ${r.code}): `}${(r.code === 0 ? r.stdout : r.stderr || r.stdout).replace(/^roz: /, '').trim()}`,
+  };
+}

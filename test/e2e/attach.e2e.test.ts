@@ -1,0 +1,165 @@
+// Agents outlive the window (issue 25 part 5), both pinned clients, on the
+// scripted model, in real ptys through the built CLI: `roz run claude`
+// (enforced: the supervisor goes to the background) with a task whose
+// `rm -rf build` roz's guard asks the human about. The TUI is killed
+// (SIGKILL) while the request waits: the client and its request live on
+// (`roz queue` lists it). `roz attach` in a new terminal shows the request,
+// the human presses `a`, the command runs (build/ is gone), the model hears
+// the result, and the session records the human's decision, from the keys.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { controlKey, findControlRecords } from '../../src/store/control-record.js';
+import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
+import { killTree } from './harness/kill-tree.js';
+import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
+import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+
+const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
+const TASK = 'ATTACH-TASK: clean the build folder';
+const DONE = 'ATTACH-DONE: build removed, as you allowed.';
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.sequential('the TUI closed with a request pending; roz attach answers it (real clients, scripted model, pty)', () => {
+  const terms: PtyScreen[] = [];
+  let supervisor: number | undefined;
+  let dir: string | undefined;
+  let api: FakeApi | undefined;
+  afterEach(async () => {
+    for (const t of terms.splice(0)) killTree(t.pid);
+    // The background supervisor is nobody's child once its TUI died: it and its client go here.
+    if (supervisor !== undefined && alive(supervisor)) killTree(supervisor);
+    supervisor = undefined;
+    await api?.close();
+    api = undefined;
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test.each(PINNED_CLIENTS)(
+    '%s: kill the TUI while roz asks about rm -rf build; roz attach shows it, a runs it, the session records the human',
+    async (client) => {
+      assertRozBuilt();
+      const claude = claudeBin(client);
+      expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
+      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-attach-')));
+      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
+      for (const d of [home, repo, storage]) mkdirSync(d);
+      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('-c', 'user.name=roz e2e', '-c', 'user.email=e2e@roz.invalid', 'commit', '-q', '--allow-empty', '-m', 'initial commit');
+      mkdirSync(join(repo, 'build'));
+      writeFileSync(join(repo, 'build', 'out.o'), 'object\n');
+      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
+
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'delete', when: on.all(on.start(), on.user(/ATTACH-TASK/)), reply: { text: 'Cleaning.', tools: [bash('rm -rf build', 'delete build')] } },
+            { name: 'done', when: on.toolResult('Bash'), reply: say(DONE) },
+          ],
+        },
+        { maxRequests: 40 },
+      );
+      const env: Record<string, string> = {
+        TERM: 'xterm-256color',
+        HOME: home,
+        SHELL: '/bin/bash',
+        ROZ_STORAGE_PATH: storage,
+        GIT_CONFIG_NOSYSTEM: '1',
+        ANTHROPIC_BASE_URL: api.url,
+        ANTHROPIC_API_KEY: 'sk-ant-e2e',
+        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+        DISABLE_AUTOUPDATER: '1',
+        DISABLE_TELEMETRY: '1',
+        DISABLE_ERROR_REPORTING: '1',
+        IS_SANDBOX: '1',
+      };
+      for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+      const screen = (args: string[]): PtyScreen => {
+        const t = startPtyScreen(process.execPath, [ROZ_BIN, ...args], { cols: 120, rows: 40, env, cwd: repo });
+        terms.push(t);
+        return t;
+      };
+      const waitOn = (t: PtyScreen) => (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number) =>
+        t.waitFor(cond, what, ms).catch((err: Error) => {
+          throw new Error(`${err.message}\n--- fake API:\n${summarize(api!.requests)}`);
+        });
+      const roz = (...args: string[]) => spawnSync(process.execPath, [ROZ_BIN, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 20_000 });
+
+      const tui = screen([
+        'run',
+        '--approval-timeout',
+        '120',
+        '--no-stats',
+        '--plugin-dir',
+        ROZ_PLUGIN_DIR,
+        '--',
+        claude,
+        '--permission-mode',
+        'default',
+        '--allowedTools',
+        'Bash',
+        // After `--`: --allowedTools takes several values and would swallow the prompt.
+        '--',
+        TASK,
+      ]);
+      await waitOn(tui)(/APPROVAL NEEDED · Bash[\s\S]*rm -rf build/, "roz's question about rm -rf build", 60_000);
+      const [rec] = findControlRecords(storage, controlKey(repo)).found;
+      expect(rec, 'the background supervisor filed its control record').toBeDefined();
+      supervisor = rec!.record.pid;
+      expect(rec!.record.enforcement.mode).toBe('enforced');
+      expect(supervisor).not.toBe(tui.pid);
+
+      // The window dies (SIGKILL: no chance to say anything). The request, the client and the supervisor live on.
+      process.kill(tui.pid, 'SIGKILL');
+      await tui.exited;
+      expect(alive(supervisor)).toBe(true);
+      const q = roz('queue', '--json');
+      expect(q.status, q.stderr).toBe(0);
+      expect(JSON.parse(q.stdout)).toEqual([expect.objectContaining({ agent: 'main', tool: 'Bash' })]);
+      expect(existsSync(join(repo, 'build', 'out.o')), 'nothing ran yet').toBe(true);
+
+      // A new terminal: roz attach brings the request up; the human answers it with a.
+      const att = screen(['attach', '--no-stats']);
+      await waitOn(att)(/APPROVAL NEEDED · Bash[\s\S]*rm -rf build[\s\S]*\[a\] approve once/, 'the request in the attached TUI, its keys armed', 20_000);
+      await new Promise((r) => setTimeout(r, 1_000));
+      att.write('a');
+      await waitOn(att)((s) => !s.includes('APPROVAL NEEDED'), 'answered', 20_000);
+      await waitOn(att)(() => api!.requests.some((r) => r.answeredBy === 'done'), 'the model to hear the result', 60_000);
+      expect(existsSync(join(repo, 'build')), 'rm -rf build ran').toBe(false);
+
+      // The human ends the run from another terminal: the attached TUI ends with it, the supervisor too.
+      const stop = roz('agent', 'stop', '--all');
+      expect(stop.status, stop.stderr).toBe(0);
+      await att.exited;
+      const sup = supervisor;
+      await waitOn(att)(() => !alive(sup), 'the supervisor to exit with its agent', 15_000).catch(() => {
+        throw new Error(`supervisor ${sup} still alive after its run ended`);
+      });
+      expect(findControlRecords(storage, controlKey(repo)).found).toEqual([]);
+
+      // The session records the human's decision, made with the attached TUI's keys.
+      const sessions = spawnSync('ls', [join(storage, 'sessions')], { encoding: 'utf8' })
+        .stdout.trim()
+        .split('\n')
+        .filter(Boolean);
+      const decisions = sessions.flatMap((sid) =>
+        (JSON.parse(roz('trace', sid, '--json').stdout) as TraceEvent[]).filter((e) => e.event === 'roz:HumanDecision'),
+      );
+      expect(decisions.map((e) => [e.decided_by, e.decision, e.tool_name, (e as { via?: string }).via])).toEqual([['human', 'allow', 'Bash', 'keyboard']]);
+    },
+    120_000,
+  );
+});

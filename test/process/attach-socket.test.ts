@@ -1,0 +1,225 @@
+// The attach stream on the control socket (src/supervisor/attach-hub.ts,
+// attach-client.ts): a real Supervisor and its real control server, a small
+// fleet host standing in for the ptys, the screen's real client, and raw
+// sockets for what a well-behaved client never sends. Wrong secret: refused
+// before any stream; bad, unknown and oversize lines: an error line, the
+// supervisor unhurt; advisory launch: no attach at all; the human's answer
+// over the stream reaches the waiting hook.
+import { connect, type Socket } from 'node:net';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Enforcement } from '../../src/core/enforce/mode.js';
+import { controlKey, findControlRecords, type FoundRecord } from '../../src/store/control-record.js';
+import type { AttachHost } from '../../src/supervisor/attach-hub.js';
+import { AttachRefused, RemoteConnection } from '../../src/supervisor/attach-client.js';
+import { sendControl } from '../../src/supervisor/control-client.js';
+import { ControlServer } from '../../src/supervisor/control-server.js';
+import type { ConnectedAgent } from '../../src/supervisor/fleet-connection.js';
+import { Supervisor } from '../../src/supervisor/supervisor.js';
+import { ASK, preToolUse, relay, traceRecords, until } from '../supervisor/helpers/channel.js';
+
+const ENFORCED: Enforcement = { mode: 'enforced', reasons: [] };
+const ADVISORY: Enforcement = { mode: 'advisory', reasons: ['no sandbox tools'] };
+
+/** A fleet host without ptys: it records what the screens sent and plays pty output on demand. */
+class FakeHost implements AttachHost {
+  readonly notes = ['note one'];
+  readonly written: Array<[string, string]> = [];
+  readonly sizes: Array<[number, number]> = [];
+  private readonly pty = new Set<(a: string, d: string) => void>();
+  private readonly change = new Set<() => void>();
+  agents: ConnectedAgent[] = [{ name: 'main', cwd: '/p', branch: null, running: true }];
+  connected = () => this.agents;
+  tail = (name: string) => (name === 'main' ? 'EARLIER OUTPUT\r\n' : '');
+  onPty(fn: (a: string, d: string) => void) {
+    this.pty.add(fn);
+    return () => this.pty.delete(fn);
+  }
+  onChange(fn: () => void) {
+    this.change.add(fn);
+    return () => this.change.delete(fn);
+  }
+  emit(agent: string, data: string) {
+    for (const l of this.pty) l(agent, data);
+  }
+  write = (name: string, data: string) => void this.written.push([name, data]);
+  resize = (cols: number, rows: number) => void this.sizes.push([cols, rows]);
+  addAgent = async (name: string) => {
+    this.agents = [...this.agents, { name, cwd: `/p/${name}`, branch: `roz/${name}`, running: true }];
+    for (const l of this.change) l();
+    return { ok: true, message: `started ${name}` };
+  };
+  mergeAgent = async () => ({ code: 5, stdout: '', stderr: 'roz: never reviewed' });
+  stopAgent = async (name: string) => ({ ok: true, message: `stopped ${name}` });
+}
+
+let home: string;
+let sup: Supervisor | null = null;
+let ctl: ControlServer | null = null;
+const open: Socket[] = [];
+
+async function start(enforcement: Enforcement = ENFORCED) {
+  home = mkdtempSync(join(tmpdir(), 'roz-attach-'));
+  const project = join(home, 'project');
+  mkdirSync(project);
+  const store = join(home, 'store');
+  const env = { HOME: home, ROZ_STORAGE_PATH: store, PATH: process.env.PATH ?? '', NO_COLOR: '1' };
+  sup = await Supervisor.start({ env, approvalTimeoutMs: 20_000, log: () => {} });
+  const host = new FakeHost();
+  ctl = await ControlServer.start({ supervisor: sup, attach: { host, supervisor: sup }, store, repo: controlKey(project), cwd: project, enforcement });
+  const rec = findControlRecords(store, controlKey(project)).found[0]!;
+  return { sup, ctl, host, rec, store, hookEnv: { ...env, ...sup.childEnv() } };
+}
+
+afterEach(async () => {
+  for (const s of open.splice(0)) s.destroy();
+  await ctl?.close();
+  await sup?.close();
+  ctl = null;
+  sup = null;
+  if (home) rmSync(home, { recursive: true, force: true });
+});
+
+/** A raw connection: send lines, read the lines that come back. */
+function raw(rec: FoundRecord) {
+  const s = connect(rec.record.socket);
+  open.push(s);
+  s.setEncoding('utf8');
+  let buf = '';
+  let closed = false;
+  s.on('data', (d: string) => (buf += d));
+  s.on('close', () => (closed = true));
+  s.on('error', () => {});
+  const lines = () =>
+    buf
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+  return { s, lines, closed: () => closed, send: (o: unknown) => s.write(`${typeof o === 'string' ? o : JSON.stringify(o)}\n`) };
+}
+
+const attachLine = (secret: string) => ({ v: 1, secret, op: 'attach', view: 'main', cols: 90, rows: 30 });
+
+describe('the attach stream', () => {
+  it('a wrong or missing secret is refused before any stream: no hello, nothing of the fleet', async () => {
+    const { rec } = await start();
+    for (const secret of ['0'.repeat(64), '']) {
+      const c = raw(rec);
+      c.send(secret ? attachLine(secret) : { v: 1, op: 'attach', view: 'main', cols: 90, rows: 30 });
+      await until(() => c.closed(), 'the server to close the connection');
+      expect(c.lines()).toEqual([expect.objectContaining({ ok: false, code: 'auth' })]);
+    }
+    await expect(
+      RemoteConnection.connect({ ...rec, record: { ...rec.record, secret: 'f'.repeat(64) } }, { view: 'main', cols: 80, rows: 24 }),
+    ).rejects.toMatchObject({
+      code: 'auth',
+    });
+  });
+
+  it('hello replays the pty and pushes state; keys, resizes and pty output flow; bad lines get an error line and change nothing', async () => {
+    const { rec, host, sup } = await start();
+    const c = raw(rec);
+    c.send(attachLine(rec.record.secret));
+    await until(() => c.lines().some((l) => l.t === 'state'), 'hello and state');
+    const [hello] = c.lines();
+    expect(hello).toMatchObject({ t: 'hello', notes: ['note one'], agents: [{ name: 'main' }], replay: { main: 'EARLIER OUTPUT\r\n' } });
+    expect(host.sizes).toEqual([[90, 30]]);
+
+    // Not JSON, an unknown line type, a wrong field, an input for nobody's business (extra field): each an error, none acted on.
+    c.send('this is not json');
+    c.send({ t: 'approve-everything' });
+    c.send({ t: 'resize', cols: -1, rows: 10 });
+    c.send({ t: 'input', agent: 'main', data: 'x', secret: 'extra' });
+    await until(() => c.lines().filter((l) => l.t === 'error').length === 4, 'four error lines');
+    expect(host.written).toEqual([]);
+    expect(host.sizes).toHaveLength(1);
+
+    // The stream still works after them.
+    c.send({ t: 'input', agent: 'main', data: 'hi\r' });
+    c.send({ t: 'resize', cols: 100, rows: 40 });
+    host.emit('main', 'NEW OUTPUT');
+    await until(() => host.written.length === 1 && c.lines().some((l) => l.t === 'pty'), 'the key in, the output out');
+    expect(host.written).toEqual([['main', 'hi\r']]);
+    expect(host.sizes.at(-1)).toEqual([100, 40]);
+    expect(c.lines().find((l) => l.t === 'pty')).toEqual({ t: 'pty', agent: 'main', data: 'NEW OUTPUT' });
+    expect(c.closed()).toBe(false);
+
+    // add: the agents line comes before the reply (a screen selects the new agent when the reply comes).
+    c.send({ t: 'add', rid: 7, name: 'b' });
+    await until(() => c.lines().some((l) => l.t === 'reply'), 'the reply');
+    const after = c.lines();
+    const agentsAt = after.findIndex((l) => l.t === 'agents');
+    expect(agentsAt).toBeGreaterThan(-1);
+    expect(agentsAt).toBeLessThan(after.findIndex((l) => l.t === 'reply'));
+    expect(after.find((l) => l.t === 'reply')).toEqual({ t: 'reply', rid: 7, ok: true, message: 'started b' });
+
+    // The supervisor is unhurt: other commands still answer.
+    const q = await sendControl(rec, { op: 'queue' });
+    expect(q).toMatchObject({ reached: true, reply: { ok: true } });
+    expect(sup.queue()).toEqual([]);
+  });
+
+  it('an oversize line (no newline within 256 KiB) is refused and that connection closed; the supervisor stays up', async () => {
+    const { rec } = await start();
+    const c = raw(rec);
+    c.send(attachLine(rec.record.secret));
+    await until(() => c.lines().some((l) => l.t === 'state'), 'attached');
+    c.s.write('x'.repeat(300 * 1024));
+    await until(() => c.closed(), 'the connection closed');
+    expect(c.lines().at(-1)).toMatchObject({ t: 'error', message: expect.stringMatching(/over 262144 bytes/) });
+    expect(await sendControl(rec, { op: 'queue' })).toMatchObject({ reached: true, reply: { ok: true } });
+    // And an oversize attach request line is refused like any request.
+    const big = raw(rec);
+    big.s.write('y'.repeat(20 * 1024));
+    await until(() => big.closed(), 'refused');
+    expect(big.lines()).toEqual([expect.objectContaining({ ok: false, code: 'bad-request' })]);
+  });
+
+  it('an advisory launch refuses attach (an agent could reach the socket and type or answer through it)', async () => {
+    const { rec, host } = await start(ADVISORY);
+    const c = raw(rec);
+    c.send(attachLine(rec.record.secret));
+    await until(() => c.closed(), 'refused');
+    expect(c.lines()).toEqual([expect.objectContaining({ ok: false, code: 'advisory', message: expect.stringMatching(/no sandbox tools/) })]);
+    await expect(RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 })).rejects.toBeInstanceOf(AttachRefused);
+    // A raw answer line sent right behind the refused request is never read as one.
+    const d = raw(rec);
+    d.s.write(`${JSON.stringify(attachLine(rec.record.secret))}\n${JSON.stringify({ t: 'input', agent: 'main', data: 'y' })}\n`);
+    await until(() => d.closed(), 'refused');
+    expect(host.written).toEqual([]);
+  });
+
+  it("the human's answer over the stream reaches the waiting hook; the trace says it came from the keyboard", async () => {
+    const { rec, sup, store, hookEnv } = await start();
+    const conn = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
+    const waiting = relay(hookEnv, ASK, preToolUse('rm -rf build'));
+    await until(() => conn.snapshot('main').pending.length === 1, 'the request in the screen');
+    expect(conn.queue()).toHaveLength(1);
+    const id = conn.snapshot('main').pending[0]!.id;
+    expect(conn.answer('no-such-id', { action: 'approve-once' })).toBe(false);
+    expect(conn.answer(id, { action: 'approve-once' })).toBe(true);
+    const hook = await waiting;
+    expect(hook.verdict).toMatchObject({ kind: 'allow' });
+    expect(sup.queue()).toEqual([]);
+    expect(traceRecords(store).filter((r) => r.event === 'roz:HumanDecision')).toEqual([
+      expect.objectContaining({ decided_by: 'human', decision: 'allow', via: 'keyboard' }),
+    ]);
+    // The end of the run reaches the screen: main's code and the stats.
+    await ctl!.end({ code: 3, stats: [] });
+    expect(await conn.ended).toEqual({ kind: 'ended', code: 3, stats: [] });
+  });
+
+  it('the supervisor going away ends an attached screen as lost; detaching ends it as detached and leaves the supervisor running', async () => {
+    const { rec } = await start();
+    const a = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
+    a.detach!();
+    expect(await a.ended).toEqual({ kind: 'detached' });
+    expect(await sendControl(rec, { op: 'queue' })).toMatchObject({ reached: true });
+    const b = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
+    await ctl!.close();
+    ctl = null;
+    expect(await b.ended).toMatchObject({ kind: 'lost' });
+  });
+});
