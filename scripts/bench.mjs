@@ -190,11 +190,10 @@ const fleetKeysRows = (k) => {
     ];
   };
   return [
-    ...block('keypress to screen, roz run, supervisor in the window', k.in_window),
-    ...(k.attached
-      ? block('keypress to screen, roz run, supervisor in the background, TUI attached', k.attached)
-      : [`  attached TUI: not measured (${k.attached_unavailable})`]),
-    line(['keypress to screen, no roz: the agents in ptys', `${bareMany.agents} agents`, '1 agent'], 50),
+    `keypress to screen: the built roz run in a pty, every agent streaming, ${k.in_window.many.keys} keys typed one at a time`,
+    ...block('roz run, supervisor in the window', k.in_window),
+    ...(k.attached ? block('roz run, supervisor in background, TUI attached', k.attached) : [`  attached TUI: not measured (${k.attached_unavailable})`]),
+    line(['no roz: the same agents in ptys', `${bareMany.agents} agents`, '1 agent'], 50),
     rowOf('  latency p50 ms', bareMany.latency_median_ms, bare.latency_median_ms, null),
     rowOf('  latency p99 ms', bareMany.latency_p99_ms, bare.latency_p99_ms, null),
     `  every agent streams ${k.in_window.many.stream_bytes_per_tick} B of coloured lines per ${k.in_window.many.stream_pause_ms.join('-')} ms in a scroll region, one synchronized update each, the one in view too; the baseline types into one of the same agents in a pty of the bench's own, the others streaming beside it`,
