@@ -33,6 +33,12 @@ export interface SessionState {
    * the one that was there then (engine/governance/orchestration-trust.ts).
    */
   orchestration_at_start?: Record<string, string | null>;
+  /**
+   * The roz supervisor that launched this session's client (ROZ_SUPERVISOR_PID at SessionStart). A
+   * session that never ended whose supervisor is gone was ended with it (its client got SIGHUP): an http
+   * SessionEnd had nobody to reach. `roz agent ls` shows it exited. Display only.
+   */
+  supervisor_pid?: number;
 }
 
 export function newSession(session_id: string, now: Date): SessionState {

@@ -165,6 +165,11 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         if (event === 'SessionStart') recordSessionGit(state, deps.env.CLAUDE_PROJECT_DIR || input.cwd, now);
         if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
         if (enforcement) state.enforcement = enforcement;
+        if (event === 'SessionStart') {
+          const sup = Number(deps.env.ROZ_SUPERVISOR_PID);
+          if (Number.isInteger(sup) && sup > 0) state.supervisor_pid = sup;
+          else delete state.supervisor_pid;
+        }
         // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
         state.orchestration_at_start ??= orchestrationAtStart(input.cwd, deps.env.CLAUDE_PROJECT_DIR);
         const fault = info.fault;

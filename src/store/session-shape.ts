@@ -175,6 +175,9 @@ export function reviveSession(id: string, raw: string, now: Date): Revived {
     ...(data.governance === undefined ? {} : { governance: field(data, 'governance', isObj, {}, problems, '') }),
     ...(data.enforcement === undefined ? {} : { enforcement: field(data, 'enforcement', isObj, undefined, problems, '') }),
     ...(data.git === undefined ? {} : { git: field(data, 'git', isObj, undefined, problems, '') }),
+    ...(data.supervisor_pid === undefined
+      ? {}
+      : { supervisor_pid: field(data, 'supervisor_pid', (v) => Number.isInteger(v) && (v as number) > 0, undefined, problems, '') }),
     ...(data.orchestration_at_start === undefined
       ? {}
       : {

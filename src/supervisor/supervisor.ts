@@ -241,6 +241,8 @@ export class Supervisor {
     return {
       ...this.intake.env(),
       ROZ_SUPERVISED: '1',
+      // Which process serves this client: its sessions show as exited once it is gone (roz agent ls).
+      ROZ_SUPERVISOR_PID: String(process.pid),
       ROZ_APPROVAL_TIMEOUT_MS: String(this.opts.approvalTimeoutMs),
       // The client strips OTEL_* from its hooks' environment: tell them to spool; we send with our own settings.
       ...(this.telemetry.on ? { ROZ_TELEMETRY: 'on' } : {}),

@@ -114,6 +114,16 @@ export interface AgentRow {
   claude_args: string[];
 }
 
+/** Whether a process runs under this pid (EPERM: someone's, so not a supervisor of ours). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
   const s = sessions[0] ?? null;
   return {
@@ -124,7 +134,7 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     head: l.head,
     shared: l.agent.shared,
     where: agentWhere(l.agent.branch, false),
-    state: !s ? 'not running' : s.ended_at ? 'not running' : 'running',
+    state: !s || s.ended_at ? 'not running' : s.supervisor_pid !== undefined && !alive(s.supervisor_pid) ? 'exited (its supervisor is gone)' : 'running',
     pending: 0,
     review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
     enforcement: s?.enforcement?.mode ?? null,
