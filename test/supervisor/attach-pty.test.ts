@@ -231,6 +231,44 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     );
   });
 
+  it("with no TUI attached, the background supervisor runs the user's [notify] command for a new request; roz approve answers it", async () => {
+    const w = world();
+    // The user's config (the enforced launch keeps it read-only to the agent): a command that writes what it was told.
+    const notify = join(w.top, 'notify.js');
+    writeFileSync(
+      notify,
+      `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(join(w.top, 'notified.jsonl'))}, JSON.stringify({ agent: process.env.ROZ_AGENT, tool: process.env.ROZ_TOOL, id: process.env.ROZ_REQUEST_ID }) + '\\n');\n`,
+      { mode: 0o755 },
+    );
+    mkdirSync(w.store, { recursive: true });
+    writeFileSync(join(w.store, 'config.toml'), `[notify]\ncommand = [${JSON.stringify(notify)}]\n`);
+    const { tui, supervisor } = await runFleet(w);
+    await press(tui, HOTKEY, 'D');
+    expect(await exitOf(tui, 'the TUI after D')).toBe(0);
+
+    // No screen anywhere: a hook of the agent's (its token) asks.
+    const agent = w.agentInfo();
+    const pending = relay({ ROZ_SOCKET: agent.ROZ_SOCKET, ROZ_TOKEN: agent.ROZ_TOKEN }, ASK, preToolUse('rm -rf build'));
+    const notified = () =>
+      existsSync(join(w.top, 'notified.jsonl'))
+        ? readFileSync(join(w.top, 'notified.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [];
+    await until(() => notified().length === 1, 'the [notify] command to run', 10_000);
+    const q = JSON.parse((await w.cli(['queue', '--json'])).stdout) as Array<{ id: string }>;
+    expect(notified()).toEqual([{ agent: 'main', tool: 'Bash', id: q[0]!.id }]);
+    // An enforced launch: nothing said about an agent-writable config.
+    const log = join(w.store, 'supervisor.log');
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toMatch(/is advisory|notify command/);
+    const ok = await w.cli(['approve', q[0]!.id]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await pending).verdict.kind).toBe('allow');
+    expect((await w.cli(['agent', 'stop', '--all'])).code).toBe(0);
+    await until(() => !alive(supervisor), 'the supervisor exits with its last agent', 10_000);
+  }, 60_000);
+
   it('roz attach with no supervisor running: a clear message and exit 3', async () => {
     const w = world();
     const att = w.screen(['attach']);
