@@ -79,8 +79,8 @@ async function press(pty: PtyScreen, ...keys: string[]): Promise<void> {
 
 function world() {
   const top = realpathSync(tempDir('roz-attach-pty-'));
-  const [bin, home, repo, info] = ['bin', 'home', 'proj', 'info'].map((d) => join(top, d)) as [string, string, string, string];
-  for (const d of [bin, home, repo, info]) mkdirSync(d);
+  const [bin, home, repo, info, tmp] = ['bin', 'home', 'proj', 'info', 'tmp'].map((d) => join(top, d)) as [string, string, string, string, string];
+  for (const d of [bin, home, repo, info, tmp]) mkdirSync(d);
   // A stand-in client named claude: roz writes its settings (the launch is enforced); too old for http hooks, so each
   // hook is a process relayed on the supervisor's socket. It leaves its pid and how it reaches its supervisor.
   writeFileSync(
@@ -98,6 +98,8 @@ import(${JSON.stringify(fakeClaude)});
     ROZ_STORAGE_PATH: join(top, 'store'),
     FAKE_HOOK: fakeHook,
     TERM: 'xterm-256color',
+    // The supervisor's socket folders go here: a supervisor these tests SIGKILL leaves them behind, removed with the test's folder.
+    TMPDIR: tmp,
   };
   const git = (...args: string[]) => execFileSync('git', args, { cwd: repo, env: { ...process.env, HOME: home }, stdio: 'pipe' });
   git('init', '-q', '-b', 'main');
