@@ -625,16 +625,31 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(stop.code, stop.stderr).toBe(0);
     await Promise.race([f.term.exited, pause(30_000)]);
     expect(f.running, 'roz run ended').toBe(false);
+    // No supervisor is left running for the project (roz run's may run apart from its window).
+    const gone = await until(
+      'no supervisor left',
+      15_000,
+      async () => {
+        const q = await roz(f.ws, ['queue']);
+        return q.code === 3 ? q : undefined;
+      },
+      500,
+    );
+    expect(gone.stderr).toMatch(/no roz supervisor is running/);
 
     const byAgent = await sessions();
     // Every session is one of the four agents' (main's in the base checkout, each other one's in its worktree).
     expect([...byAgent.keys()].filter((n) => n !== 'main').sort(), JSON.stringify([...byAgent])).toEqual(['a', 'b', 'c']);
     const human: Record<string, unknown[][]> = {};
+    const governed: Record<string, unknown> = {};
     for (const [name, list] of byAgent)
       for (const { sid } of list) {
         const r = await roz(f.ws, ['trace', sid, '--json']);
         expect(r.code, r.stderr).toBe(0);
-        const got = (JSON.parse(r.stdout) as TraceEvent[])
+        const trace = JSON.parse(r.stdout) as TraceEvent[];
+        const on = trace.find((e) => e.event === 'roz:GovernanceOn');
+        if (on) governed[name] = { root: on.root, intents: on.intents };
+        const got = trace
           .filter((e) => e.event === 'roz:HumanDecision')
           .map((e) => [e.decision, e.via, e.tool_name, String(e.reason ?? '').includes(BLOCK_REASON)]);
         human[name] = [...(human[name] ?? []), ...got];
@@ -644,5 +659,8 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(human.b, JSON.stringify(human)).toEqual([['deny', 'terminal', 'Bash', true]]);
     expect(human.c ?? []).toEqual([]);
     expect(human.main ?? []).toEqual([]);
+    // Each agent the fleet host started in its worktree is governed by the base checkout's intents, its root its worktree.
+    for (const n of AGENTS)
+      expect(governed[n], JSON.stringify(governed)).toEqual({ root: f.wt[n], intents: join(f.main, '.orchestration', 'active_intents.yaml') });
   }, 120_000);
 });
