@@ -9,8 +9,9 @@
 //    time; `roz queue --json` lists them in arrival order naming their
 //    agents; `Ctrl-] w` brings a's up in the TUI and `a` lets it run; `roz
 //    block ID REASON` from another process refuses b's, whose model reads the
-//    reason; a's session records the human's allow (keyboard), b's the block
-//    (terminal).
+//    reason; meanwhile `roz agent ls --json` shows a and b waiting, one
+//    request each; a's session records the human's allow (keyboard), b's the
+//    block (terminal).
 //  - agent a's Bash (a project script, so the sandbox is the wall, not roz's
 //    command parser) writes its own worktree with a redirect, python, node,
 //    mv and ln -s (the control), then the same into agent b's worktree and
@@ -24,7 +25,10 @@
 //    the main checkout follows, c's ledger records arrive in the base's
 //    ledger (none lost, none twice) and the merge's record names the agent,
 //    the decision and the tree.
-//  - `roz agent stop --all` ends the run.
+//  - `roz agent stop --all` ends the run and leaves no supervisor; each agent
+//    was governed by the base checkout's intents file.
+// (The roz exec variant this file was is not kept: roz exec in a worktree is
+// test/e2e/worktree-sandbox.e2e.test.ts's.)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
