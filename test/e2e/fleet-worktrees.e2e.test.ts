@@ -646,12 +646,15 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect([...byAgent.keys()].filter((n) => n !== 'main').sort(), JSON.stringify([...byAgent])).toEqual(['a', 'b', 'c']);
     const human: Record<string, unknown[][]> = {};
     const governed: Record<string, unknown> = {};
+    const launched: Record<string, { enforcement: unknown; hooks: unknown }> = {};
     for (const [name, list] of byAgent)
       for (const { sid } of list) {
         const r = await roz(f.ws, ['trace', sid, '--json']);
         expect(r.code, r.stderr).toBe(0);
         const trace = JSON.parse(r.stdout) as TraceEvent[];
         const on = trace.find((e) => e.event === 'roz:GovernanceOn');
+        const started = trace.find((e) => e.event === 'roz:SessionStarted');
+        if (started) launched[name] = { enforcement: started.enforcement, hooks: started.hooks };
         if (on) governed[name] = { root: on.root, intents: on.intents };
         const got = trace
           .filter((e) => e.event === 'roz:HumanDecision')
@@ -663,6 +666,13 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(human.b, JSON.stringify(human)).toEqual([['deny', 'terminal', 'Bash', true]]);
     expect(human.c ?? []).toEqual([]);
     expect(human.main ?? []).toEqual([]);
+    // Every agent enforced (its own settings and sandbox), its hooks as its client takes them: http to
+    // the supervisor on 2.1.330, a process per event on 2.1.197.
+    for (const n of ['main', ...AGENTS]) {
+      expect(launched[n]?.enforcement, JSON.stringify(launched)).toBe('enforced');
+      if (client === '2.1.330') expect(launched[n]?.hooks, JSON.stringify(launched)).toBe('http');
+      else expect(launched[n]?.hooks, JSON.stringify(launched)).not.toBe('http');
+    }
     // Each agent the fleet host started in its worktree is governed by the base checkout's intents, its root its worktree.
     for (const n of AGENTS)
       expect(governed[n], JSON.stringify(governed)).toEqual({ root: f.wt[n], intents: join(f.main, '.orchestration', 'active_intents.yaml') });
