@@ -9,8 +9,9 @@
 //    time; `roz queue --json` lists them in arrival order naming their
 //    agents; `Ctrl-] w` brings a's up in the TUI and `a` lets it run; `roz
 //    block ID REASON` from another process refuses b's, whose model reads the
-//    reason; a's session records the human's allow (keyboard), b's the block
-//    (terminal).
+//    reason; meanwhile `roz agent ls --json` shows a and b waiting, one
+//    request each; a's session records the human's allow (keyboard), b's the
+//    block (terminal).
 //  - agent a's Bash (a project script, so the sandbox is the wall, not roz's
 //    command parser) writes its own worktree with a redirect, python, node,
 //    mv and ln -s (the control), then the same into agent b's worktree and
@@ -24,7 +25,10 @@
 //    the main checkout follows, c's ledger records arrive in the base's
 //    ledger (none lost, none twice) and the merge's record names the agent,
 //    the decision and the tree.
-//  - `roz agent stop --all` ends the run.
+//  - `roz agent stop --all` ends the run and leaves no supervisor; each agent
+//    was governed by the base checkout's intents file.
+// (The roz exec variant this file was is not kept: roz exec in a worktree is
+// test/e2e/worktree-sandbox.e2e.test.ts's.)
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -625,16 +629,34 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(stop.code, stop.stderr).toBe(0);
     await Promise.race([f.term.exited, pause(30_000)]);
     expect(f.running, 'roz run ended').toBe(false);
+    // No supervisor is left running for the project (roz run's may run apart from its window).
+    const gone = await until(
+      'no supervisor left',
+      15_000,
+      async () => {
+        const q = await roz(f.ws, ['queue']);
+        return q.code === 3 ? q : undefined;
+      },
+      500,
+    );
+    expect(gone.stderr).toMatch(/no roz supervisor is running/);
 
     const byAgent = await sessions();
     // Every session is one of the four agents' (main's in the base checkout, each other one's in its worktree).
     expect([...byAgent.keys()].filter((n) => n !== 'main').sort(), JSON.stringify([...byAgent])).toEqual(['a', 'b', 'c']);
     const human: Record<string, unknown[][]> = {};
+    const governed: Record<string, unknown> = {};
+    const launched: Record<string, { enforcement: unknown; hooks: unknown }> = {};
     for (const [name, list] of byAgent)
       for (const { sid } of list) {
         const r = await roz(f.ws, ['trace', sid, '--json']);
         expect(r.code, r.stderr).toBe(0);
-        const got = (JSON.parse(r.stdout) as TraceEvent[])
+        const trace = JSON.parse(r.stdout) as TraceEvent[];
+        const on = trace.find((e) => e.event === 'roz:GovernanceOn');
+        const started = trace.find((e) => e.event === 'roz:SessionStarted');
+        if (started) launched[name] = { enforcement: started.enforcement, hooks: started.hooks };
+        if (on) governed[name] = { root: on.root, intents: on.intents };
+        const got = trace
           .filter((e) => e.event === 'roz:HumanDecision')
           .map((e) => [e.decision, e.via, e.tool_name, String(e.reason ?? '').includes(BLOCK_REASON)]);
         human[name] = [...(human[name] ?? []), ...got];
@@ -644,5 +666,15 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
     expect(human.b, JSON.stringify(human)).toEqual([['deny', 'terminal', 'Bash', true]]);
     expect(human.c ?? []).toEqual([]);
     expect(human.main ?? []).toEqual([]);
+    // Every agent enforced (its own settings and sandbox), its hooks as its client takes them: http to
+    // the supervisor on 2.1.330, a process per event on 2.1.197.
+    for (const n of ['main', ...AGENTS]) {
+      expect(launched[n]?.enforcement, JSON.stringify(launched)).toBe('enforced');
+      if (client === '2.1.330') expect(launched[n]?.hooks, JSON.stringify(launched)).toBe('http');
+      else expect(launched[n]?.hooks, JSON.stringify(launched)).not.toBe('http');
+    }
+    // Each agent the fleet host started in its worktree is governed by the base checkout's intents, its root its worktree.
+    for (const n of AGENTS)
+      expect(governed[n], JSON.stringify(governed)).toEqual({ root: f.wt[n], intents: join(f.main, '.orchestration', 'active_intents.yaml') });
   }, 120_000);
 });
