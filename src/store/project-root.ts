@@ -74,11 +74,13 @@ export interface AgentRoots {
 export const AGENT_WORKTREE_ENV = 'ROZ_AGENT_WORKTREE';
 export const BASE_CHECKOUT_ENV = 'ROZ_BASE_CHECKOUT';
 
-/** The launcher's word on this agent's roots, or null (not launched by roz in an agent's worktree). Two env reads: the hook's only cost. */
+/** The launcher's word on this agent's roots, or null (not launched by roz in an agent's worktree): the hook's only cost. */
 export function agentRootsFromEnv(env: Record<string, string | undefined>): AgentRoots | null {
+  // One read when there is none (every hook of a governed event asks): process.env reads are not free.
   const worktree = env[AGENT_WORKTREE_ENV];
+  if (!worktree) return null;
   const base = env[BASE_CHECKOUT_ENV];
-  return worktree && base && worktree.startsWith('/') && base.startsWith('/') ? { worktree, base } : null;
+  return base && worktree.startsWith('/') && base.startsWith('/') ? { worktree, base } : null;
 }
 
 /**

@@ -9,11 +9,15 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, test } from 'vitest';
-import { bash, on, reply, say, write, type ParsedRequest } from './harness/fake-api.js';
+import { spawn } from 'node:child_process';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { bundle } from '../supervisor/helpers/bundle.js';
+import { killTree } from './harness/kill-tree.js';
+import { clientEnv } from './harness/run-print.js';
+import { bash, on, reply, say, startFakeApi, summarize, write, type ParsedRequest } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { runRoz } from './harness/roz.js';
-import { PINNED_CLIENTS, rozCli, type Workspace } from './harness/workspace.js';
+import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, rozCli, type Workspace } from './harness/workspace.js';
 
 interface Fleet {
   /** The agent's workspace: its cwd is worktree `a`. */
@@ -163,7 +167,8 @@ describe.each(PINNED_CLIENTS)('an agent in its own worktree under roz exec, clie
 // worktree's copy owns `**` (a rewrite that landed: written before roz launched
 // it, as an advisory session or a commit on its branch could), the agent tries
 // to rewrite it again (Write tool, Bash), then writes out of the base's scope:
-// refused. The control, at the same time: the same planted copy in a worktree
+// refused: under `roz exec` (command hooks) and under `roz run`'s launch
+// (hooks to its supervisor: http on 2.1.330). The control, at the same time: the same planted copy in a worktree
 // roz's registry does not know (`git worktree add`, as every agent was
 // governed before), where the same write goes through.
 const BASE_INTENTS = 'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n';
@@ -190,8 +195,41 @@ const widenScript = (wt: string) => {
   };
 };
 
-describe.each(PINNED_CLIENTS)('intents from the base checkout, an agent in its worktree under roz exec, client %s', (client) => {
+/** `roz run`'s launch without its screen (RunService with its supervisor: fixtures/supervised-run.ts), in `cwd`. */
+async function supervisedRun(entry: string, ws: Workspace, cwd: string, client: Parameters<typeof claudeBin>[0], script: ReturnType<typeof widenScript>) {
+  const api = await startFakeApi(script, { maxRequests: 20 });
+  const args = ['-p', 'do the task', '--output-format', 'json', '--dangerously-skip-permissions'];
+  const child = spawn(process.execPath, [entry, ROZ_PLUGIN_DIR, '3000', claudeBin(client), ...args], {
+    cwd,
+    env: clientEnv(ws, api),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const code = await new Promise<number | null>((resolve) => {
+    const timer = setTimeout(() => {
+      if (child.pid !== undefined) killTree(child.pid);
+      resolve(null);
+    }, 90_000);
+    child.once('close', (c) => {
+      clearTimeout(timer);
+      resolve(c);
+    });
+  });
+  await api.close();
+  const why = `exit ${code}\n--- stderr:\n${stderr.slice(-3000)}\n--- stdout:\n${stdout.slice(-1500)}\n--- requests:\n${summarize(api.requests)}`;
+  return { code, stderr, requests: api.requests, why };
+}
+
+describe.each(PINNED_CLIENTS)('intents from the base checkout, an agent in its worktree under roz exec and roz run, client %s', (client) => {
   const workspace = workspacePerTest();
+  let entry: string;
+  beforeAll(async () => {
+    entry = await bundle('test/e2e/fixtures/supervised-run.ts');
+  }, 60_000);
 
   test('a rewritten worktree copy of the intents gains nothing: the write out of the base scope is refused (control: an unregistered worktree lets it through)', async () => {
     const ws = workspace({ ROZ_MAX_BLOCKS: '1' });
@@ -200,34 +238,38 @@ describe.each(PINNED_CLIENTS)('intents from the base checkout, an agent in its w
     writeFileSync(join(ws.repo, '.orchestration', 'active_intents.yaml'), BASE_INTENTS);
     git(ws.repo, 'add', '-A');
     git(ws.repo, 'commit', '-q', '-m', 'intents');
-    // a: command hooks (a process per event, roots in the client's env); h (2.1.330 only): http hooks
-    // served in roz exec's own process (roots in the per-agent env the in-process engine runs with).
-    const http = client !== '2.1.197';
-    for (const name of http ? ['a', 'h'] : ['a']) {
+    // a: roz exec, command hooks (a process per event, the roots in the client's environment).
+    // s: roz run's launch (its supervisor): http hooks judged in the supervisor with s's own environment
+    // (2.1.330), processes relayed to it (2.1.197).
+    for (const name of ['a', 's']) {
       const add = rozCli(ws, ['agent', 'add', name]);
       expect(add.code, add.stderr).toBe(0);
     }
     const a = join(ws.root, 'repo.roz', 'a');
-    const h = join(ws.root, 'repo.roz', 'h');
+    const sv = join(ws.root, 'repo.roz', 's');
     const ctl = join(ws.root, 'repo.roz', 'ctl');
     git(ws.repo, 'worktree', 'add', '-q', '-b', 'roz/ctl', ctl);
-    for (const wt of http ? [a, h, ctl] : [a, ctl]) writeFileSync(join(wt, '.orchestration', 'active_intents.yaml'), OWN_ALL);
+    for (const wt of [a, sv, ctl]) writeFileSync(join(wt, '.orchestration', 'active_intents.yaml'), OWN_ALL);
 
-    const [run, control, viaHttp] = await Promise.all([
+    const [run, control, supervised] = await Promise.all([
       runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: a }, exec: true, timeoutMs: 90_000, scenario: widenScript(a) }),
       runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: ctl }, exec: true, timeoutMs: 90_000, scenario: widenScript(ctl) }),
-      http ? runRoz({ prompt: 'do the task', client, workspace: { ...ws, repo: h }, rozLoadsPlugin: true, timeoutMs: 90_000, scenario: widenScript(h) }) : null,
+      supervisedRun(entry, ws, sv, client, widenScript(sv)),
     ]);
-    if (viaHttp) {
-      const hwhy = viaHttp.why();
+    {
+      const swhy = supervised.why;
+      expect(supervised.stderr, swhy).toMatch(client === OLDEST_CLIENT ? /hooks: a process per event/ : /hooks: http to /);
+      const smain = supervised.requests.filter((r) => r.role === 'main');
       expect(
-        viaHttp.trace().find((e) => e.event === 'roz:SessionStarted'),
-        hwhy,
-      ).toMatchObject({ hooks: 'http', enforcement: 'enforced' });
-      const out = viaHttp.requests.find((r) => r.role === 'main' && r.answeredBy === 'done')?.toolResults[0];
-      expect(out?.isError, hwhy).toBe(true);
-      expect(out?.text, hwhy).toContain('docs/out.md, which is not in the owned_scope of intent INT-001 (src/**)');
-      expect(existsSync(join(h, 'docs', 'out.md'))).toBe(false);
+        smain.map((r) => r.answeredBy),
+        swhy,
+      ).toEqual(['select', 'rewrite-write', 'rewrite-bash', 'out-of-scope', 'done']);
+      const out = smain.find((r) => r.answeredBy === 'done')!.toolResults[0]!;
+      expect(out.isError, swhy).toBe(true);
+      // Asked of the human in the supervisor's queue (its worktree copy would have allowed it); nobody answers: refused.
+      expect(out.text, swhy).toMatch(/no human answered .* \(SCOPE_VIOLATION\)/);
+      expect(existsSync(join(sv, 'docs', 'out.md'))).toBe(false);
+      expect(supervised.code, swhy).toBe(0);
     }
     const why = run.why();
     const main = run.requests.filter((r) => r.role === 'main');
