@@ -24,6 +24,8 @@ let fakeHook: string;
 const screens: PtyScreen[] = [];
 /** Background supervisors the tests started: none may outlive its test. */
 const supervisors = new Set<number>();
+/** Each test's stores: a supervisor whose TUI failed before the test noted its pid is found through its record. */
+const stores: Array<() => number[]> = [];
 
 beforeAll(async () => {
   if (!existsSync(join(repoRoot, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: this test runs the built CLI');
@@ -41,6 +43,7 @@ const alive = (pid: number): boolean => {
 
 afterEach(async () => {
   for (const s of screens.splice(0)) s.kill();
+  for (const pids of stores.splice(0)) for (const pid of pids()) supervisors.add(pid);
   for (const pid of supervisors) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -107,6 +110,7 @@ import(${JSON.stringify(fakeClaude)});
   };
   const agentInfo = (name = 'main') => JSON.parse(readFileSync(join(info, `${name}.json`), 'utf8')) as { pid: number; ROZ_SOCKET: string; ROZ_TOKEN: string };
   const records = () => findControlRecords(store, controlKey(repo)).found;
+  stores.push(() => records().map((r) => r.record.pid));
   const cli = (args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(process.execPath, [roz, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) =>
@@ -207,6 +211,62 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     expect(w.records()).toEqual([]);
     const none = w.screen(['attach']);
     expect(await none.exited).toBe(3);
+  }, 60_000);
+
+  it('an advisory run keeps its supervisor in its window: it says so, roz attach is refused (exit 5), the window ends the agents', async () => {
+    const w = world();
+    // Not claude: roz writes no settings for it, so nothing confines it.
+    const tui = w.screen(['run', '--no-stats', '--', process.execPath, fakeClaude]);
+    await tui.waitFor('FAKE CLAUDE READY', 'the agent started');
+    const [rec] = w.records();
+    expect(rec!.record.enforcement.mode).toBe('advisory');
+    expect(rec!.record.pid, 'the supervisor is the window').toBe(tui.pid);
+    const att = w.screen(['attach']);
+    expect(await exitOf(att, 'roz attach to an advisory run')).toBe(5);
+    expect(att.screen()).toMatch(/is advisory: it runs in the window it started in/);
+    tui.write('q');
+    expect(await exitOf(tui, 'the advisory run')).toBe(3);
+    expect(tui.raw()).toMatch(
+      /advisory \(the agent is not Claude Code launched with roz settings\): the supervisor runs in this window; closing it ends the agents/,
+    );
+  });
+
+  it("with no TUI attached, the background supervisor runs the user's [notify] command for a new request; roz approve answers it", async () => {
+    const w = world();
+    // The user's config (the enforced launch keeps it read-only to the agent): a command that writes what it was told.
+    const notify = join(w.top, 'notify.js');
+    writeFileSync(
+      notify,
+      `#!${process.execPath}\nrequire('node:fs').appendFileSync(${JSON.stringify(join(w.top, 'notified.jsonl'))}, JSON.stringify({ agent: process.env.ROZ_AGENT, tool: process.env.ROZ_TOOL, id: process.env.ROZ_REQUEST_ID }) + '\\n');\n`,
+      { mode: 0o755 },
+    );
+    mkdirSync(w.store, { recursive: true });
+    writeFileSync(join(w.store, 'config.toml'), `[notify]\ncommand = [${JSON.stringify(notify)}]\n`);
+    const { tui, supervisor } = await runFleet(w);
+    await press(tui, HOTKEY, 'D');
+    expect(await exitOf(tui, 'the TUI after D')).toBe(0);
+
+    // No screen anywhere: a hook of the agent's (its token) asks.
+    const agent = w.agentInfo();
+    const pending = relay({ ROZ_SOCKET: agent.ROZ_SOCKET, ROZ_TOKEN: agent.ROZ_TOKEN }, ASK, preToolUse('rm -rf build'));
+    const notified = () =>
+      existsSync(join(w.top, 'notified.jsonl'))
+        ? readFileSync(join(w.top, 'notified.jsonl'), 'utf8')
+            .trim()
+            .split('\n')
+            .map((l) => JSON.parse(l))
+        : [];
+    await until(() => notified().length === 1, 'the [notify] command to run', 10_000);
+    const q = JSON.parse((await w.cli(['queue', '--json'])).stdout) as Array<{ id: string }>;
+    expect(notified()).toEqual([{ agent: 'main', tool: 'Bash', id: q[0]!.id }]);
+    // An enforced launch: nothing said about an agent-writable config.
+    const log = join(w.store, 'supervisor.log');
+    expect(existsSync(log) ? readFileSync(log, 'utf8') : '').not.toMatch(/is advisory|notify command/);
+    const ok = await w.cli(['approve', q[0]!.id]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect((await pending).verdict.kind).toBe('allow');
+    expect((await w.cli(['agent', 'stop', '--all'])).code).toBe(0);
+    await until(() => !alive(supervisor), 'the supervisor exits with its last agent', 10_000);
   }, 60_000);
 
   it('roz attach with no supervisor running: a clear message and exit 3', async () => {
