@@ -33,6 +33,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 interface ProcSample {
   cpuTicks: number;
   rssKib: number;
+  /** Times it slept and woke (an agent sleeps between two writes of its stream). */
+  wakeups: number;
 }
 
 function proc(pid: number): ProcSample | null {
@@ -41,7 +43,8 @@ function proc(pid: number): ProcSample | null {
     const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const rss = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? NaN);
-    return { cpuTicks: Number(f[11]) + Number(f[12]), rssKib: rss };
+    const wakeups = Number(/^voluntary_ctxt_switches:\s+(\d+)/m.exec(status)?.[1] ?? NaN);
+    return { cpuTicks: Number(f[11]) + Number(f[12]), rssKib: rss, wakeups };
   } catch {
     return null;
   }
@@ -316,7 +319,9 @@ async function keysRun(
     const agentsAfter = agentProcs.map(proc);
     // Every agent streamed all along (its own CPU grew), not only the one in view.
     const agentCpu = agentProcs.map((_, i) => ((agentsAfter[i]?.cpuTicks ?? 0) - (agentsBefore[i]?.cpuTicks ?? 0)) / CLK_TCK);
-    if (agentCpu.some((s) => !(s > 0))) throw new Error(`an agent did not stream: CPU s per agent ${agentCpu.join(', ')}`);
+    // (Its CPU, in 10 ms ticks, can stay 0 over a short window: count its wake-ups, one per write at most every 50 ms.)
+    const woke = agentProcs.map((_, i) => (agentsAfter[i]?.wakeups ?? 0) - (agentsBefore[i]?.wakeups ?? 0));
+    if (woke.some((n) => !(n >= wall / 100))) throw new Error(`an agent did not stream: wake-ups per agent ${woke.join(', ')} in ${Math.round(wall)} ms`);
     const load1 = loadAverage();
     const cpuPercent = (i: number) => {
       const a = before[i];
