@@ -159,35 +159,44 @@ const fleetRows = (f) => {
     `  baseline: the same process before the Supervisor started, RSS ${one.baseline_rss_before_supervisor_mib} MiB; frames that fell back (supervisor too slow to answer: the client's own dialog then asks) ${one.failed_frames} / ${n.failed_frames}; load average ${one.load_average_before_after.join('→')} (1 agent), ${n.load_average_before_after.join('→')} (${n.agents})`,
   ];
 };
-/** The keypress rows (section 'fleet-keys'): `roz run` in a pty with 1 and with N streaming agents, and the agent alone in a pty. */
+/** The keypress rows (section 'fleet-keys'): `roz run` in a pty with 1 and with N streaming agents, the supervisor in the window and attached, and the agents in ptys without roz. */
 const fleetKeysRows = (k) => {
-  const { bare, one, many: n, ratios_many_over_one: r } = k;
+  const { bare, bare_many: bareMany } = k;
   const rowOf = (name, a, b, ratio) => line([name, a, b, ratio === null || ratio === undefined ? '' : `${ratio}x`], 50);
-  const separate = !n.supervisor_pid_is_tui;
+  const block = (title, f) => {
+    const { one, many: n, ratios_many_over_one: r } = f;
+    const separate = !n.supervisor_pid_is_tui;
+    return [
+      line([title, `${n.agents} agents`, '1 agent', 'ratio'], 50),
+      rowOf('  latency p50 ms (key written → echo painted)', n.latency_median_ms, one.latency_median_ms, r.latency_median_ms),
+      rowOf('  latency p99 ms', n.latency_p99_ms, one.latency_p99_ms, r.latency_p99_ms),
+      rowOf('  latency max ms', n.latency_max_ms, one.latency_max_ms, null),
+      rowOf('  keys never echoed (5 s)', n.lost, one.lost, null),
+      rowOf(
+        `  ${separate ? 'supervisor (owns the ptys)' : 'roz run (supervisor + TUI)'} CPU % of one core`,
+        n.supervisor_cpu_percent_of_one_core,
+        one.supervisor_cpu_percent_of_one_core,
+        r.supervisor_cpu_percent_of_one_core,
+      ),
+      rowOf('    per agent', n.supervisor_cpu_percent_per_agent, one.supervisor_cpu_percent_per_agent, null),
+      rowOf(`  ${separate ? 'supervisor' : 'roz run'} RSS MiB (after the keys)`, n.supervisor_rss_mib, one.supervisor_rss_mib, r.supervisor_rss_mib),
+      ...(separate
+        ? [
+            rowOf('  TUI (attached screen) CPU % of one core', n.tui_cpu_percent_of_one_core, one.tui_cpu_percent_of_one_core, null),
+            rowOf('  TUI (attached screen) RSS MiB', n.tui_rss_mib, one.tui_rss_mib, null),
+          ]
+        : []),
+      `  RSS MiB per agent past the first: ${f.supervisor_rss_mib_per_added_agent}; roz painted ${n.tui_output_kib_per_second} / ${one.tui_output_kib_per_second} KiB/s; agents' own CPU ${n.agents_cpu_percent_of_one_core}% / ${one.agents_cpu_percent_of_one_core}%; load average ${n.load_average_before_after.join('→')} (${n.agents}), ${one.load_average_before_after.join('→')} (1)`,
+    ];
+  };
   return [
-    line([`keypress to screen, roz run in a pty (${n.keys} keys)`, `${n.agents} agents`, '1 agent', 'ratio'], 50),
-    rowOf('  latency p50 ms (key written → echo painted)', n.latency_median_ms, one.latency_median_ms, r.latency_median_ms),
-    rowOf('  latency p99 ms', n.latency_p99_ms, one.latency_p99_ms, r.latency_p99_ms),
-    rowOf('  latency max ms', n.latency_max_ms, one.latency_max_ms, null),
-    rowOf('  keys never echoed (5 s)', n.lost, one.lost, null),
-    rowOf(
-      `  ${separate ? 'supervisor (owns the ptys)' : 'roz run (supervisor + TUI)'} CPU % of one core`,
-      n.supervisor_cpu_percent_of_one_core,
-      one.supervisor_cpu_percent_of_one_core,
-      r.supervisor_cpu_percent_of_one_core,
-    ),
-    rowOf('    per agent', n.supervisor_cpu_percent_per_agent, one.supervisor_cpu_percent_per_agent, null),
-    rowOf(`  ${separate ? 'supervisor' : 'roz run'} RSS MiB (after the keys)`, n.supervisor_rss_mib, one.supervisor_rss_mib, r.supervisor_rss_mib),
-    ...(separate
-      ? [
-          rowOf('  TUI client CPU % of one core', n.tui_cpu_percent_of_one_core, one.tui_cpu_percent_of_one_core, null),
-          rowOf('  TUI client RSS MiB', n.tui_rss_mib, one.tui_rss_mib, null),
-        ]
-      : []),
-    rowOf('  baseline, no roz: the agents in ptys, p50 ms', k.bare_many.latency_median_ms, bare.latency_median_ms, null),
-    rowOf('  baseline, no roz: p99 ms', k.bare_many.latency_p99_ms, bare.latency_p99_ms, null),
-    `  RSS MiB per agent past the first: ${k.supervisor_rss_mib_per_added_agent}; the baseline types into the same agent in a pty of the bench's own, the others streaming beside it`,
-    `  every agent streams ${n.stream_bytes_per_tick} B of coloured lines per ${n.stream_pause_ms.join('-')} ms, the one in view too (agents' own CPU ${one.agents_cpu_percent_of_one_core}% / ${n.agents_cpu_percent_of_one_core}%); roz painted ${n.tui_output_kib_per_second} / ${one.tui_output_kib_per_second} KiB/s; load average ${one.load_average_before_after.join('→')} (1 agent), ${n.load_average_before_after.join('→')} (${n.agents})`,
+    `keypress to screen: the built roz run in a pty, every agent streaming, ${k.in_window.many.keys} keys typed one at a time`,
+    ...block('roz run, supervisor in the window', k.in_window),
+    ...(k.attached ? block('roz run, supervisor in background, TUI attached', k.attached) : [`  attached TUI: not measured (${k.attached_unavailable})`]),
+    line(['no roz: the same agents in ptys', `${bareMany.agents} agents`, '1 agent'], 50),
+    rowOf('  latency p50 ms', bareMany.latency_median_ms, bare.latency_median_ms, null),
+    rowOf('  latency p99 ms', bareMany.latency_p99_ms, bare.latency_p99_ms, null),
+    `  every agent streams ${k.in_window.many.stream_bytes_per_tick} B of coloured lines per ${k.in_window.many.stream_pause_ms.join('-')} ms in a scroll region, one synchronized update each, the one in view too; the baseline types into one of the same agents in a pty of the bench's own, the others streaming beside it`,
   ];
 };
 if (fleetOnly) {

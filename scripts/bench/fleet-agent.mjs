@@ -7,7 +7,11 @@
 // `KEY#<n>@<agent>:<char>`, n counting this agent's keys from 1. The bench
 // measures the time from writing a key to roz's pty until that marker shows
 // in the bytes roz paints. The input box stays put while the output scrolls,
-// as Claude's does, so the marker stays on screen until the next key.
+// as Claude's does, so the marker stays on screen until the next key. Like
+// client 2.1.330 (its binary has both: a DECSTBM scroll region outside tmux,
+// and synchronized updates once DECRQM 2026 says the terminal has them), the
+// output scrolls in a region and each frame is one synchronized update
+// (CSI ? 2026 h … l), unless FLEET_SYNC=0.
 //
 // FLEET_STREAM=0: no output stream (echo only). FLEET_STREAM_BYTES (default
 // 3000), FLEET_STREAM_MIN_MS / FLEET_STREAM_MAX_MS (20 / 50): each tick's size
@@ -18,6 +22,9 @@ const stream = process.env.FLEET_STREAM !== '0';
 const bytes = Number(process.env.FLEET_STREAM_BYTES ?? 3000);
 const minMs = Number(process.env.FLEET_STREAM_MIN_MS ?? 20);
 const maxMs = Number(process.env.FLEET_STREAM_MAX_MS ?? 50);
+const sync = process.env.FLEET_SYNC !== '0';
+/** One frame, drawn as one synchronized update. */
+const frame = (s) => out(sync ? `\x1b[?2026h${s}\x1b[?2026l` : s);
 
 let rows = process.stdout.rows || 24;
 let cols = process.stdout.columns || 80;
@@ -60,7 +67,7 @@ function chunk() {
 
 function loop() {
   tick += 1;
-  out(chunk());
+  frame(chunk());
   setTimeout(loop, minMs + rnd() * (maxMs - minMs));
 }
 
@@ -80,6 +87,6 @@ process.stdin.on('data', (buf) => {
     if (ch === '\x03') process.exit(130);
     keys += 1;
     input = `> KEY#${keys}@${agent}:${ch}`;
-    out(`\x1b[${rows};1H\x1b[2K${input}${home()}`);
+    frame(`\x1b[${rows};1H\x1b[2K${input}${home()}`);
   }
 });

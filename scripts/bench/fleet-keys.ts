@@ -15,8 +15,8 @@
 // Supervisor CPU and RSS are read from /proc while the keys are sent: of the
 // process that owns the agents' ptys (the pid in its control record) and, if
 // it is another process, of the TUI (the pty's own process) apart.
-import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as pty from '@lydell/node-pty';
@@ -100,7 +100,11 @@ function rozCli(root: string, env: Record<string, string>, cwd: string, ...args:
   });
 }
 
+/** Where the supervisor runs: in the TUI's process (an advisory launch), or in the background with the TUI attached (enforced). */
+type Mode = 'in-window' | 'attached';
+
 export interface KeysRun {
+  mode: Mode;
   agents: number;
   keys: number;
   /** Keys whose echo never showed (5 s): counted, not hidden. */
@@ -204,15 +208,40 @@ async function typeKeys(p: ReturnType<typeof probe>, keys: number, warm: number,
 }
 
 /** One `roz run` with `agents` streaming agents; `keys` keypresses measured after `warm` unmeasured ones. */
-async function keysRun(root: string, agents: number, keys: number, warm: number, stream: { bytes: number; min: number; max: number }): Promise<KeysRun> {
+async function keysRun(
+  root: string,
+  agents: number,
+  keys: number,
+  warm: number,
+  stream: { bytes: number; min: number; max: number },
+  mode: Mode,
+): Promise<KeysRun> {
   const top = realpathSync(mkdtempSync(join(tmpdir(), 'roz-bench-keys-')));
   const home = join(top, 'home');
   const store = join(top, 'store');
   const proj = join(top, 'proj');
-  mkdirSync(home);
-  mkdirSync(proj);
+  const bin = join(top, 'bin');
+  for (const d of [home, proj, bin]) mkdirSync(d);
+  const agentScript = join(root, 'scripts', 'bench', 'fleet-agent.mjs');
+  // Attached: the agent is a stand-in named `claude` (answering --version as a client too old for http hooks), so roz
+  // writes its settings, the launch is enforced and `roz run` starts the supervisor in the background, the window a
+  // screen attached to it. In-window: the agent is `node fleet-agent.mjs`, an advisory launch, whose supervisor runs in
+  // the TUI's process (as every roz run did before roz attach).
+  const standIn = join(bin, 'claude');
+  writeFileSync(
+    standIn,
+    `#!${process.execPath}\nif (process.argv[2] === '--version') { console.log('2.1.100 (Claude Code)'); process.exit(0); }\nimport(${JSON.stringify(agentScript)});\n`,
+  );
+  chmodSync(standIn, 0o755);
+  execFileSync('git', ['init', '-q', '-b', 'main'], { cwd: proj, env: { PATH: process.env.PATH ?? '', HOME: home } });
+  execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', 'commit', '-q', '--allow-empty', '-m', 'first'], {
+    cwd: proj,
+    env: { PATH: process.env.PATH ?? '', HOME: home },
+  });
+  const command = mode === 'attached' ? ['claude'] : [process.execPath, agentScript];
+  const agentExe = mode === 'attached' ? standIn : agentScript;
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
     HOME: home,
     ROZ_STORAGE_PATH: store,
     TERM: 'xterm-256color',
@@ -221,12 +250,11 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
     FLEET_STREAM_MIN_MS: String(stream.min),
     FLEET_STREAM_MAX_MS: String(stream.max),
   };
-  const agentScript = join(root, 'scripts', 'bench', 'fleet-agent.mjs');
   // To profile roz run under this load: ROZ_BENCH_KEYS_NODE_ARGS='--prof --logfile=/tmp/v8.log --no-logfile-per-isolate'.
   const nodeArgs = process.env.ROZ_BENCH_KEYS_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
   const term = pty.spawn(
     process.execPath,
-    [...nodeArgs, join(root, 'plugin', 'bin', 'roz'), 'run', '--approval-timeout', '60', '--no-stats', '--', process.execPath, agentScript],
+    [...nodeArgs, join(root, 'plugin', 'bin', 'roz'), 'run', '--approval-timeout', '60', '--no-stats', '--', ...command],
     {
       name: 'xterm-256color',
       cols: COLS,
@@ -272,7 +300,7 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
     const { lat, lost } = await typeKeys(keyProbe, keys, warm, () => {
       supPid = supervisorPid(store) ?? term.pid;
       pids = supPid === term.pid ? [supPid] : [supPid, term.pid];
-      agentProcs = agentPids(agentScript, proj);
+      agentProcs = agentPids(agentExe, proj);
       if (agentProcs.length !== agents) throw new Error(`${agentProcs.length} agent processes run, wanted ${agents}`);
       agentsBefore = agentProcs.map(proc);
       before = pids.map(proc);
@@ -298,7 +326,9 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
     const q = quantiles(lat.length ? lat : [NaN]);
     const mib = (kib: number) => round(kib / 1024, 1);
     const supCpu = cpuPercent(0);
+    if (mode === 'in-window' && pids.length > 1) throw new Error(`an advisory launch's supervisor ran in a process of its own (pid ${pids[0]})`);
     return {
+      mode,
       agents,
       keys,
       lost,
@@ -338,7 +368,7 @@ async function keysRun(root: string, agents: number, keys: number, warm: number,
     }
     if (!exited) term.kill('SIGKILL');
     // Any agent left (their directory is this run's own).
-    for (const pid of agentPids(agentScript, proj)) {
+    for (const pid of agentPids(agentExe, proj)) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {
@@ -383,20 +413,13 @@ async function bareRun(root: string, agents: number, keys: number, warm: number,
   }
 }
 
-/** 1 agent, then `many`, every agent streaming; `root` is the checkout (plugin/bin/roz, the fake agent). */
+/** 1 agent, then `many`, every agent streaming, in both architectures; `root` is the checkout (plugin/bin/roz, the fake agent). */
 export async function fleetKeys(many: number, keys: number, root: string) {
   if (!existsSync(join(root, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: the keypress rows run the built roz');
   const stream = { bytes: 3000, min: 20, max: 50 };
   const warm = Math.min(10, keys);
-  // Interleaved, so the machine's load drifts over both roz and its baseline alike.
-  const bare = await bareRun(root, 1, keys, warm, stream);
-  const one = await keysRun(root, 1, keys, warm, stream);
-  const bareMany = await bareRun(root, many, keys, warm, stream);
-  const n = await keysRun(root, many, keys, warm, stream);
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
-  return {
-    bare,
-    bare_many: bareMany,
+  const compare = (one: KeysRun, n: KeysRun) => ({
     one,
     many: n,
     ratios_many_over_one: {
@@ -407,5 +430,21 @@ export async function fleetKeys(many: number, keys: number, root: string) {
     },
     // What each agent past the first adds to the supervisor's RSS under this load.
     supervisor_rss_mib_per_added_agent: round((n.supervisor_rss_mib - one.supervisor_rss_mib) / Math.max(1, many - 1), 2),
+  });
+  // Interleaved, so the machine's load drifts over roz and its baseline alike.
+  const bare = await bareRun(root, 1, keys, warm, stream);
+  const oneIn = await keysRun(root, 1, keys, warm, stream, 'in-window');
+  const oneAt = await keysRun(root, 1, keys, warm, stream, 'attached');
+  const bareMany = await bareRun(root, many, keys, warm, stream);
+  const manyIn = await keysRun(root, many, keys, warm, stream, 'in-window');
+  const manyAt = await keysRun(root, many, keys, warm, stream, 'attached');
+  // Where the client's sandbox cannot confine (no bwrap), the stand-in's launch is advisory and stays in the window.
+  const attached = oneAt.supervisor_pid_is_tui || manyAt.supervisor_pid_is_tui ? null : compare(oneAt, manyAt);
+  return {
+    bare,
+    bare_many: bareMany,
+    in_window: compare(oneIn, manyIn),
+    attached,
+    attached_unavailable: attached ? null : 'the launch was advisory here: its supervisor ran in the window',
   };
 }

@@ -47,9 +47,11 @@ export class RemoteConnection implements FleetConnection {
   private readonly agentListeners = new Set<() => void>();
   private readonly ptyListeners = new Set<(agent: string, data: string) => void>();
   private agentList: ConnectedAgent[];
-  /** What each agent wrote before this screen attached, for every pty listener that comes. */
-  private readonly replay: Record<string, string>;
+  /** What each agent wrote before this screen attached (and until its first pty listener came). */
+  private replay: Record<string, string>;
   private state: State | null = null;
+  /** The snapshot as the screen reads it: the last state's, with the decided history it last got. */
+  private snap: SupervisorSnapshot | null = null;
   private readonly statsCache = new Map<string, SessionStats | null>();
   /** When each session's stats were last asked for: asked again at most every STATS_EVERY_MS while shown. */
   private readonly asked = new Map<string, number>();
@@ -154,6 +156,7 @@ export class RemoteConnection implements FleetConnection {
 
   private applyState(s: State): void {
     this.state = s;
+    this.snap = { ...s.snapshot, decided: s.snapshot.decided ?? this.snap?.decided ?? [] };
     for (const e of s.events) {
       this.events.push(e);
       this.localSeq = Math.max(this.localSeq, e.seq);
@@ -170,6 +173,8 @@ export class RemoteConnection implements FleetConnection {
         for (const l of this.agentListeners) l();
         return;
       case 'pty':
+        // Before the screen listens (between the attach and its first draw), output joins the replay: none is lost.
+        if (this.ptyListeners.size === 0) this.replay[line.agent] = (this.replay[line.agent] ?? '') + line.data;
         for (const l of this.ptyListeners) l(line.agent, line.data);
         return;
       case 'reply': {
@@ -213,7 +218,7 @@ export class RemoteConnection implements FleetConnection {
     return () => this.listeners.delete(fn);
   }
   snapshot(_agent: string): SupervisorSnapshot {
-    return this.state!.snapshot;
+    return this.snap!;
   }
   answer(id: string, answer: HumanAnswer): boolean {
     if (!this.state?.snapshot.pending.some((p) => p.id === id)) return false;
@@ -246,6 +251,8 @@ export class RemoteConnection implements FleetConnection {
   }
   onPty(fn: (agent: string, data: string) => void): () => void {
     for (const [agent, data] of Object.entries(this.replay)) if (data) fn(agent, data);
+    // The screen keeps it from here on: up to 256 KiB per agent not held twice.
+    this.replay = {};
     this.ptyListeners.add(fn);
     return () => this.ptyListeners.delete(fn);
   }

@@ -53,6 +53,8 @@ interface Client {
   view: string;
   /** The newest live event this screen has. */
   lastSeq: number;
+  /** The decided history this screen has (its length and newest entry): unchanged, it is not sent again. */
+  decidedKey: string | null;
   off: Array<() => void>;
 }
 
@@ -70,7 +72,7 @@ export class AttachHub {
   /** A connection whose `attach` request was accepted; `rest` is what it sent after that line. */
   attach(socket: Socket, req: { view: string; cols: number; rows: number }, rest: string): void {
     const { host, supervisor: sup } = this.opts;
-    const client: Client = { socket, view: req.view, lastSeq: sup.events.last()?.seq ?? 0, off: [] };
+    const client: Client = { socket, view: req.view, lastSeq: sup.events.last()?.seq ?? 0, decidedKey: null, off: [] };
     this.clients.add(client);
     socket.setTimeout(0);
     host.resize(req.cols, req.rows);
@@ -122,7 +124,13 @@ export class AttachHub {
     const sup = this.opts.supervisor;
     const events = sup.events.tail(HELLO_EVENTS, (e) => e.seq > client.lastSeq);
     if (events.length > 0) client.lastSeq = events.at(-1)!.seq;
-    this.send(client, { t: 'state', snapshot: sup.snapshot(client.view), agents: sup.agents(), queue: sup.queue(), events, total: sup.events.total });
+    const snapshot = sup.snapshot(client.view);
+    // The history carries each request's whole tool input (a Write's content): sent when it changed, not 50 ms apart.
+    const last = snapshot.decided.at(-1);
+    const key = `${snapshot.decided.length}:${last?.approval.id ?? ''}:${last?.decided_at ?? ''}`;
+    const decided = key === client.decidedKey ? null : snapshot.decided;
+    client.decidedKey = key;
+    this.send(client, { t: 'state', snapshot: { ...snapshot, decided }, agents: sup.agents(), queue: sup.queue(), events, total: sup.events.total });
   }
 
   private refused(): string[] {

@@ -50,7 +50,8 @@ export type AttachServerLine =
   | { t: 'hello'; notes: string[]; agents: ConnectedAgent[]; replay: Record<string, string>; events: LiveEvent[] }
   | {
       t: 'state';
-      snapshot: SupervisorSnapshot;
+      /** `decided` is left out (null) when it did not change since this screen's last state line: the screen keeps its copy. */
+      snapshot: Omit<SupervisorSnapshot, 'decided'> & { decided: SupervisorSnapshot['decided'] | null };
       agents: AgentInfo[];
       queue: QueuedRequest[];
       /** Live events newer than the last state line's. */
@@ -83,21 +84,32 @@ export function parseAttachLine(text: string): ParsedAttach {
 
 /** Splits a byte stream into lines, refusing one that grows past `max` characters without a newline. */
 export class LineSplitter {
-  private buf = '';
+  /** The unfinished line, in the chunks it came in (a long line is joined once, not re-scanned per chunk). */
+  private parts: string[] = [];
+  private size = 0;
   constructor(private readonly max: number) {}
 
   /** The complete lines in `chunk` (and before it); `overflow` when the unfinished one is too long (the buffer is dropped). */
   push(chunk: string): { lines: string[]; overflow: boolean } {
-    this.buf += chunk;
     const lines: string[] = [];
-    let nl = this.buf.indexOf('\n');
+    let from = 0;
+    let nl = chunk.indexOf('\n');
     while (nl >= 0) {
-      lines.push(this.buf.slice(0, nl));
-      this.buf = this.buf.slice(nl + 1);
-      nl = this.buf.indexOf('\n');
+      this.parts.push(chunk.slice(from, nl));
+      lines.push(this.parts.join(''));
+      this.parts = [];
+      this.size = 0;
+      from = nl + 1;
+      nl = chunk.indexOf('\n', from);
     }
-    if (this.buf.length > this.max) {
-      this.buf = '';
+    const rest = chunk.slice(from);
+    if (rest) {
+      this.parts.push(rest);
+      this.size += rest.length;
+    }
+    if (this.size > this.max) {
+      this.parts = [];
+      this.size = 0;
       return { lines, overflow: true };
     }
     return { lines, overflow: false };

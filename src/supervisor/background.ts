@@ -14,7 +14,7 @@
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, writeSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
@@ -75,7 +75,8 @@ export function launchWillConfine(req: LaunchRequest): Enforcement {
 /** roz's own bundled CLI, next to this module in plugin/dist (or, running from the sources, the built one). */
 export function rozCliFile(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  const file = here.includes(`${'/'}src${'/'}`) ? join(here, '..', '..', 'plugin', 'dist', 'cli.mjs') : join(here, 'cli.mjs');
+  // Bundled, every chunk is in plugin/dist beside cli.mjs; from the sources (tests), src/supervisor.
+  const file = basename(here) === 'dist' ? join(here, 'cli.mjs') : join(here, '..', '..', 'plugin', 'dist', 'cli.mjs');
   if (!existsSync(file)) throw new Error(`roz's CLI is not at ${file} (npm run build)`);
   return file;
 }

@@ -44,7 +44,7 @@ export interface FleetConnection {
   list(): ConnectedAgent[];
   /** An agent started or exited. */
   onAgents(fn: () => void): () => void;
-  /** Bytes an agent's pty wrote. A fresh listener first gets what each agent wrote before (the replay), where the connection keeps it. */
+  /** Bytes an agent's pty wrote. The first listener first gets what each agent wrote before it (the replay), where the connection keeps one. */
   onPty(fn: (agent: string, data: string) => void): () => void;
   write(agent: string, data: string): void;
   /** The main pane's size: every agent's pty follows. */

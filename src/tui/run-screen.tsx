@@ -225,7 +225,10 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   const onInput = (data: Buffer | string): void =>
     routeInput(typeof data === 'string' ? data : decoder.write(data), {
       focus: () => focus.focus,
-      toChild: (d) => conn.write(view, d),
+      toChild: (d) => {
+        conn.write(view, d);
+        compositor.inputSent();
+      },
       toRoz: (d) => inkIn.push(d),
       onHotkey: () => update(() => focus.toggle()),
     });

@@ -34,13 +34,16 @@ const alive = (pid: number): boolean => {
 describe.sequential('the TUI closed with a request pending; roz attach answers it (real clients, scripted model, pty)', () => {
   const terms: PtyScreen[] = [];
   let supervisor: number | undefined;
+  /** Finds the supervisors still filed for this test's project (one whose TUI died before the test noted it). */
+  let filed: (() => number[]) | undefined;
   let dir: string | undefined;
   let api: FakeApi | undefined;
   afterEach(async () => {
     for (const t of terms.splice(0)) killTree(t.pid);
     // The background supervisor is nobody's child once its TUI died: it and its client go here.
-    if (supervisor !== undefined && alive(supervisor)) killTree(supervisor);
+    for (const pid of [...(supervisor !== undefined ? [supervisor] : []), ...(filed?.() ?? [])]) if (alive(pid)) killTree(pid);
     supervisor = undefined;
+    filed = undefined;
     await api?.close();
     api = undefined;
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
@@ -62,6 +65,7 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
       mkdirSync(join(repo, 'build'));
       writeFileSync(join(repo, 'build', 'out.o'), 'object\n');
       seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
+      filed = () => findControlRecords(storage, controlKey(repo)).found.map((f) => f.record.pid);
 
       api = await startFakeApi(
         {

@@ -132,13 +132,18 @@ echo ALL-PROBES-DONE
  * runs, no git process about). Another agent's client that starts a command
  * then sees it, binds it as an existing file, and fails when it vanished
  * before bwrap mounted it: "bwrap: Can't find source path .../config.lock"
- * (seen on both clients with three agents at once). The command never ran, so
- * a model runs it again: so do these scripts, at most twice. (A retried push
- * is asked again: the test approves it with `roz approve`.)
+ * (seen on both clients with three agents at once). Likewise each agent's
+ * sandbox binds every other agent's branch ref read-only (roz's per-worktree
+ * denies), and one whose commit replaces that file (git renames `roz/b.lock`
+ * onto `roz/b`) as another agent's command starts fails that command with
+ * "bwrap: Can't bind mount .../refs/heads/roz/b on ...: Unable to find ..."
+ * (seen on 2.1.330: a's project script, as b committed). The command never
+ * ran, so a model runs it again: so do these scripts, at most twice. (A
+ * retried push is asked again: the test approves it with `roz approve`.)
  */
 const RETRY_BWRAP: Step = {
   name: 'retry-bwrap',
-  when: on.toolResult('Bash', { error: true, match: /bwrap: Can't (?:find|get type of) source/ }),
+  when: on.toolResult('Bash', { error: true, match: /bwrap: Can't (?:find source|get type of source|bind mount)/ }),
   reply: (req) => {
     const failed = req.toolResults.find((r) => r.toolName === 'Bash' && r.isError);
     return reply(undefined, bash(String(failed?.toolInput?.command ?? 'true'), 'Run it again'));

@@ -14,6 +14,7 @@ import type { Enforcement } from '../../src/core/enforce/mode.js';
 import { controlKey, findControlRecords, type FoundRecord } from '../../src/store/control-record.js';
 import type { AttachHost } from '../../src/supervisor/attach-hub.js';
 import { AttachRefused, RemoteConnection } from '../../src/supervisor/attach-client.js';
+import { LineSplitter } from '../../src/supervisor/attach-protocol.js';
 import { sendControl } from '../../src/supervisor/control-client.js';
 import { ControlServer } from '../../src/supervisor/control-server.js';
 import type { ConnectedAgent } from '../../src/supervisor/fleet-connection.js';
@@ -101,6 +102,17 @@ function raw(rec: FoundRecord) {
 }
 
 const attachLine = (secret: string) => ({ v: 1, secret, op: 'attach', view: 'main', cols: 90, rows: 30 });
+
+describe('LineSplitter', () => {
+  it('joins a line across chunks, splits several in one, and refuses one that grows past its cap', () => {
+    const sp = new LineSplitter(10);
+    expect(sp.push('ab')).toEqual({ lines: [], overflow: false });
+    expect(sp.push('c\nde\nf')).toEqual({ lines: ['abc', 'de'], overflow: false });
+    expect(sp.push('\n')).toEqual({ lines: ['f'], overflow: false });
+    expect(sp.push('0123456789x')).toEqual({ lines: [], overflow: true });
+    expect(sp.push('ok\n')).toEqual({ lines: ['ok'], overflow: false });
+  });
+});
 
 describe('the attach stream', () => {
   it('a wrong or missing secret is refused before any stream: no hello, nothing of the fleet', async () => {
@@ -206,9 +218,36 @@ describe('the attach stream', () => {
     expect(traceRecords(store).filter((r) => r.event === 'roz:HumanDecision')).toEqual([
       expect.objectContaining({ decided_by: 'human', decision: 'allow', via: 'keyboard' }),
     ]);
+    // The decided history reaches the screen once it changed, and stays in its snapshot after (sent again only when it changes).
+    await until(() => conn.snapshot('main').decided.length === 1, 'the decision in the screen');
+    expect(conn.snapshot('main').decided[0]).toMatchObject({ decided_by: 'human', decision: 'allow' });
+    const c = raw(rec);
+    c.send(attachLine(rec.record.secret));
+    await until(() => c.lines().some((l) => l.t === 'state'), 'attached');
+    c.send({ t: 'view', agent: 'main' });
+    await until(() => c.lines().filter((l) => l.t === 'state').length >= 2, 'a second state');
+    const states = c.lines().filter((l) => l.t === 'state') as Array<{ snapshot: { decided: unknown[] | null } }>;
+    expect(states[0]!.snapshot.decided).toHaveLength(1);
+    expect(states[1]!.snapshot.decided).toBeNull();
     // The end of the run reaches the screen: main's code and the stats.
     await ctl!.end({ code: 3, stats: [] });
     expect(await conn.ended).toEqual({ kind: 'ended', code: 3, stats: [] });
+  });
+
+  it("pty output between the attach and the screen's first listener joins the replay; a later listener gets no replay twice", async () => {
+    const { rec, host } = await start();
+    const conn = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
+    host.emit('main', 'WHILE DRAWING');
+    await new Promise((r) => setTimeout(r, 200));
+    const seen: string[] = [];
+    conn.onPty((a, d) => seen.push(`${a}:${d}`));
+    expect(seen).toEqual(['main:EARLIER OUTPUTWHILE DRAWING'.replace('OUTPUT', 'OUTPUT\r\n')]);
+    const later: string[] = [];
+    conn.onPty((a, d) => later.push(`${a}:${d}`));
+    host.emit('main', 'LIVE');
+    await until(() => seen.length === 2 && later.length === 1, 'live output to both');
+    expect(later).toEqual(['main:LIVE']);
+    conn.detach!();
   });
 
   it('the supervisor going away ends an attached screen as lost; detaching ends it as detached and leaves the supervisor running', async () => {

@@ -24,6 +24,8 @@ let fakeHook: string;
 const screens: PtyScreen[] = [];
 /** Background supervisors the tests started: none may outlive its test. */
 const supervisors = new Set<number>();
+/** Each test's stores: a supervisor whose TUI failed before the test noted its pid is found through its record. */
+const stores: Array<() => number[]> = [];
 
 beforeAll(async () => {
   if (!existsSync(join(repoRoot, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: this test runs the built CLI');
@@ -41,6 +43,7 @@ const alive = (pid: number): boolean => {
 
 afterEach(async () => {
   for (const s of screens.splice(0)) s.kill();
+  for (const pids of stores.splice(0)) for (const pid of pids()) supervisors.add(pid);
   for (const pid of supervisors) {
     try {
       process.kill(pid, 'SIGKILL');
@@ -107,6 +110,7 @@ import(${JSON.stringify(fakeClaude)});
   };
   const agentInfo = (name = 'main') => JSON.parse(readFileSync(join(info, `${name}.json`), 'utf8')) as { pid: number; ROZ_SOCKET: string; ROZ_TOKEN: string };
   const records = () => findControlRecords(store, controlKey(repo)).found;
+  stores.push(() => records().map((r) => r.record.pid));
   const cli = (args: string[]) =>
     new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
       execFile(process.execPath, [roz, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 20_000 }, (err, stdout, stderr) =>
@@ -208,6 +212,24 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     const none = w.screen(['attach']);
     expect(await none.exited).toBe(3);
   }, 60_000);
+
+  it('an advisory run keeps its supervisor in its window: it says so, roz attach is refused (exit 5), the window ends the agents', async () => {
+    const w = world();
+    // Not claude: roz writes no settings for it, so nothing confines it.
+    const tui = w.screen(['run', '--no-stats', '--', process.execPath, fakeClaude]);
+    await tui.waitFor('FAKE CLAUDE READY', 'the agent started');
+    const [rec] = w.records();
+    expect(rec!.record.enforcement.mode).toBe('advisory');
+    expect(rec!.record.pid, 'the supervisor is the window').toBe(tui.pid);
+    const att = w.screen(['attach']);
+    expect(await exitOf(att, 'roz attach to an advisory run')).toBe(5);
+    expect(att.screen()).toMatch(/is advisory: it runs in the window it started in/);
+    tui.write('q');
+    expect(await exitOf(tui, 'the advisory run')).toBe(3);
+    expect(tui.raw()).toMatch(
+      /advisory \(the agent is not Claude Code launched with roz settings\): the supervisor runs in this window; closing it ends the agents/,
+    );
+  });
 
   it("with no TUI attached, the background supervisor runs the user's [notify] command for a new request; roz approve answers it", async () => {
     const w = world();

@@ -2,8 +2,8 @@
 // the keypress rows): when the compositor paints after a change, and what a
 // paint costs. A change after a quiet spell (a key's echo) paints at once,
 // not an interval later; streaming output still paints at most once per
-// interval; a program's synchronized update (DEC 2026) is not shown half
-// drawn. The one-pass `rowAnsi` writes exactly what the former two-pass one
+// interval; a key's echo into a streaming pane does not wait for the next
+// frame; a program's synchronized update (DEC 2026) is not shown half drawn. The one-pass `rowAnsi` writes exactly what the former two-pass one
 // did, on rows with colours, attributes, wide characters and trailing blanks.
 import type { IBufferCell } from '@xterm/headless';
 import xtermHeadless from '@xterm/headless';
@@ -67,6 +67,41 @@ describe('when the compositor paints', () => {
     const n = paints() - 1;
     expect(n).toBeGreaterThanOrEqual(18);
     expect(n).toBeLessThanOrEqual(21);
+    comp.dispose();
+  });
+
+  it("a key's echo into a streaming pane paints at once, inside the interval; then the interval again", () => {
+    const screen = new VirtualScreen(20, 3);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance'] });
+    const { comp, paints } = counting(screen, 16);
+    comp.paint();
+    // The pane streams: a change every 2 ms keeps a paint pending.
+    vi.advanceTimersByTime(4);
+    comp.schedule();
+    vi.advanceTimersByTime(2);
+    expect(paints()).toBe(1);
+    // A key goes to the pane; its echo (the next change) paints at once, not at the 16 ms mark.
+    comp.inputSent();
+    comp.schedule();
+    vi.advanceTimersByTime(1);
+    expect(paints()).toBe(2);
+    // One more change may follow it at once (a program may draw its echo in two writes)…
+    comp.schedule();
+    vi.advanceTimersByTime(1);
+    expect(paints()).toBe(3);
+    // …then output waits for the interval again.
+    comp.schedule();
+    vi.advanceTimersByTime(10);
+    expect(paints()).toBe(3);
+    vi.advanceTimersByTime(10);
+    expect(paints()).toBe(4);
+    // A key long ago does not speed up output.
+    comp.inputSent();
+    vi.advanceTimersByTime(200);
+    comp.paint();
+    comp.schedule();
+    vi.advanceTimersByTime(10);
+    expect(paints()).toBe(5);
     comp.dispose();
   });
 

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { liveSupervisors } from '../../supervisor/control-client.js';
 import { loadPty } from '../../supervisor/pty-module.js';
 import { cliContext } from '../context.js';
-import { NO_SUPERVISOR } from './queue.js';
+import { NO_SUPERVISOR, REFUSED } from './queue.js';
 import { attachScreen, processEnv } from './run.js';
 
 export async function attachCommand(opts: { stats?: boolean }): Promise<number> {
@@ -31,7 +31,7 @@ export async function attachCommand(opts: { stats?: boolean }): Promise<number> 
           ? `roz attach: this project's supervisor (pid ${live[0]!.record.pid}) is advisory: it runs in the window it started in, and only that window drives it\n`
           : 'roz attach: no roz supervisor is running for this project (start one with `roz run claude`)\n',
     );
-    return NO_SUPERVISOR;
+    return live.length > 0 && !unreadable ? REFUSED : NO_SUPERVISOR;
   }
   if (enforced.length > 1) process.stderr.write(`roz attach: ${enforced.length} supervisors run here; attaching to the newest (pid ${rec.record.pid})\n`);
   return attachScreen('roz attach', rec, opts.stats !== false);

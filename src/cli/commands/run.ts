@@ -88,7 +88,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
       process.stderr.write(`roz run: the background supervisor (pid ${started.pid}) runs but its control record ${started.record} is gone\n`);
       return 1;
     }
-    return attachScreen('roz run', rec, opts.stats !== false, command);
+    return attachScreen('roz run', rec, opts.stats !== false, command, true);
   }
 
   // Advisory: an agent could reach the control socket, so answers come only from this window: the supervisor stays here.
@@ -111,7 +111,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
  * This window as a screen of a background supervisor until the run ends (main's code, the stats), the
  * human detaches (`D`, or the terminal closes: SIGHUP), or the supervisor dies.
  */
-export async function attachScreen(who: string, rec: FoundRecord, stats: boolean, command = 'main'): Promise<number> {
+export async function attachScreen(who: string, rec: FoundRecord, stats: boolean, command = 'main', startedHere = false): Promise<number> {
   const { runScreen, initialPaneSize } = await import('../../tui/run-screen.js');
   const { RemoteConnection, AttachRefused } = await import('../../supervisor/attach-client.js');
   let conn;
@@ -120,6 +120,13 @@ export async function attachScreen(who: string, rec: FoundRecord, stats: boolean
   } catch (err) {
     if (!(err instanceof AttachRefused)) throw err;
     process.stderr.write(`${who}: cannot attach to the supervisor (pid ${rec.record.pid}): ${err.message}\n`);
+    if (startedHere) {
+      // Just started for this window and no window can drive it (it found its launch advisory after all): stop it
+      // rather than leave agents running that nobody can reach.
+      const { sendControl } = await import('../../supervisor/control-client.js');
+      const stopped = await sendControl(rec, { op: 'stop-all' });
+      process.stderr.write(`${who}: ${stopped.reached ? stopped.reply.message : stopped.error}\n`);
+    }
     return err.code === 'advisory' || err.code === 'auth' ? 5 : 1;
   }
   // The window closing (SIGHUP) or a polite kill only detaches this screen: the agents are the supervisor's.

@@ -49,6 +49,10 @@ export function modeSequence(m: InputModes): string {
 /** How long a screen inside a synchronized update (DEC mode 2026) may hold the paint back. */
 const SYNC_HOLD_MS = 100;
 const SYNC_RECHECK_MS = 4;
+/** After a key went to the pane in view, how long the next changes (its echo) paint without waiting for the interval… */
+const ECHO_WINDOW_MS = 100;
+/** …and how many of them. */
+const ECHO_PAINTS = 2;
 
 export class Compositor {
   private painted: string[] = [];
@@ -57,6 +61,9 @@ export class Compositor {
   /** When the last paint ran (performance.now()), and since when a synchronized update holds the next one. */
   private lastPaint = Number.NEGATIVE_INFINITY;
   private heldSince: number | null = null;
+  /** When a key last went to the pane in view, and how many paints may still skip the interval for its echo. */
+  private keyAt = Number.NEGATIVE_INFINITY;
+  private echoPaints = 0;
 
   constructor(
     private readonly out: (s: string) => void,
@@ -95,8 +102,25 @@ export class Compositor {
    * at most SYNC_HOLD_MS, so a frame is never shown half drawn.
    */
   schedule(): void {
-    if (this.timer) return;
-    this.arm(Math.max(0, this.lastPaint + this.intervalMs - performance.now()));
+    const now = performance.now();
+    const echo = this.echoPaints > 0 && now - this.keyAt < ECHO_WINDOW_MS;
+    if (this.timer) {
+      if (!echo) return;
+      clearTimeout(this.timer);
+    }
+    if (echo) this.echoPaints -= 1;
+    this.arm(echo ? 0 : Math.max(0, this.lastPaint + this.intervalMs - now));
+  }
+
+  /**
+   * A key went to the pane in view: the next changes (its echo, at most
+   * ECHO_PAINTS of them within ECHO_WINDOW_MS) paint at once even inside
+   * the interval, so a key typed into a streaming pane does not wait for the
+   * pane's next frame. Typing, not output, sets the pace of these paints.
+   */
+  inputSent(): void {
+    this.keyAt = performance.now();
+    this.echoPaints = ECHO_PAINTS;
   }
 
   private arm(wait: number): void {
