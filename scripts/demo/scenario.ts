@@ -205,8 +205,14 @@ export function demoScenario(p: DemoPaths, pluginDir: string): Scenario {
         ),
       },
       {
-        name: 'write-out-of-scope',
+        // Claude Code 2.1.197 refuses a Write of an existing file it has not read (before any hook runs): read it first.
+        name: 'read-out-of-scope',
         when: on.toolResult('Write', { error: false }),
+        reply: reply(`Reading ${OUT_OF_SCOPE_FILE} before changing it.`, { name: 'Read', input: { file_path: join(p.repo, OUT_OF_SCOPE_FILE) } }),
+      },
+      {
+        name: 'write-out-of-scope',
+        when: on.toolResult('Read'),
         reply: reply(
           `Now bumping the version in ${OUT_OF_SCOPE_FILE} (not in ${DEMO_INTENT}'s scope: roz asks YOU; press g to add it to the intent, b to refuse).`,
           write(join(p.repo, OUT_OF_SCOPE_FILE), '{ "name": "demo", "version": "1.1.0" }\n'),

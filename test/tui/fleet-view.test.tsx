@@ -36,11 +36,12 @@ function fleet() {
   };
   const rows: AgentRow[] = Object.entries(lives).map(([name, l]) => ({
     name,
-    where: name === 'main' ? '(base checkout)' : `roz/${name}`,
+    // As Supervisor.agents() gives them from each launch: eps shares the directory, unconfined.
+    where: name === 'main' ? '(base checkout)' : name === 'eps' ? '(shared)' : `roz/${name}`,
     status: l.status,
     pending: l.pending.length,
     review: l.review,
-    enforcement: 'enforced',
+    enforcement: name === 'eps' ? 'advisory' : 'enforced',
   }));
   const queue = fleetQueue(
     Object.entries(lives).map(([agent, l]) => ({ agent, requests: l.pending.map((p) => ({ id: p.id, tool: 'Bash', summary: p.summary, since: p.since })) })),
@@ -70,7 +71,12 @@ describe.each([
     const q = lines.filter((l) => /^\s*\d+\. /.test(l));
     expect(q.map((l) => l.trim().split(/\s+/)[1])).toEqual(['beta', 'alpha', 'beta']);
     expect(q[0]).toContain('9s');
-    if (cols >= 100) expect(f).toContain('enforced');
+    // Every row its own launch's enforcement (not only the agent in view's), and where it works.
+    if (cols >= 100) {
+      for (const a of ['main', 'alpha', 'beta', 'gamma', 'delta']) expect(lines.find((l) => l.includes(` ${a} `))).toMatch(/\senforced\s*$/);
+      expect(lines.find((l) => l.includes(' eps '))).toMatch(/^\s+eps\s+\(shared\)\s.*\sadvisory\s*$/);
+      expect(lines.find((l) => l.includes(' main '))).toMatch(/main\s+\(base checkout\)\s/);
+    }
   });
 });
 
