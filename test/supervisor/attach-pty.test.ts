@@ -231,7 +231,7 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     expect(tui.raw()).toMatch(
       /advisory \(the agent is not Claude Code launched with roz settings\): the supervisor runs in this window; closing it ends the agents/,
     );
-  });
+  }, 30_000);
 
   it("with no TUI attached, the background supervisor runs the user's [notify] command for a new request; roz approve answers it", async () => {
     const w = world();
@@ -276,5 +276,5 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     const att = w.screen(['attach']);
     expect(await att.exited).toBe(3);
     expect(att.screen()).toMatch(/no roz supervisor is running for this project \(start one with `roz run claude`\)/);
-  });
+  }, 20_000);
 });
