@@ -45,10 +45,12 @@ export class RemoteConnection implements FleetConnection {
   private over = false;
   private readonly listeners = new Set<() => void>();
   private readonly agentListeners = new Set<() => void>();
-  private readonly ptyListeners = new Set<(agent: string, data: string) => void>();
+  private readonly ptyListeners = new Set<(agent: string, data: string, replay?: boolean) => void>();
   private agentList: ConnectedAgent[];
-  /** What each agent wrote before this screen attached (and until its first pty listener came). */
+  /** What each agent wrote before this screen attached: its queries were answered then, by another screen. */
   private replay: Record<string, string>;
+  /** What each agent wrote after the attach until the screen's first pty listener came: live, to be answered. */
+  private early: Record<string, string> = {};
   private state: State | null = null;
   /** The snapshot as the screen reads it: the last state's, with the decided history it last got. */
   private snap: SupervisorSnapshot | null = null;
@@ -173,8 +175,8 @@ export class RemoteConnection implements FleetConnection {
         for (const l of this.agentListeners) l();
         return;
       case 'pty':
-        // Before the screen listens (between the attach and its first draw), output joins the replay: none is lost.
-        if (this.ptyListeners.size === 0) this.replay[line.agent] = (this.replay[line.agent] ?? '') + line.data;
+        // Before the screen listens (between the attach and its first draw), output is kept: none is lost.
+        if (this.ptyListeners.size === 0) this.early[line.agent] = (this.early[line.agent] ?? '') + line.data;
         for (const l of this.ptyListeners) l(line.agent, line.data);
         return;
       case 'reply': {
@@ -249,15 +251,20 @@ export class RemoteConnection implements FleetConnection {
     this.agentListeners.add(fn);
     return () => this.agentListeners.delete(fn);
   }
-  onPty(fn: (agent: string, data: string) => void): () => void {
-    for (const [agent, data] of Object.entries(this.replay)) if (data) fn(agent, data);
+  onPty(fn: (agent: string, data: string, replay?: boolean) => void): () => void {
+    for (const [agent, data] of Object.entries(this.replay)) if (data) fn(agent, data, true);
+    for (const [agent, data] of Object.entries(this.early)) if (data) fn(agent, data, false);
     // The screen keeps it from here on: up to 256 KiB per agent not held twice.
     this.replay = {};
+    this.early = {};
     this.ptyListeners.add(fn);
     return () => this.ptyListeners.delete(fn);
   }
   write(agent: string, data: string): void {
     this.send({ t: 'input', agent, data });
+  }
+  reply(agent: string, data: string): void {
+    this.send({ t: 'input', agent, data, kind: 'reply' });
   }
   resize(cols: number, rows: number): void {
     this.send({ t: 'resize', cols: dim(cols), rows: dim(rows) });

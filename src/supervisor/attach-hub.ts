@@ -162,6 +162,11 @@ export class AttachHub {
     switch (line.t) {
       case 'input':
         if (this.refused().length > 0) return this.send(client, { t: 'error', message: `keys refused: ${this.advisoryMessage()}` });
+        // Every screen's terminal answers the agent's queries; the agent asked once and must read one answer (a second
+        // would arrive as typed input). The screen attached last answers: it is the one the human just opened, it is
+        // sized like the pty (the attach resized it), and when it goes the one before it takes over, without any
+        // election. Its replay's answers never come (virtual-screen.ts drops them).
+        if (line.kind === 'reply' && client !== this.answering()) return;
         return host.write(line.agent, line.data);
       case 'resize':
         return host.resize(line.cols, line.rows);
@@ -187,6 +192,13 @@ export class AttachHub {
       case 'stop':
         return reply(line.rid, host.stopAgent(line.name));
     }
+  }
+
+  /** The screen whose terminal answers the agents' queries: the live one attached last (the set keeps attach order). */
+  private answering(): Client | undefined {
+    let last: Client | undefined;
+    for (const c of this.clients) last = c;
+    return last;
   }
 
   private advisoryMessage(): string {

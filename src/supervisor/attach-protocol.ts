@@ -33,7 +33,14 @@ const humanAnswer = z.discriminatedUnion('action', [
 ]);
 
 export const attachClientSchema = z.discriminatedUnion('t', [
-  z.strictObject({ t: z.literal('input'), agent: name, data: z.string().check(z.maxLength(MAX_ATTACH_LINE)) }),
+  // `kind: 'reply'`: the screen's terminal answering the agent's query (cursor position, device attributes), not a key
+  // the human typed; the supervisor takes those from one screen only (attach-hub.ts).
+  z.strictObject({
+    t: z.literal('input'),
+    agent: name,
+    data: z.string().check(z.maxLength(MAX_ATTACH_LINE)),
+    kind: z.optional(z.literal('reply')),
+  }),
   z.strictObject({ t: z.literal('resize'), cols: dim, rows: dim }),
   z.strictObject({ t: z.literal('view'), agent: name }),
   z.strictObject({ t: z.literal('answer'), id: z.string().check(z.minLength(1), z.maxLength(128)), answer: humanAnswer }),

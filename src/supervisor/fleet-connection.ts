@@ -44,9 +44,15 @@ export interface FleetConnection {
   list(): ConnectedAgent[];
   /** An agent started or exited. */
   onAgents(fn: () => void): () => void;
-  /** Bytes an agent's pty wrote. The first listener first gets what each agent wrote before it (the replay), where the connection keeps one. */
-  onPty(fn: (agent: string, data: string) => void): () => void;
+  /**
+   * Bytes an agent's pty wrote. The first listener first gets what each agent wrote before it (the replay, `replay`
+   * true), where the connection keeps one: old output, whose terminal queries were answered long ago.
+   */
+  onPty(fn: (agent: string, data: string, replay?: boolean) => void): () => void;
+  /** The human's keys to an agent. */
   write(agent: string, data: string): void;
+  /** This window's terminal answering an agent's query (cursor position, device attributes): not a key. */
+  reply(agent: string, data: string): void;
   /** The main pane's size: every agent's pty follows. */
   resize(cols: number, rows: number): void;
   /** Which agent this window shows (the snapshot the supervisor sends is of it). */

@@ -64,6 +64,10 @@ export class LocalConnection implements FleetConnection {
   write(agent: string, data: string): void {
     this.host.write(agent, data);
   }
+  /** One window, no replay: its terminal's answers go to the agent as they always did. */
+  reply(agent: string, data: string): void {
+    this.host.write(agent, data);
+  }
   resize(cols: number, rows: number): void {
     this.host.resize(cols, rows);
   }

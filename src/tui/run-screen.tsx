@@ -85,7 +85,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
     if (screen) return screen;
     screen = new VirtualScreen(layout.child.cols, layout.child.rows);
     screens.set(name, screen);
-    screen.onReply((d) => conn.write(name, d));
+    screen.onReply((d) => conn.reply(name, d));
     screen.onChange(() => view === name && (layout.split || focus.focus === 'child') && compositor.schedule());
     return screen;
   }
@@ -95,7 +95,8 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
 
   guard.enter();
   attach();
-  const unwatchPty = conn.onPty((name, d) => screenFor(name).write(d));
+  // The replay is old output: its queries were answered when they were new (virtual-screen.ts drops them).
+  const unwatchPty = conn.onPty((name, d, replay) => screenFor(name).write(d, replay === true));
   rozScreen.onChange(() => (layout.split || focus.focus === 'roz') && compositor.schedule());
 
   /** The agent in view changes: its screen in the pane, its requests in the panel. */

@@ -14,7 +14,7 @@ import type { Enforcement } from '../../src/core/enforce/mode.js';
 import { controlKey, findControlRecords, type FoundRecord } from '../../src/store/control-record.js';
 import type { AttachHost } from '../../src/supervisor/attach-hub.js';
 import { AttachRefused, RemoteConnection } from '../../src/supervisor/attach-client.js';
-import { LineSplitter } from '../../src/supervisor/attach-protocol.js';
+import { LineSplitter, parseAttachLine } from '../../src/supervisor/attach-protocol.js';
 import { sendControl } from '../../src/supervisor/control-client.js';
 import { ControlServer } from '../../src/supervisor/control-server.js';
 import type { ConnectedAgent } from '../../src/supervisor/fleet-connection.js';
@@ -111,6 +111,17 @@ describe('LineSplitter', () => {
     expect(sp.push('\n')).toEqual({ lines: ['f'], overflow: false });
     expect(sp.push('0123456789x')).toEqual({ lines: [], overflow: true });
     expect(sp.push('ok\n')).toEqual({ lines: ['ok'], overflow: false });
+  });
+});
+
+describe('parseAttachLine', () => {
+  it("an input line is the human's keys, or with kind reply a terminal's answer; no other kind", () => {
+    expect(parseAttachLine('{"t":"input","agent":"main","data":"x"}')).toEqual({ ok: true, line: { t: 'input', agent: 'main', data: 'x' } });
+    expect(parseAttachLine('{"t":"input","agent":"main","data":"\\u001b[2;1R","kind":"reply"}')).toEqual({
+      ok: true,
+      line: { t: 'input', agent: 'main', data: '\x1b[2;1R', kind: 'reply' },
+    });
+    expect(parseAttachLine('{"t":"input","agent":"main","data":"x","kind":"keys"}').ok).toBe(false);
   });
 });
 
@@ -234,20 +245,43 @@ describe('the attach stream', () => {
     expect(await conn.ended).toEqual({ kind: 'ended', code: 3, stats: [] });
   });
 
-  it("pty output between the attach and the screen's first listener joins the replay; a later listener gets no replay twice", async () => {
+  it("pty output between the attach and the screen's first listener is kept (live, not replay); a later listener gets no replay twice", async () => {
     const { rec, host } = await start();
     const conn = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
     host.emit('main', 'WHILE DRAWING');
     await new Promise((r) => setTimeout(r, 200));
     const seen: string[] = [];
-    conn.onPty((a, d) => seen.push(`${a}:${d}`));
-    expect(seen).toEqual(['main:EARLIER OUTPUTWHILE DRAWING'.replace('OUTPUT', 'OUTPUT\r\n')]);
+    conn.onPty((a, d, replay) => seen.push(`${a}:${d}${replay ? ' (replay)' : ''}`));
+    expect(seen).toEqual(['main:EARLIER OUTPUT\r\n (replay)', 'main:WHILE DRAWING']);
     const later: string[] = [];
     conn.onPty((a, d) => later.push(`${a}:${d}`));
     host.emit('main', 'LIVE');
-    await until(() => seen.length === 2 && later.length === 1, 'live output to both');
+    await until(() => seen.length === 3 && later.length === 1, 'live output to both');
     expect(later).toEqual(['main:LIVE']);
     conn.detach!();
+  });
+
+  it('terminal answers (input kind reply) are taken from the screen attached last only, then from the one before it; keys from every screen', async () => {
+    const { rec, host } = await start();
+    const a = raw(rec);
+    a.send(attachLine(rec.record.secret));
+    await until(() => a.lines().some((l) => l.t === 'state'), 'first screen attached');
+    const b = raw(rec);
+    b.send(attachLine(rec.record.secret));
+    await until(() => b.lines().some((l) => l.t === 'state'), 'second screen attached');
+    a.send({ t: 'input', agent: 'main', data: 'A-REPLY', kind: 'reply' });
+    a.send({ t: 'input', agent: 'main', data: 'A-KEY' });
+    b.send({ t: 'input', agent: 'main', data: 'B-REPLY', kind: 'reply' });
+    b.send({ t: 'input', agent: 'main', data: 'B-KEY' });
+    await until(() => host.written.length === 3, 'three inputs through');
+    await new Promise((r) => setTimeout(r, 100));
+    expect(host.written.map(([, d]) => d).sort()).toEqual(['A-KEY', 'B-KEY', 'B-REPLY']);
+    // The answering screen goes: the one before it answers.
+    b.s.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    a.send({ t: 'input', agent: 'main', data: 'A-REPLY-2', kind: 'reply' });
+    await until(() => host.written.length === 4, 'the remaining screen answers');
+    expect(host.written.at(-1)).toEqual(['main', 'A-REPLY-2']);
   });
 
   it('the supervisor going away ends an attached screen as lost; detaching ends it as detached and leaves the supervisor running', async () => {

@@ -97,6 +97,7 @@ import(${JSON.stringify(fakeClaude)});
     HOME: home,
     ROZ_STORAGE_PATH: join(top, 'store'),
     FAKE_HOOK: fakeHook,
+    FAKE_INPUT_LOG: join(top, 'input.log'),
     TERM: 'xterm-256color',
     // The supervisor's socket folders go here: a supervisor these tests SIGKILL leaves them behind, removed with the test's folder.
     TMPDIR: tmp,
@@ -119,7 +120,18 @@ import(${JSON.stringify(fakeClaude)});
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       ),
     );
-  return { top, repo, env, store, screen, agentInfo, records, cli };
+  /** What the agent read as input, in order; `answers`: the cursor position reports among it. */
+  const input = () =>
+    existsSync(join(top, 'input.log'))
+      ? readFileSync(join(top, 'input.log'), 'utf8')
+          .split('\n')
+          // The last piece is what follows the last newline: empty, or a line still being written.
+          .slice(0, -1)
+          .map((l) => JSON.parse(l) as string)
+          .join('')
+      : '';
+  const answers = () => input().match(/\x1b\[\d+;\d+R/g)?.length ?? 0;
+  return { top, repo, env, store, screen, agentInfo, records, cli, input, answers };
 }
 
 /** `roz run claude` in a pty, up to the agent's first screen; the background supervisor's pid is noted for cleanup. */
@@ -226,12 +238,62 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     const att = w.screen(['attach']);
     expect(await exitOf(att, 'roz attach to an advisory run')).toBe(5);
     expect(att.screen()).toMatch(/is advisory: it runs in the window it started in/);
+    // The window's own terminal answers the agent's cursor-position query, once.
+    tui.write('r');
+    await until(() => w.answers() === 1, 'the in-process window answers the query', 10_000);
+    tui.write('x');
+    await until(() => w.input().endsWith('x'), 'a key after the answer');
+    expect(w.answers()).toBe(1);
     tui.write('q');
     expect(await exitOf(tui, 'the advisory run')).toBe(3);
     expect(tui.raw()).toMatch(
       /advisory \(the agent is not Claude Code launched with roz settings\): the supervisor runs in this window; closing it ends the agents/,
     );
   }, 30_000);
+
+  it("terminal queries: roz attach does not answer the replay's old query again; with two screens one query gets one answer, and when the answering screen leaves the other answers", async () => {
+    const w = world();
+    const { tui } = await runFleet(w);
+    /** Waits until the agent read `key` (typed after everything the screen sent before it: one socket, in order). */
+    const typed = async (pty: PtyScreen, key: string) => {
+      const before = w.input().length;
+      pty.write(key);
+      await until(() => w.input().slice(before).includes(key), `the key ${key} reached the agent`, 10_000);
+    };
+    tui.write('r');
+    await tui.waitFor('CPR ASKED 1', 'the agent asked where its cursor is');
+    await until(() => w.answers() === 1, 'the window answers the query', 10_000);
+    await press(tui, HOTKEY, 'D');
+    expect(await exitOf(tui, 'the TUI after D')).toBe(0);
+
+    // A new screen replays the output with the query in it: its terminal parses it, and the answer is not sent.
+    const one = w.screen(['attach', '--no-stats']);
+    await one.waitFor('CPR ASKED 1', 'the replay drawn');
+    await typed(one, 'x');
+    expect(w.answers(), 'no stale cursor report from the replay').toBe(1);
+
+    // Two screens: the query is answered once (by the one attached last).
+    const two = w.screen(['attach', '--no-stats']);
+    await two.waitFor('CPR ASKED 1', 'the second screen drawn');
+    await typed(two, 'y');
+    expect(w.answers(), 'nor from the second screen').toBe(1);
+    two.write('r');
+    await one.waitFor('CPR ASKED 2', 'the query on the first screen');
+    await two.waitFor('CPR ASKED 2', 'the query on the second screen');
+    await typed(one, 'x');
+    await typed(two, 'y');
+    expect(w.answers(), 'one query, one answer').toBe(2);
+
+    // The answering screen leaves: the other one answers now.
+    await press(two, HOTKEY, 'D');
+    expect(await exitOf(two, 'the second screen after D')).toBe(0);
+    await toAgentPane(one);
+    one.write('r');
+    await one.waitFor('CPR ASKED 3', 'the third query');
+    await until(() => w.answers() === 3, 'the remaining screen answers', 10_000);
+    await typed(one, 'x');
+    expect(w.answers()).toBe(3);
+  }, 60_000);
 
   it("with no TUI attached, the background supervisor runs the user's [notify] command for a new request; roz approve answers it", async () => {
     const w = world();
@@ -254,8 +316,9 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     const notified = () =>
       existsSync(join(w.top, 'notified.jsonl'))
         ? readFileSync(join(w.top, 'notified.jsonl'), 'utf8')
-            .trim()
             .split('\n')
+            // The file is made before its line is written: only whole lines count.
+            .slice(0, -1)
             .map((l) => JSON.parse(l))
         : [];
     await until(() => notified().length === 1, 'the [notify] command to run', 10_000);

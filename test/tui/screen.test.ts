@@ -82,6 +82,16 @@ describe('compositor', () => {
     await parsed(child, 'ab\x1b[6n');
     expect(replies.join('')).toBe('\x1b[1;3R');
   });
+
+  it('does not answer the queries of a replay (old output), and answers the live output after it', async () => {
+    const child = new VirtualScreen(20, 3);
+    const replies: string[] = [];
+    child.onReply((d) => replies.push(d));
+    child.write('ab\x1b[6n\r\n', true);
+    child.write('x\x1b[6n');
+    await parsed(child, '');
+    expect(replies).toEqual(['\x1b[2;2R']);
+  });
 });
 
 describe('input routing', () => {

@@ -19,6 +19,8 @@ export class VirtualScreen {
   cursorVisible = true;
   private sgrMouse = false;
   private readonly changeListeners = new Set<() => void>();
+  /** Quiet writes not parsed yet: the answers their queries produce are dropped. */
+  private quiet = 0;
 
   constructor(cols: number, rows: number, scrollback = 1000) {
     this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
@@ -43,9 +45,17 @@ export class VirtualScreen {
     return this.term.rows;
   }
 
-  /** Feed output; listeners hear once xterm has parsed it. */
-  write(data: string): void {
-    this.term.write(data, () => this.changeListeners.forEach((l) => l()));
+  /**
+   * Feed output; listeners hear once xterm has parsed it. `quiet`: old output (a replay) whose queries were answered
+   * when they were new: what xterm answers while parsing it is not a reply to anything live, so it is dropped.
+   * xterm parses writes in order and calls each one's callback before the next, so later output answers as usual.
+   */
+  write(data: string, quiet = false): void {
+    if (quiet) this.quiet++;
+    this.term.write(data, () => {
+      if (quiet) this.quiet--;
+      this.changeListeners.forEach((l) => l());
+    });
   }
 
   onChange(fn: () => void): () => void {
@@ -55,7 +65,7 @@ export class VirtualScreen {
 
   /** Answers to the program's terminal queries (cursor position, device attributes). */
   onReply(fn: (data: string) => void): void {
-    this.term.onData(fn);
+    this.term.onData((d) => this.quiet === 0 && fn(d));
   }
 
   resize(cols: number, rows: number): void {
