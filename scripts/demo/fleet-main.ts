@@ -15,6 +15,7 @@ import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
 import { FLEET_AGENTS, FLEET_CLIENT_ARGS, fleetScenario, fleetWorktree, setupFleetDemo } from './fleet-scenario.js';
 import { DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js';
 import { demoStart, waitForEnter } from './main.js';
+import { untilAgentsEnd } from './reattach.js';
 
 export async function fleetMain(root: string): Promise<number> {
   const start = demoStart(root, 'roz-demo-fleet-');
@@ -86,7 +87,7 @@ export async function fleetMain(root: string): Promise<number> {
     // What the scripted model was asked so far, kept current (the demo's test reads it when a step times out).
     const writeLog = (): void => writeFileSync(join(dir, 'fake-api.log'), `${summarize(api.requests)}\n`);
     const logTimer = setInterval(writeLog, 2_000);
-    const rc = await code;
+    const rc = await untilAgentsEnd({ rozBin, env, cwd: paths.repo, code: await code, waitForEnter });
     clearInterval(logTimer);
     writeLog();
     await api.close();

@@ -6,6 +6,7 @@
 // dir; ROZ_DEMO_NO_WAIT=1 skips "press Enter to start"; ROZ_DEMO_CLIENT=<version>
 // runs another pinned client (2.1.197; default the newest).
 import { spawn } from 'node:child_process';
+import { untilAgentsEnd } from './reattach.js';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -115,7 +116,7 @@ export async function main(root: string): Promise<number> {
       process.stderr.write(`roz demo: could not start roz run: ${err.message}\n`);
       resolve(1);
     });
-  });
+  }).then((c) => untilAgentsEnd({ rozBin, env, cwd: paths.repo, code: c, waitForEnter }));
   writeFileSync(
     join(dir, 'fake-api.log'),
     `${summarize(api.requests)}\n\ntools offered to the main agent: ${api.byRole('main')[0]?.tools.join(', ') ?? '(none)'}\n`,
