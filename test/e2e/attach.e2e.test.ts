@@ -14,11 +14,11 @@ import { afterEach, describe, expect, test } from 'vitest';
 import { controlKey, findControlRecords } from '../../src/store/control-record.js';
 import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
 import { killTree } from './harness/kill-tree.js';
+import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
 const TASK = 'ATTACH-TASK: clean the build folder';
 const DONE = 'ATTACH-DONE: build removed, as you allowed.';
 
@@ -76,21 +76,7 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
         },
         { maxRequests: 40 },
       );
-      const env: Record<string, string> = {
-        TERM: 'xterm-256color',
-        HOME: home,
-        SHELL: '/bin/bash',
-        ROZ_STORAGE_PATH: storage,
-        GIT_CONFIG_NOSYSTEM: '1',
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-e2e',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        IS_SANDBOX: '1',
-      };
-      for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const screen = (args: string[]): PtyScreen => {
         const t = startPtyScreen(process.execPath, [ROZ_BIN, ...args], { cols: 120, rows: 40, env, cwd: repo });
         terms.push(t);

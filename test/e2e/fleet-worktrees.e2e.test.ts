@@ -49,6 +49,7 @@ import {
   type Step,
 } from './harness/fake-api.js';
 import { killTree } from './harness/kill-tree.js';
+import { OFFLINE_CLIENT } from './harness/run-print.js';
 import { assertRozBuilt, reviewerScript, rozReviewerMarker, spawnReviewer, type RozState, type TraceEvent } from './harness/roz.js';
 import { claudeBin, createWorkspace, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson, type CliResult, type Workspace } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
@@ -382,11 +383,7 @@ describe.each(PINNED_CLIENTS)('a fleet of three agents in worktrees under one ro
         TERM: 'xterm-256color',
         ANTHROPIC_BASE_URL: api.url,
         ANTHROPIC_API_KEY: 'sk-ant-e2e',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        IS_SANDBOX: '1',
+        ...OFFLINE_CLIENT,
       });
       delete ws.env.NO_COLOR;
       const mainBefore = git(ws, main, 'rev-parse', 'main');

@@ -13,11 +13,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
 import { killTree } from './harness/kill-tree.js';
+import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type RozState, type TraceEvent } from './harness/roz.js';
 import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
 const HOTKEY = '\x1d';
 const B_TASK = 'B-TASK: force-push the branch';
 const PUSH = 'git push --force origin roz/b';
@@ -76,21 +76,7 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
         },
         { maxRequests: 60 },
       );
-      const env: Record<string, string> = {
-        TERM: 'xterm-256color',
-        HOME: home,
-        SHELL: '/bin/bash',
-        ROZ_STORAGE_PATH: storage,
-        GIT_CONFIG_NOSYSTEM: '1',
-        ANTHROPIC_BASE_URL: api.url,
-        ANTHROPIC_API_KEY: 'sk-ant-e2e',
-        CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-        DISABLE_AUTOUPDATER: '1',
-        DISABLE_TELEMETRY: '1',
-        DISABLE_ERROR_REPORTING: '1',
-        IS_SANDBOX: '1',
-      };
-      for (const k of INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const clientArgs = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
       const add = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'add', 'b', '--prompt', B_TASK, '--', ...clientArgs], { cwd: repo, env, encoding: 'utf8' });
       expect(add.status, add.stderr).toBe(0);

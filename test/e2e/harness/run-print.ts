@@ -65,18 +65,35 @@ export interface PrintRun {
   workspace: Workspace;
 }
 
+/** The client's switches for a scripted run: no traffic beyond the fake model, no updates, telemetry or error reports. */
+export const OFFLINE_CLIENT = {
+  CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+  DISABLE_AUTOUPDATER: '1',
+  DISABLE_TELEMETRY: '1',
+  DISABLE_ERROR_REPORTING: '1',
+  IS_SANDBOX: '1',
+} as const;
+
 export function clientEnv(ws: Workspace, api: FakeApi, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return {
-    ...ws.env,
-    ANTHROPIC_BASE_URL: api.url,
-    ANTHROPIC_API_KEY: 'sk-ant-test',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
-    DISABLE_AUTOUPDATER: '1',
-    DISABLE_TELEMETRY: '1',
-    DISABLE_ERROR_REPORTING: '1',
-    IS_SANDBOX: '1',
-    ...extra,
+  return { ...ws.env, ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'sk-ant-test', ...OFFLINE_CLIENT, ...extra };
+}
+
+const PTY_INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
+
+/** The environment of `roz run` and its clients in a pty test: its own HOME and store, the fake model, the terminal's basics. */
+export function ptyClientEnv(o: { home: string; storage: string; apiUrl: string }): Record<string, string> {
+  const env: Record<string, string> = {
+    TERM: 'xterm-256color',
+    HOME: o.home,
+    SHELL: '/bin/bash',
+    ROZ_STORAGE_PATH: o.storage,
+    GIT_CONFIG_NOSYSTEM: '1',
+    ANTHROPIC_BASE_URL: o.apiUrl,
+    ANTHROPIC_API_KEY: 'sk-ant-e2e',
+    ...OFFLINE_CLIENT,
   };
+  for (const k of PTY_INHERITED) if (process.env[k] !== undefined) env[k] = process.env[k]!;
+  return env;
 }
 
 export function assertClientInstalled(client?: ClientVersion): string {
