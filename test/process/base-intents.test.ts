@@ -12,17 +12,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { GIT_ENV } from '../helpers/test-git.js';
 
-const GIT_ENV = {
-  PATH: '/usr/bin:/bin',
-  HOME: '/nonexistent',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
 const git = (cwd: string, ...args: string[]): string => execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 const BASE = 'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n';

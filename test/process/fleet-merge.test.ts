@@ -10,17 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
-
-const GIT_ENV = {
-  PATH: '/usr/bin:/bin',
-  HOME: '/nonexistent',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
+import { GIT_ENV } from '../helpers/test-git.js';
 
 function git(cwd: string, ...args: string[]): string {
   return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -7,17 +7,8 @@ import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { entryAt, ObjectError, parseTree, readObjects, treeBody, treeWith, verifyTree } from '../../src/store/git-objects.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { GIT_ENV as ENV } from '../helpers/test-git.js';
 
-const ENV = {
-  PATH: '/usr/bin:/bin',
-  HOME: '/nonexistent',
-  GIT_CONFIG_NOSYSTEM: '1',
-  GIT_CONFIG_GLOBAL: '/dev/null',
-  GIT_AUTHOR_NAME: 't',
-  GIT_AUTHOR_EMAIL: 't@t',
-  GIT_COMMITTER_NAME: 't',
-  GIT_COMMITTER_EMAIL: 't@t',
-};
 const git = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, env: ENV, encoding: 'utf8' }).trim();
 
 function repo() {

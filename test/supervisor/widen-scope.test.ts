@@ -14,6 +14,7 @@ import { acceptableGlob, widenScope } from '../../src/supervisor/widen-scope.js'
 import { makeProject } from '../governance/helpers.js';
 import { rozBin } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { GIT_ISOLATED } from '../helpers/test-git.js';
 import { relay, preToolUse, startSupervisor, until } from './helpers/channel.js';
 
 beforeAll(loadAllOnDemand);
@@ -119,15 +120,7 @@ describe('g on an agent in its worktree (issue 25)', () => {
   it('the supervisor widens the BASE checkout’s intents file, not the copy in the agent’s worktree', async () => {
     const { sup, env, store } = await startSupervisor();
     try {
-      const gitEnv = {
-        ...env,
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_AUTHOR_NAME: 't',
-        GIT_AUTHOR_EMAIL: 't@t',
-        GIT_COMMITTER_NAME: 't',
-        GIT_COMMITTER_EMAIL: 't@t',
-      };
+      const gitEnv = { ...env, ...GIT_ISOLATED };
       const tmp = realpathSync(tempDir('roz-widen-wt-'));
       const main = join(tmp, 'repo');
       mkdirSync(join(main, '.orchestration'), { recursive: true });
