@@ -139,3 +139,13 @@ export function gitDenyPaths(project: string): string[] {
 export function enforcedSettings(p: ProtectedPaths, opts: EnforceOptions): ClaudeSettings {
   return mergeSettings(sandboxFragment(p, opts), permissionsFragment(p));
 }
+
+/**
+ * The repository's `objects/` read-only to the agent, for Bash (the sandbox)
+ * and the file tools (a deny rule): its git writes new objects into a staging
+ * store roz takes them from (store/object-intake.ts). Only for a launch that
+ * made that store and puts roz's git shim on the agent's PATH.
+ */
+export function objectsFragment(objects: string): ClaudeSettings {
+  return { sandbox: { filesystem: { denyWrite: [objects] } }, permissions: { deny: [`Edit(/${objects}/**)`] } };
+}

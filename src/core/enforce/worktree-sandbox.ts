@@ -77,16 +77,23 @@ export function siblingsOff(files: string[], own: string | null): string[] {
   return [...out].sort();
 }
 
-export function planWorktreeSandbox(w: LinkedWorktree): WorktreeSandbox {
+/**
+ * `stagedObjects`: the agent's git writes new objects into a staging store in
+ * its own admin dir (store/object-staging.ts) and the shared `objects/` is
+ * read-only, so no object anyone else reads can be replaced (issue 29).
+ * Without it (a plan printed for a launch roz does not make), `objects/`
+ * stays writable, as git needs it to commit.
+ */
+export function planWorktreeSandbox(w: LinkedWorktree, stagedObjects = false): WorktreeSandbox {
   const c = w.commonDir;
   const own = w.branch;
   const ownDir = own ? own.split('/').slice(0, -1).join('/') : null;
-  const allowWrite = [w.worktree, w.gitDir, join(c, 'objects')];
+  const allowWrite = stagedObjects ? [w.worktree, w.gitDir] : [w.worktree, w.gitDir, join(c, 'objects')];
   if (own && ownDir) allowWrite.push(join(c, ownDir), join(c, 'logs', ownDir));
 
   const deny = new Set<string>();
   for (const e of ALWAYS_DENIED) deny.add(join(c, e));
-  for (const e of w.commonEntries) if (!COMMON_KEPT.has(e)) deny.add(join(c, e));
+  for (const e of w.commonEntries) if (!COMMON_KEPT.has(e) || (stagedObjects && e === 'objects')) deny.add(join(c, e));
   // Other worktrees' admin dirs (their HEAD, index): every id but this one.
   for (const id of w.worktreeIds) {
     const dir = join(c, 'worktrees', id);
@@ -104,7 +111,7 @@ export function planWorktreeSandbox(w: LinkedWorktree): WorktreeSandbox {
 }
 
 /** The settings fragment: merged after roz's own (arrays add, nothing is dropped). */
-export function worktreeSandboxFragment(w: LinkedWorktree): ClaudeSettings {
-  const plan = planWorktreeSandbox(w);
+export function worktreeSandboxFragment(w: LinkedWorktree, stagedObjects = false): ClaudeSettings {
+  const plan = planWorktreeSandbox(w, stagedObjects);
   return { sandbox: { filesystem: { allowWrite: plan.allowWrite, denyWrite: plan.denyWrite } } };
 }
