@@ -12,7 +12,7 @@
 // Both pinned clients; the single agent in the main checkout and an agent in
 // the worktree `roz agent add` made.
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bash, on, reply, say, type ParsedRequest } from './harness/fake-api.js';
@@ -38,7 +38,18 @@ const probe = (name: string, cmd: string) => `{ ${cmd} ; } >"$TMPDIR/${name}.out
 const forge = (mode: string, dir: string, label: string) => `python3 ${FORGE} ${mode} "${dir}" "$B" '${EVIL}' ${label}`;
 
 /** The agent's turn: honest git work, then the attack on the repository's objects and on its own staging store. */
-function attackCommand(): string {
+/** What the human's git reads in the shared git dir when present (core/enforce/worktree-sandbox.ts HUMAN_READS_WHEN_PRESENT): a worktree agent makes none. */
+const SHARED_PLANTS: Record<string, string> = {
+  'PLANT-MERGE-HEAD': 'git rev-parse HEAD > "$C/MERGE_HEAD"',
+  'PLANT-REBASE-TODO': 'mkdir -p "$C/rebase-merge" && echo "exec touch pwned" > "$C/rebase-merge/git-rebase-todo"',
+  'PLANT-MODULE': 'mkdir -p "$C/modules/x"',
+  'PLANT-RR-CACHE': 'mkdir -p "$C/rr-cache"',
+  'PLANT-SHALLOW': 'git rev-parse HEAD > "$C/shallow"',
+  'PLANT-ORIG-HEAD': 'git rev-parse HEAD > "$C/ORIG_HEAD"',
+};
+const SHARED_PATHS = ['MERGE_HEAD', 'rebase-merge', 'modules', 'rr-cache', 'shallow', 'ORIG_HEAD'];
+
+function attackCommand(worktree: boolean): string {
   return [
     'C="$(git rev-parse --path-format=absolute --git-common-dir)"; S="$(git rev-parse --absolute-git-dir)/roz-objects"; B="$(git rev-parse HEAD:run.sh)"',
     probe('WORK', 'echo agent > work.txt && git add work.txt && git commit -q -m agent-work && git log -1 --format=%s'),
@@ -52,6 +63,7 @@ function attackCommand(): string {
     // Its own staging store is writable: what it forges there must never reach the repository.
     forge('loose', '$S', 'STAGE-LOOSE'),
     forge('pack', '$S', 'STAGE-PACK'),
+    ...(worktree ? Object.entries(SHARED_PLANTS).map(([k, cmd]) => probe(k, cmd)) : []),
     'echo ALL-PROBES-DONE',
   ].join('\n');
 }
@@ -102,7 +114,14 @@ describe.each(PINNED_CLIENTS)('the repository objects under roz, client %s', (cl
         expect(add.code, add.stderr).toBe(0);
         agentWs = { ...ws, repo: join(ws.root, 'repo.roz', 'a') };
       }
-      const run = await runRoz({ prompt: 'do the task', client, workspace: agentWs, exec: true, timeoutMs: 150_000, scenario: scenario(attackCommand()) });
+      const run = await runRoz({
+        prompt: 'do the task',
+        client,
+        workspace: agentWs,
+        exec: true,
+        timeoutMs: 150_000,
+        scenario: scenario(attackCommand(where === 'agent worktree')),
+      });
       const why = run.why();
       const attack = run.requests.find((r) => /ALL-PROBES-DONE/.test(resultText(r)));
       const p = probes(attack ? resultText(attack) : '');
@@ -128,6 +147,11 @@ describe.each(PINNED_CLIENTS)('the repository objects under roz, client %s', (cl
         why,
       ).toBe(true);
 
+      if (where === 'agent worktree') {
+        // Nothing the human's git would read in the shared git dir: every plant failed, nothing is left there.
+        for (const k of Object.keys(SHARED_PLANTS)) expect(p[k]!.code, `${k}: ${p[k]!.out}\n${why}`).not.toBe(0);
+        for (const n of SHARED_PATHS) expect(existsSync(join(ws.repo, '.git', n)), n).toBe(false);
+      }
       // The human: committed content, four ways; the agent's commits readable.
       expect(humanReads(ws, ws.repo, base)).toEqual({ show: COMMITTED, checkout: COMMITTED, stash: COMMITTED });
       expect(humanGit(ws, ws.repo, 'cat-file', 'blob', blob)).toBe(COMMITTED);
