@@ -4,7 +4,7 @@
 // the session's repository has a staging store with something in it. The
 // intake module (zlib, git) is loaded only then.
 import type { GitIdentity } from '../core/git-identity.js';
-import { stagingHasWork, stagingPlace } from '../store/object-staging.js';
+import { stagingDirOf, stagingHasWork } from '../store/object-staging.js';
 import type { TraceRecord } from '../store/session-store.js';
 
 export interface ObjectIntakeReport {
@@ -19,8 +19,8 @@ const NOTHING: ObjectIntakeReport = { warnings: [], trace: () => [] };
  * none, undefined when unknown); a `.git` replaced since then is not taken from.
  */
 export async function takeAgentObjects(dir: string, storeRoot: string, identity: () => GitIdentity | null | undefined): Promise<ObjectIntakeReport> {
-  const place = stagingPlace(dir);
-  if (!place || !stagingHasWork(place.staging)) return NOTHING;
+  const staging = stagingDirOf(dir);
+  if (!staging || !stagingHasWork(staging)) return NOTHING;
   const expect = identity();
   if (expect === null) return NOTHING;
   const { intakeAt, forgedMessage } = await import('../store/object-intake.js');

@@ -43,7 +43,7 @@ import { objectHash } from './git-objects.js';
 import { runGitBytes } from './git.js';
 import { randomUuid } from './random-uuid.js';
 import { quarantineDir } from './paths.js';
-import { stagingPlace, type StagingPlace } from './object-staging.js';
+import { stagingPlace, type StagingPlace } from './staging-place.js';
 import type { GitIdentity } from '../core/git-identity.js';
 
 /** A loose object larger than this (compressed) is left where it is, and said (the repository would not need it from roz). */

@@ -1,45 +1,14 @@
 // Where an agent's new git objects wait for roz (store/object-intake.ts): the
-// staging store of the repository a directory is in, made by the launcher,
-// found by the hooks, the supervisor and the merge gate. The git directory
-// is read from the file system (git-repo.ts), never from git.
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
-import type { GitIdentity } from '../core/git-identity.js';
-import { identityChange, repoOf } from './git-repo.js';
-import { resolveReal } from './realpath.js';
+// staging store of the repository a directory is in. This part is on every
+// hook's path, so it only looks (a walk up to `.git`, two directory reads);
+// store/staging-place.ts makes the store and checks the repository, and the
+// intake itself is loaded only when something waits.
+import { lstatSync, readdirSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
+import { readOptionalText } from './regular-file.js';
 
 /** The staging store's name inside a git directory (a worktree's admin dir, or `.git`); plugin/git-shim/git knows it too. */
 export const STAGING_NAME = 'roz-objects';
-
-export interface StagingPlace {
-  /** The git directory (a linked worktree's admin dir, or `.git`). */
-  gitDir: string;
-  /** The shared git directory: its `objects/` is the repository's. */
-  commonDir: string;
-  /** `<gitDir>/roz-objects`. */
-  staging: string;
-  /** `<commonDir>/objects`. */
-  objects: string;
-}
-
-/** The staging place of the repository holding `dir`, whether or not it exists yet; null outside git. */
-export function stagingPlace(dir: string, expect?: GitIdentity | null): StagingPlace | null {
-  const found = repoOf(dir);
-  if (!found.ok) return null;
-  // A `.git` the agent replaced since the session started names a repository that is not the session's.
-  if (expect && identityChange(expect, found.id)) return null;
-  const gitDir = resolveReal(found.id.git_dir);
-  const commonDir = resolveReal(found.id.common_dir);
-  return { gitDir, commonDir, staging: join(gitDir, STAGING_NAME), objects: join(commonDir, 'objects') };
-}
-
-/** The launcher: make the staging store (its `pack/` and `info/` too, as git expects of an object directory). */
-export function prepareStaging(dir: string): StagingPlace | null {
-  const place = stagingPlace(dir);
-  if (!place || !existsSync(place.objects)) return null;
-  for (const sub of ['pack', 'info']) mkdirSync(join(place.staging, sub), { recursive: true });
-  return place;
-}
 
 /** Whether anything waits in a staging store: a loose object's fan-out folder or a pack (cheap: two directory reads). */
 export function stagingHasWork(staging: string): boolean {
@@ -54,5 +23,27 @@ export function stagingHasWork(staging: string): boolean {
     return readdirSync(join(staging, 'pack')).some((n) => n.endsWith('.pack'));
   } catch {
     return false;
+  }
+}
+
+/**
+ * The staging store of the repository holding `dir`, found without git and
+ * without checking the repository (the intake does that): `.git`'s
+ * directory, or the one its gitfile names, + `roz-objects`. Null outside git.
+ */
+export function stagingDirOf(dir: string): string | null {
+  let cur = resolve(dir);
+  for (;;) {
+    const dotGit = join(cur, '.git');
+    const st = lstatSync(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return join(dotGit, STAGING_NAME);
+    if (st?.isFile()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readOptionalText(dotGit, 64 * 1024) ?? '');
+      return m ? join(isAbsolute(m[1]!) ? m[1]! : resolve(cur, m[1]!), STAGING_NAME) : null;
+    }
+    if (st) return null;
+    const up = dirname(cur);
+    if (up === cur) return null;
+    cur = up;
   }
 }

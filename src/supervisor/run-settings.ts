@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { join, resolve } from 'node:path';
 import type { RozConfig } from '../core/config.js';
 import { enforcedSettings, mergeSettings, objectsFragment, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
-import { prepareStaging, type StagingPlace } from '../store/object-staging.js';
+import { prepareStaging, type StagingPlace } from '../store/staging-place.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
 import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';

@@ -8,7 +8,8 @@ import { join, resolve } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, test } from 'vitest';
 import { forgedMessage, intakeAt, parseLoose } from '../../src/store/object-intake.js';
-import { prepareStaging, stagingHasWork } from '../../src/store/object-staging.js';
+import { stagingHasWork } from '../../src/store/object-staging.js';
+import { prepareStaging } from '../../src/store/staging-place.js';
 import { GIT_ENV } from '../helpers/test-git.js';
 
 const SHIM = resolve(import.meta.dirname, '../../plugin/git-shim');
