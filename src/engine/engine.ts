@@ -33,7 +33,7 @@ import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
-import { takeAgentObjects } from './object-intake-hook.js';
+import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -133,6 +133,10 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
             }
           });
     for (const w of objects?.warnings ?? []) warn(w);
+    if (event === 'Stop') {
+      const left = operationLeftWarning(deps.env.CLAUDE_PROJECT_DIR || input.cwd);
+      if (left) warn(left);
+    }
     const gov: GovernanceDeps = {
       env: deps.env,
       gitIdentity: snaps.identity,

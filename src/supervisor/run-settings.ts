@@ -43,7 +43,7 @@ export function buildSettings(
   const worktree = linkedWorktreeOf(cwd);
   const own = worktree ? [worktreeSandboxFragment(worktree, objects !== null)] : [];
   // The repository's objects read-only (its common dir's, for a worktree too): new ones wait in staging.
-  if (objects) own.push(objectsFragment(objects.objects));
+  if (objects) own.push(objectsFragment(objects.objects, worktree ? null : objects.gitDir));
   // Ours last: a user's own --settings may add to the sandbox, never loosen it.
   return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV }), ...own), paths };
 }

@@ -46,8 +46,13 @@ const SHARED_PLANTS: Record<string, string> = {
   'PLANT-RR-CACHE': 'mkdir -p "$C/rr-cache"',
   'PLANT-SHALLOW': 'git rev-parse HEAD > "$C/shallow"',
   'PLANT-ORIG-HEAD': 'git rev-parse HEAD > "$C/ORIG_HEAD"',
+  'PLANT-LFS': 'mkdir -p "$C/lfs/objects"',
 };
-const SHARED_PATHS = ['MERGE_HEAD', 'rebase-merge', 'modules', 'rr-cache', 'shallow', 'ORIG_HEAD'];
+const SHARED_PATHS = ['MERGE_HEAD', 'rebase-merge', 'modules', 'rr-cache', 'shallow', 'ORIG_HEAD', 'lfs'];
+/** The agent in the main checkout: its own operation state is the checkout's, but not these (core/enforce/settings.ts MAIN_CHECKOUT_DENIED). */
+const MAIN_PLANTS = ['PLANT-MODULE', 'PLANT-RR-CACHE', 'PLANT-SHALLOW', 'PLANT-LFS'];
+const MAIN_PATHS = ['modules', 'rr-cache', 'shallow', 'lfs'];
+const plantsFor = (worktree: boolean): string[] => (worktree ? Object.keys(SHARED_PLANTS) : MAIN_PLANTS);
 
 function attackCommand(worktree: boolean): string {
   return [
@@ -63,7 +68,7 @@ function attackCommand(worktree: boolean): string {
     // Its own staging store is writable: what it forges there must never reach the repository.
     forge('loose', '$S', 'STAGE-LOOSE'),
     forge('pack', '$S', 'STAGE-PACK'),
-    ...(worktree ? Object.entries(SHARED_PLANTS).map(([k, cmd]) => probe(k, cmd)) : []),
+    ...plantsFor(worktree).map((k) => probe(k, SHARED_PLANTS[k]!)),
     'echo ALL-PROBES-DONE',
   ].join('\n');
 }
@@ -147,11 +152,9 @@ describe.each(PINNED_CLIENTS)('the repository objects under roz, client %s', (cl
         why,
       ).toBe(true);
 
-      if (where === 'agent worktree') {
-        // Nothing the human's git would read in the shared git dir: every plant failed, nothing is left there.
-        for (const k of Object.keys(SHARED_PLANTS)) expect(p[k]!.code, `${k}: ${p[k]!.out}\n${why}`).not.toBe(0);
-        for (const n of SHARED_PATHS) expect(existsSync(join(ws.repo, '.git', n)), n).toBe(false);
-      }
+      // Nothing the human's git would read or run from the shared git dir: every plant failed, nothing is left there.
+      for (const k of plantsFor(where === 'agent worktree')) expect(p[k]!.code, `${k}: ${p[k]!.out}\n${why}`).not.toBe(0);
+      for (const n of where === 'agent worktree' ? SHARED_PATHS : MAIN_PATHS) expect(existsSync(join(ws.repo, '.git', n)), n).toBe(false);
       // The human: committed content, four ways; the agent's commits readable.
       expect(humanReads(ws, ws.repo, base)).toEqual({ show: COMMITTED, checkout: COMMITTED, stash: COMMITTED });
       expect(humanGit(ws, ws.repo, 'cat-file', 'blob', blob)).toBe(COMMITTED);

@@ -156,6 +156,8 @@ describe('the shared git directory under a launch (issue 29)', () => {
         expect(s.sandbox.filesystem.denyWrite).toContain(join(c, 'objects'));
         expect(s.sandbox.filesystem.allowWrite ?? []).not.toContain(join(c, 'objects'));
         expect(s.permissions.deny).toContain(`Edit(/${join(c, 'objects')}/**)`);
+        // What the human's git would run or apply from there, even when missing: the main checkout's agent too.
+        for (const n of ['modules', 'lfs', 'rr-cache', 'shallow']) expect(s.sandbox.filesystem.denyWrite, n).toContain(join(c, n));
       } finally {
         run.dispose();
       }
