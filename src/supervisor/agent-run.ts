@@ -146,7 +146,13 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
       args = withSettings(plan, settings.file).args;
       childEnv[SETTINGS_ENV] = settings.file;
       // roz's git first on the agent's PATH: it writes new objects into the staging store (plugin/git-shim/git).
-      if (settings.objects) childEnv.PATH = `${gitShimDir(pluginDir)}:${childEnv.PATH ?? ''}`;
+      // The git it runs is resolved here, off a PATH without the project's folders (the client runs it too,
+      // outside the sandbox: never a git the agent planted in node_modules/.bin).
+      const realGit = resolveExecutable('git', pathOutsideProject(req.env.PATH, req.cwd));
+      if (settings.objects && realGit) {
+        childEnv.PATH = `${gitShimDir(pluginDir)}:${childEnv.PATH ?? ''}`;
+        childEnv.ROZ_REAL_GIT = realGit;
+      }
     }
     // In-process hooks see what a hook process of THIS agent would: the plugin root, its project, its settings
     // file (which this launch started the client with: the engine cannot find that in /proc from here), its token.

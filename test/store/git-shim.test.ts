@@ -1,8 +1,9 @@
-// roz's git shim (plugin/git-shim/git) finds the real git past any wrapper
-// the agent puts around it, and never loops (a planted `git` that execs the
-// one the shell found is what test/e2e/git-trust-plants does).
+// roz's git shim (plugin/git-shim/git) runs the git the launcher resolved,
+// never one found on PATH (the client runs it outside the sandbox, and the
+// project's node_modules/.bin may hold a planted git: test/e2e/git-trust-plants),
+// and never loops.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -23,28 +24,31 @@ function wrapper(name: string, target: string): string {
   chmodSync(join(dir, 'git'), 0o755);
   return dir;
 }
-/** `git --version` as the agent's shell runs it: by name, on `path`. */
-const run = (path: string) => spawnSync('/bin/sh', ['-c', 'git --version'], { env: { PATH: path }, encoding: 'utf8', timeout: 10_000 });
+/** `git --version` as the client or the agent's shell runs it: by name, on `path`. */
+const run = (path: string, env: Record<string, string> = {}) =>
+  spawnSync('/bin/sh', ['-c', 'git --version'], { env: { PATH: path, ...env }, encoding: 'utf8', timeout: 10_000 });
+const marks = (): string => (existsSync(join(root, 'marks')) ? readFileSync(join(root, 'marks'), 'utf8') : '');
 
-test.each([
-  ['a wrapper before the shim, execing it by path', (w: string) => `${w}:${SHIM_DIR}:/usr/bin:/bin`],
-  ['a wrapper after the shim, execing it by path', (w: string) => `${SHIM_DIR}:${w}:/usr/bin:/bin`],
-  ['the shim not on PATH, a wrapper first', (w: string) => `${w}:/usr/bin:/bin`],
-])('%s: the real git answers', (_, path) => {
-  const r = run(path(wrapper('w', SHIM)));
+test("a git planted in a PATH folder after the shim never runs: the shim runs the launcher's git, else a system one", () => {
+  const planted = wrapper('planted', '/usr/bin/git');
+  const r = run(`${SHIM_DIR}:${planted}:/usr/bin:/bin`);
   expect(r.status, r.stderr).toBe(0);
   expect(r.stdout).toMatch(/^git version /);
-  // The wrapper ran (it stands between the shell and the shim, or the shim and git), and the chain ended.
-  expect(readFileSync(join(root, 'marks'), 'utf8')).toMatch(/^(w\n)+$/);
+  expect(marks()).toBe('');
+  // The launcher's choice (ROZ_REAL_GIT) is what runs.
+  const chosen = wrapper('chosen', '/usr/bin/git');
+  const c = run(`${SHIM_DIR}:${planted}:/usr/bin:/bin`, { ROZ_REAL_GIT: join(chosen, 'git') });
+  expect(c.status, c.stderr).toBe(0);
+  expect(marks()).toMatch(/^(chosen\n)+$/);
 });
 
-test('two wrappers that exec the shim and no real git: it gives up (127), it does not loop', () => {
-  const a = wrapper('a', SHIM);
-  const b = wrapper('b', SHIM);
-  const r = spawnSync(SHIM, ['--version'], { env: { PATH: `${a}:${b}` }, encoding: 'utf8', timeout: 10_000 });
+test('a wrapper that execs the shim, and ROZ_REAL_GIT naming the shim itself: the real git answers, no loop', () => {
+  const w = wrapper('w', SHIM);
+  const r = run(`${w}:${SHIM_DIR}:/usr/bin:/bin`, { ROZ_REAL_GIT: SHIM });
   expect(r.error).toBeUndefined();
-  expect(r.status).toBe(127);
-  expect(r.stderr).toMatch(/found no other/);
+  expect(r.status, r.stderr).toBe(0);
+  expect(r.stdout).toMatch(/^git version /);
+  expect(marks()).toBe('w\n');
 });
 
 test('GIT_OBJECT_DIRECTORY already set (by the agent) is left as it is', () => {
