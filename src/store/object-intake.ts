@@ -116,6 +116,34 @@ function readRegular(path: string, max: number): Buffer | null {
   }
 }
 
+/**
+ * A directory the agent can write, opened without following a link, and a
+ * path through which to reach what is in it: `/proc/self/fd/N` where the OS
+ * has it, so that a folder swapped for a link after the open (to the
+ * repository's own objects/, say) cannot turn roz's unlink of a taken-in
+ * object into the removal of the repository's. Elsewhere (no /proc), the
+ * path itself, checked at the open only.
+ */
+interface HeldDir {
+  fd: number;
+  path: string;
+}
+const PROC_FD = process.platform === 'linux';
+
+function holdDir(path: string): HeldDir | null {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW);
+  } catch {
+    return null;
+  }
+  return { fd, path: PROC_FD ? `/proc/self/fd/${fd}` : path };
+}
+
+function release(d: HeldDir): void {
+  closeSync(d.fd);
+}
+
 /** "<type> <size>\0<body>" of a loose object, or why it is not one. */
 export function parseLoose(raw: Buffer): { type: string; body: Buffer } | { error: string } {
   let data: Buffer;
@@ -170,44 +198,62 @@ function quarantine(t: IntakeTarget, from: string, id: string): string | null {
   }
 }
 
-function takeLoose(t: IntakeTarget, out: IntakeResult): void {
-  for (const fan of names(t.staging)) {
+function takeLoose(t: IntakeTarget, staging: HeldDir, out: IntakeResult): void {
+  for (const fan of names(staging.path)) {
     if (!FANOUT.test(fan)) continue;
-    for (const rest of names(join(t.staging, fan))) {
-      if (!REST.test(rest)) continue; // git's own tmp_obj_* files, still being written
-      const id = fan + rest;
-      const path = join(t.staging, fan, rest);
-      const raw = readRegular(path, MAX_LOOSE_BYTES);
-      if (!raw) {
-        out.problems.push(`${id}: not a regular file of at most ${MAX_LOOSE_BYTES} bytes; left in ${t.staging}`);
-        continue;
+    const dir = holdDir(join(staging.path, fan));
+    if (!dir) {
+      out.problems.push(`${join(t.staging, fan)} is not a directory (a link?); left alone`);
+      continue;
+    }
+    try {
+      for (const rest of names(dir.path)) {
+        if (!REST.test(rest)) continue; // git's own tmp_obj_* files, still being written
+        const id = fan + rest;
+        const path = join(dir.path, rest);
+        const raw = readRegular(path, MAX_LOOSE_BYTES);
+        if (!raw) {
+          out.problems.push(`${id}: not a regular file of at most ${MAX_LOOSE_BYTES} bytes; left in ${t.staging}`);
+          continue;
+        }
+        const parsed = parseLoose(raw);
+        const real = 'error' in parsed ? null : objectHash(parsed.type, parsed.body);
+        if ('error' in parsed || real !== id) {
+          out.forged.push({ id, real, kept: quarantine(t, path, id) });
+          continue;
+        }
+        try {
+          linkInto(t.objects, id, parsed.type, parsed.body);
+        } catch (err) {
+          out.problems.push(`${id}: cannot write it into ${t.objects} (${(err as Error).message}); left in staging`);
+          continue;
+        }
+        out.taken++;
+        unlinkQuiet(path);
       }
-      const parsed = parseLoose(raw);
-      const real = 'error' in parsed ? null : objectHash(parsed.type, parsed.body);
-      if ('error' in parsed || real !== id) {
-        out.forged.push({ id, real, kept: quarantine(t, path, id) });
-        continue;
-      }
-      try {
-        linkInto(t.objects, id, parsed.type, parsed.body);
-      } catch (err) {
-        out.problems.push(`${id}: cannot write it into ${t.objects} (${(err as Error).message}); left in staging`);
-        continue;
-      }
-      out.taken++;
-      unlinkQuiet(path);
+    } finally {
+      release(dir);
     }
     // An emptied fan-out folder goes too (git makes it again when it needs it): "nothing waits" stays one readdir.
     try {
-      rmdirSync(join(t.staging, fan));
+      rmdirSync(join(staging.path, fan));
     } catch {
-      /* not empty (a file left, or one being written) */
+      /* not empty (a file left, or one being written), or no longer a directory */
     }
   }
 }
 
-function takePacks(t: IntakeTarget, out: IntakeResult): void {
-  const dir = join(t.staging, 'pack');
+function takePacks(t: IntakeTarget, staging: HeldDir, out: IntakeResult): void {
+  const held = holdDir(join(staging.path, 'pack'));
+  if (!held) return;
+  try {
+    takePacksIn(t, held.path, out);
+  } finally {
+    release(held);
+  }
+}
+
+function takePacksIn(t: IntakeTarget, dir: string, out: IntakeResult): void {
   const present = new Set(names(dir));
   for (const name of present) {
     const m = PACK.exec(name);
@@ -215,7 +261,7 @@ function takePacks(t: IntakeTarget, out: IntakeResult): void {
     if (!m || !present.has(`${m[1]}.idx`)) continue;
     const fd = openRegular(join(dir, name));
     if (fd === null) {
-      out.problems.push(`${name}: not a regular file; left in ${dir}`);
+      out.problems.push(`${name}: not a regular file; left in ${join(t.staging, 'pack')}`);
       continue;
     }
     // index-pack names every object by hashing it, and writes its own copy of what it read into the
@@ -242,11 +288,18 @@ function takePacks(t: IntakeTarget, out: IntakeResult): void {
 /** Take every finished staged object into the repository; never throws. */
 export function intakeStaged(t: IntakeTarget): IntakeResult {
   const out: IntakeResult = { taken: 0, packs: 0, forged: [], problems: [] };
+  const staging = holdDir(t.staging);
+  if (!staging) {
+    out.problems.push(`${t.staging} is not a directory (a link?); nothing taken from it`);
+    return out;
+  }
   try {
-    takeLoose(t, out);
-    takePacks(t, out);
+    takeLoose(t, staging, out);
+    takePacks(t, staging, out);
   } catch (err) {
     out.problems.push(`object intake stopped: ${(err as Error).message}`);
+  } finally {
+    release(staging);
   }
   return out;
 }

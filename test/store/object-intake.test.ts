@@ -175,6 +175,30 @@ describe('forged objects never reach the repository', () => {
     git(['fsck', '--strict']);
   });
 
+  test("links in the staging store never make roz take from, or remove, the repository's own objects", () => {
+    const place = prepareStaging(repo)!;
+    const blob = git(['rev-parse', 'HEAD:run.sh']);
+    const fan = blob.slice(0, 2);
+    const before = filesUnder(place.objects);
+    // A fan-out folder that is a link to the repository's own.
+    symlinkSync(join(place.objects, fan), join(place.staging, fan));
+    const r = intakeAt(repo, store)!;
+    expect(r.problems.join('\n')).toMatch(/is not a directory \(a link\?\); left alone/);
+    expect(filesUnder(place.objects)).toEqual(before);
+    // The staging store itself a link to objects/, and its pack/ a link to the repository's pack/.
+    rmSync(place.staging, { recursive: true });
+    symlinkSync(place.objects, place.staging);
+    expect(intakeAt(repo, store)!.problems.join('\n')).toMatch(/is not a directory \(a link\?\); nothing taken/);
+    rmSync(place.staging);
+    mkdirSync(place.staging);
+    git(['repack', '-a', '-d', '-q']);
+    const packed = filesUnder(place.objects);
+    symlinkSync(join(place.objects, 'pack'), join(place.staging, 'pack'));
+    intakeAt(repo, store);
+    expect(filesUnder(place.objects)).toEqual(packed);
+    expect(git(['show', 'HEAD:run.sh'])).toBe('echo committed');
+  });
+
   test('nothing is done outside a repository, or where no staging store was made', () => {
     expect(intakeAt(root, store)).toBeNull();
     expect(intakeAt(repo, store)).toBeNull();
