@@ -7,6 +7,7 @@ import { closeSync, constants, writeSync } from 'node:fs';
 import { openNoFollow } from './no-follow.js';
 import { onDemand } from '../core/on-demand.js';
 import { traceRecordIssues } from '../core/governance/trace-check.js';
+import { ledgerLineHash } from '../core/fleet/ledger-union.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
 import { MiB, readRegularText } from './regular-file.js';
 
@@ -14,18 +15,19 @@ export class LedgerError extends Error {
   override name = 'LedgerError';
 }
 
-/** `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path. */
-export function appendLedger(within: string, file: string, record: TraceRecord): void {
+/**
+ * `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path.
+ * Returns the SHA-256 of the line written (without its newline): the hook keeps it in roz's store
+ * (a `LedgerAppended` note), so that a merge can tell the records roz wrote from ones a branch forged.
+ */
+export function appendLedger(within: string, file: string, record: TraceRecord): string {
   const issues = traceRecordIssues(record);
   if (issues.length > 0) {
     const why = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
     throw new LedgerError(`refusing to append an invalid trace record: ${why}`);
   }
-  const buf = Buffer.from(
-    `${JSON.stringify(record)}
-`,
-    'utf8',
-  );
+  const line = JSON.stringify(record);
+  const buf = Buffer.from(`${line}\n`, 'utf8');
   // Non-blocking, only a regular file, never through a link (no-follow.ts): a
   // FIFO planted there must not hang the hook, a link must not carry the line elsewhere.
   const { fd } = openNoFollow(within, file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
@@ -36,6 +38,7 @@ export function appendLedger(within: string, file: string, record: TraceRecord):
   } finally {
     closeSync(fd);
   }
+  return ledgerLineHash(line);
 }
 
 export interface LedgerRead {
