@@ -46,6 +46,8 @@ export interface HookSnapshots {
   /** Why the last snapshot is null (null: no repository, nothing to bind). */
   problem(): string | null;
   changedFiles(from: string, to: string): string[] | null;
+  /** roz's files a commit since `base` changed to bytes not on disk (store/tree-snapshot.ts rozFilesOffDisk); null: git could not say. */
+  rozFilesOffDisk(base: string): string[] | null;
   identity(): GitIdentity | null;
   projectDir(): string;
   /** Trace notes for what was refused (a replaced `.git`). */
@@ -87,6 +89,10 @@ export function hookSnapshots(opts: {
     },
     problem: () => memo?.problem ?? null,
     changedFiles: (from, to) => snapshotModule().changedBetween(opts.storeRoot, from, to),
+    rozFilesOffDisk: (base) => {
+      const r = snapshotModule().rozFilesOffDisk(projectDir(), base, identity());
+      return r.ok ? r.files : null;
+    },
     identity,
     projectDir,
     notes: () => notes,
