@@ -7,7 +7,6 @@ import { closeSync, constants, writeSync } from 'node:fs';
 import { openNoFollow } from './no-follow.js';
 import { onDemand } from '../core/on-demand.js';
 import { traceRecordIssues } from '../core/governance/trace-check.js';
-import { ledgerLineHash } from '../core/fleet/ledger-union.js';
 import type { TraceRecord } from '../core/governance/trace-record.js';
 import { MiB, readRegularText } from './regular-file.js';
 
@@ -17,8 +16,8 @@ export class LedgerError extends Error {
 
 /**
  * `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path.
- * Returns the SHA-256 of the line written (without its newline): the hook keeps it in roz's store
- * (a `LedgerAppended` note), so that a merge can tell the records roz wrote from ones a branch forged.
+ * Returns the line written (without its newline): the hook keeps its hash in roz's store (a
+ * `LedgerAppended` note), so that a merge can tell the records roz wrote from ones a branch forged.
  */
 export function appendLedger(within: string, file: string, record: TraceRecord): string {
   const issues = traceRecordIssues(record);
@@ -38,7 +37,7 @@ export function appendLedger(within: string, file: string, record: TraceRecord):
   } finally {
     closeSync(fd);
   }
-  return ledgerLineHash(line);
+  return line;
 }
 
 export interface LedgerRead {

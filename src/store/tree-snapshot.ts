@@ -39,6 +39,7 @@ import { join } from 'node:path';
 import type { Ignore } from 'ignore';
 import { boundedIgnore } from './bounded-ignore.js';
 import type { TreeSnapshot } from '../core/review/state.js';
+import { rozFilesOffDiskText, type RozFilesOffDisk } from '../core/review/roz-files-text.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
 import { readHeadFromFiles } from './git-head.js';
 import { identityChange, repoOf, type GitIdentity } from './git-repo.js';
@@ -524,4 +525,10 @@ export function rozFilesOffDisk(projectRoot: string, base: string, expect?: GitI
     } else if (head !== onDisk) out.push(path);
   }
   return { ok: true, files: out.sort() };
+}
+
+/** rozFilesOffDisk as the review gate takes it: the files with what to say, or null (none, or git could not say). */
+export function rozFilesOffDiskFound(projectRoot: string, base: string, expect?: GitIdentity | null): RozFilesOffDisk | null {
+  const r = rozFilesOffDisk(projectRoot, base, expect);
+  return r.ok && r.files.length > 0 ? rozFilesOffDiskText(r.files, base) : null;
 }

@@ -13,6 +13,7 @@ import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedT
 import { approvedMessage, pendingSummary } from './outcome.js';
 import type { SessionState } from '../session-state.js';
 import { namedFiles, noteSeen, noteUnseenWrites, projectFiles, unseenChanges, unseenSentence, WRITTEN_DURING_REVIEW } from './seen-tree.js';
+import type { RozFilesOffDisk } from './roz-files-text.js';
 import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
@@ -41,32 +42,15 @@ export interface ReviewContext {
   snapshotProblem?: () => string | null;
   /** Paths that differ between two trees, or null when git cannot say. */
   changedFiles: (from: string, to: string) => string[] | null;
-  /** roz's own files a commit since `base` changed to bytes that are not on disk (git plumbing), or null when git cannot say. */
-  rozFilesOffDisk?: (base: string) => string[] | null;
+  /** roz's own files a commit since `base` holds otherwise than the disk (issue 29), or null: none, or git cannot say. */
+  rozFilesOffDisk?: (base: string) => RozFilesOffDisk | null;
 }
 
-/**
- * roz's files (`.orchestration/`) that commits since the review's base hold
- * otherwise than the disk (issue 29): an agent's sandbox cannot write them, so
- * such a commit was made by git plumbing, and the human's next checkout,
- * stash or reset would put it on disk. Empty when none, or no base commit.
- */
-function rozFilesCommitted(state: SessionState, ctx: ReviewContext): string[] {
+/** roz's files committed otherwise than on disk since the review's base commit (a commit by git plumbing), or null. */
+const offDisk = (state: SessionState, ctx: ReviewContext): RozFilesOffDisk | null => {
   const head = state.review.base?.head;
-  if (!head || !ctx.rozFilesOffDisk) return [];
-  return ctx.rozFilesOffDisk(head) ?? [];
-}
-
-const ROZ_FILES_COMMITTED =
-  "committed with content that is not on disk (roz's own files: only roz and the human write them; a commit of other bytes under their names is made by git plumbing)";
-
-/** What the human is told: the files, why it matters, how to look and undo. */
-function rozFilesWarning(files: readonly string[], base: string): string {
-  return (
-    `roz: WARNING: a commit since ${base.slice(0, 12)} holds roz's own file${files.length === 1 ? '' : 's'} ${namedFiles(files)} otherwise than the disk (written by git plumbing, not by roz or you). ` +
-    `A git checkout, stash or reset --hard would put that content on disk. See it: git diff ${base.slice(0, 12)} HEAD -- .orchestration; drop it before anything else reads it.`
-  );
-}
+  return (head && ctx.rozFilesOffDisk?.(head)) || null;
+};
 
 const PROMPT_LIMIT = 10_000;
 const ROZ_PREFIX = /^\s*#roz(\s|$)/i;
@@ -425,15 +409,8 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
   // Bound to the tree the reviewer could have seen (its start, or its last
   // `roz context`), not the tree when it decides: another agent may have
   // written meanwhile (a background reviewer runs beside the agent).
-  if (args.kind === 'complete') {
-    const committed = rozFilesCommitted(state, ctx);
-    if (committed.length > 0) {
-      return refuse(
-        `a commit since the review started holds roz's own file${committed.length === 1 ? '' : 's'} ${namedFiles(committed)} ${ROZ_FILES_COMMITTED}. ` +
-          'That cannot be approved: record ISSUES asking for those commits to be dropped (roz context lists them under "ROZ\'S OWN FILES CHANGED BY COMMITS")',
-      );
-    }
-  }
+  const committed = args.kind === 'complete' ? offDisk(state, ctx) : null;
+  if (committed) return refuse(committed.refusal);
   const nowTree = ctx.snapshot()?.tree ?? null;
   const seenAt = run.seen_at;
   const unseen = unseenChanges(run, nowTree, ctx.changedFiles);
@@ -574,14 +551,14 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   if (!review.enabled || review.status === 'idle') return result(undefined, notes);
   const cfg = ctx.config.circuit_breaker;
   // roz's own files committed otherwise than on disk: the human hears of it at every stop until they are gone, and no approval stands.
-  const committed = rozFilesCommitted(state, ctx);
-  const warnings = committed.length > 0 ? [rozFilesWarning(committed, review.base!.head!)] : [];
-  if (committed.length > 0) notes.push({ type: 'RozFilesCommitted', files: committed });
+  const committed = offDisk(state, ctx);
+  const warnings = committed ? [committed.warning] : [];
+  if (committed) notes.push({ type: 'RozFilesCommitted', files: committed.files });
 
   if (review.status === 'approved') {
     // The approval covers the tree the reviewer saw; anything written since
     // (a Bash write, a commit of other work) needs its own review.
-    const changed = committed.length > 0 ? { files: committed, why: ROZ_FILES_COMMITTED } : changedSinceApproval(state, ctx);
+    const changed = committed ?? changedSinceApproval(state, ctx);
     if (changed === null) {
       const d = review.decision;
       // Shown once per decision, at the stop it lets through: in print mode this

@@ -21,6 +21,7 @@ import { rozVersion } from '../../core/version.js';
 import { gitHead } from '../../store/git-head.js';
 import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
 import { appendLedger } from '../../store/ledger.js';
+import { ledgerLineHash } from '../../core/fleet/ledger-union.js';
 import { assertOrchestrationTrusted } from './orchestration-trust.js';
 import { orchestrationPaths } from '../../store/orchestration.js';
 import { randomUuid } from '../../store/random-uuid.js';
@@ -73,7 +74,7 @@ export function appendUnattributed(
     },
   };
   assertOrchestrationTrusted(state, root, 'the ledger');
-  const hash = appendLedger(root, orchestrationPaths(root).ledger, record);
+  const hash = ledgerLineHash(appendLedger(root, orchestrationPaths(root).ledger, record));
   gov.map_stale = true;
   return { type: 'LedgerAppended', id: record.id, sha256: hash, intent_id: gov.intent_id, files: [...files], unattributed: true };
 }
@@ -204,7 +205,7 @@ export function recordMutation(
     },
   };
   assertOrchestrationTrusted(state, root, 'the ledger');
-  const hash = appendLedger(root, orchestrationPaths(root).ledger, record);
+  const hash = ledgerLineHash(appendLedger(root, orchestrationPaths(root).ledger, record));
   gov.mutations += 1;
   // intent_map.md follows at the end of the turn (refreshStaleMap), not after every change.
   gov.map_stale = true;
