@@ -491,8 +491,9 @@ export function commitsSince(projectRoot: string, base: string, expect?: GitIden
  * their names by git plumbing, and the human's next `git checkout`, `stash`
  * or `reset --hard` would put those bytes on disk. A file is flagged when
  * HEAD holds it otherwise than the disk does (absent on one side included);
- * the ledger when HEAD holds a line that is neither on disk nor at `base`
- * (records appended to the file after a commit are not a difference).
+ * the ledger and the lessons (appended to by roz) when HEAD holds a line that
+ * is neither on disk nor at `base` (lines appended after a commit are not a
+ * difference); the intent map never (derived, rewritten by roz at a stop).
  */
 export function rozFilesOffDisk(projectRoot: string, base: string, expect?: GitIdentity | null): { ok: true; files: string[] } | { ok: false; error: string } {
   if (!/^[0-9a-f]{40,64}$/.test(base)) return { ok: false, error: `not a commit id: ${base}` };
@@ -517,9 +518,12 @@ export function rozFilesOffDisk(projectRoot: string, base: string, expect?: GitI
   const lines = (t: string | null): string[] => (t ?? '').split('\n').filter((l) => l.trim() !== '');
   const out: string[] = [];
   for (const path of splitZ(names.stdout)) {
+    // The map is roz's view of the ledger, rewritten at every stop that changed it and read by nothing roz decides on.
+    if (path === '.orchestration/intent_map.md') continue;
     const head = blob(`HEAD:${path}`);
     const onDisk = disk(path);
-    if (path === '.orchestration/agent_trace.jsonl') {
+    // Appended to by roz (the ledger, the lessons): a committed line the disk and the base lack is what counts.
+    if (path === '.orchestration/agent_trace.jsonl' || path === '.orchestration/CLAUDE.md') {
       const known = new Set([...lines(onDisk), ...lines(blob(`${base}:${path}`))]);
       if (lines(head).some((l) => !known.has(l))) out.push(path);
     } else if (head !== onDisk) out.push(path);

@@ -118,13 +118,17 @@ describe("roz's own files committed by git plumbing in the main checkout (issue 
     // Honest: the human edits the intents on disk and the agent commits the file as it is (git commit -a), and the ledger as roz wrote it.
     writeFileSync(join(repo, '.orchestration', 'active_intents.yaml'), INTENTS.replace('name: Core', 'name: Core (human)'));
     writeFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), `${JSON.stringify({ id: 'r1' })}\n`);
+    writeFileSync(join(repo, '.orchestration', 'CLAUDE.md'), LESSON);
+    writeFileSync(join(repo, '.orchestration', 'intent_map.md'), '# map\n');
     git(repo, 'add', '-A');
     git(repo, 'commit', '-q', '-m', 'feature');
     expect(decision(await s.decide())).toBe('allow');
     const approved = await s.stop();
     expect(approved.json?.decision).toBeUndefined();
-    // Records appended after the commit are no difference.
+    // Records and lessons appended after the commit are no difference; nor is the map roz rewrites.
     writeFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), `${JSON.stringify({ id: 'r1' })}\n${JSON.stringify({ id: 'r2' })}\n`);
+    writeFileSync(join(repo, '.orchestration', 'CLAUDE.md'), `${LESSON}- a second lesson\n`);
+    writeFileSync(join(repo, '.orchestration', 'intent_map.md'), '# map, rewritten\n');
     expect((await s.stop()).json?.decision).toBeUndefined();
 
     // The forgery: a record roz never wrote, committed without touching the file.
