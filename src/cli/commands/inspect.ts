@@ -292,7 +292,11 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean; l
     );
     for (const l of m.files) out.push(`  ${l.replace(/\t(.*)$/, (_m, p: string) => `\t${marked(p)}`)}`);
     if (m.files.length === 0) out.push('  (nothing)');
-    if (m.rozDiff) out.push("Diff of roz's files in it:", clipDiff(m.rozDiff));
+    if (m.rozDiff)
+      out.push(
+        "roz's files in it are not the agent's work: roz agent merge refuses a branch that changes the intents, .intentignore, lessons or the map, and takes from the ledger only records roz wrote. Diff of roz's files in it:",
+        clipDiff(m.rozDiff),
+      );
   }
   process.stdout.write(out.join('\n') + '\n');
   return 0;
