@@ -157,6 +157,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       snapshot: snaps.snapshot,
       snapshotProblem: snaps.problem,
       changedFiles: snaps.changedFiles,
+      rozFilesOffDisk: snaps.rozFilesOffDisk,
     };
     const protect = () =>
       onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>

@@ -7,6 +7,7 @@
 import type { GitIdentity, SessionGit } from '../core/git-identity.js';
 import type { SessionState } from '../core/session-state.js';
 import type { TreeSnapshot } from '../core/review/state.js';
+import type { RozFilesOffDisk } from '../core/review/roz-files-text.js';
 import type { TraceNote } from '../core/verdict.js';
 import { NotLoaded, registerOnDemandLoader } from '../core/on-demand.js';
 import { repoOf } from '../store/git-repo.js';
@@ -46,6 +47,8 @@ export interface HookSnapshots {
   /** Why the last snapshot is null (null: no repository, nothing to bind). */
   problem(): string | null;
   changedFiles(from: string, to: string): string[] | null;
+  /** roz's files a commit since `base` holds otherwise than the disk (store/tree-snapshot.ts); null: none, or git could not say. */
+  rozFilesOffDisk(base: string): RozFilesOffDisk | null;
   identity(): GitIdentity | null;
   projectDir(): string;
   /** Trace notes for what was refused (a replaced `.git`). */
@@ -87,6 +90,7 @@ export function hookSnapshots(opts: {
     },
     problem: () => memo?.problem ?? null,
     changedFiles: (from, to) => snapshotModule().changedBetween(opts.storeRoot, from, to),
+    rozFilesOffDisk: (base) => snapshotModule().rozFilesOffDiskFound(projectDir(), base, identity()),
     identity,
     projectDir,
     notes: () => notes,

@@ -12,15 +12,20 @@
 //    consulted; the hardened runner switches off hooks and the rest;
 //  - the base branch moves with `update-ref NEW OLD` (a compare-and-swap);
 //  - the ledger path `.orchestration/agent_trace.jsonl` is resolved by roz
-//    (core/fleet/ledger-union.ts), never by git.
+//    (core/fleet/ledger-union.ts), never by git, and takes from the branch only
+//    the records roz recorded writing (issue 29);
+//  - a branch that changes any other of roz's files (`.orchestration/`:
+//    intents, .intentignore, lessons, the map) is refused before anything
+//    moves (rozFilesOnBranch, core/fleet/roz-files.ts).
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ledgerUnion } from '../core/fleet/ledger-union.js';
+import { changedRozFiles, LEDGER_PATH, ROZ_DIR, type RozEntries, type RozFilesOnBranch } from '../core/fleet/roz-files.js';
 import { EMPTY_TREE } from './tree-snapshot.js';
 import { runGit, runGitBytes, type GitRepo } from './git.js';
 import { commitTree, entryAt, objectHash, ObjectError, parseTree, readObjects, treeWith, verifyTree, type TreeEntry } from './git-objects.js';
 
-export const LEDGER_PATH = '.orchestration/agent_trace.jsonl';
+export { LEDGER_PATH };
 
 export interface BranchFacts {
   branchHead: string;
@@ -133,6 +138,8 @@ export interface MergeInput {
   /** Who merges (the commit's author and committer), and the commit message. */
   human: string;
   message: string;
+  /** Hashes of the ledger lines roz wrote in the agent's sessions: the only branch records merged (store/agent-sessions.ts). */
+  recorded: ReadonlySet<string>;
 }
 
 /** A scratch bare repository in roz's store that sees the real objects (alternates) and nothing else of the repository. */
@@ -187,7 +194,7 @@ export function mergeBranch(inp: MergeInput): MergeOutcome {
     let ledgerBlob: string | null = null;
     if (baseLedger || branchLedger) {
       const text = (e: TreeEntry | null) => (e ? readObjects(scratch, [e.id]).get(e.id)!.body.toString('utf8') : '');
-      const union = ledgerUnion(text(baseLedger), text(branchLedger));
+      const union = ledgerUnion(text(baseLedger), text(branchLedger), inp.recorded);
       ledgerBlob = putBlob(scratch, union.text);
       if (!ledgerBlob) return { ok: false, error: 'git could not store the merged ledger' };
     }
@@ -257,4 +264,90 @@ export function mergeBranch(inp: MergeInput): MergeOutcome {
   } finally {
     rmSync(scratch.gitDir, { recursive: true, force: true });
   }
+}
+
+/** A tree's files under `.orchestration/`, as "mode id" by path. */
+function rozEntries(read: (id: string) => TreeEntry[], tree: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const path of filesUnder(read, tree, ROZ_DIR)) {
+    const e = entryAt(read, tree, path);
+    if (e) out.set(path, `${e.mode} ${e.id}`);
+  }
+  return out;
+}
+
+const ZERO = /^0{40}$/;
+
+/**
+ * What the branch does to roz's files (core/fleet/roz-files.ts): its tip
+ * (every object verified) and each commit it would bring into the base (`git
+ * log --raw` over baseHead..branchHead, merges against each parent; each
+ * ledger blob read and hashed again). A file is the branch's change when it
+ * holds what neither the base tip nor the merge base holds; a ledger line is
+ * unverified when neither of them holds it and roz did not record writing it.
+ */
+export function rozFilesOnBranch(common: GitRepo, facts: BranchFacts, recorded: ReadonlySet<string>): RozFilesOnBranch {
+  const baseTree = commitTree(common, facts.baseHead);
+  const read = treeReader(common, new Map([...verifyTree(common, baseTree).trees]));
+  const mb = runGit(common, ['merge-base', facts.baseHead, facts.branchHead]);
+  const mbTree = mb.ok && /^[0-9a-f]{40}$/.test(mb.stdout.trim()) ? commitTree(common, mb.stdout.trim()) : null;
+  if (mbTree) verifyTree(common, mbTree);
+  const base: RozEntries = rozEntries(read, baseTree);
+  const mergeBase: RozEntries | null = mbTree ? rozEntries(read, mbTree) : null;
+  const blobText = (entry: string | undefined): string => {
+    const id = entry?.split(' ')[1];
+    if (!id) return '';
+    const obj = readObjects(common, [id]).get(id)!;
+    if (obj.type !== 'blob') throw new ObjectError(`${id} is a ${obj.type}, not a blob`);
+    return obj.body.toString('utf8');
+  };
+  const allowed = `${blobText(base.get(LEDGER_PATH))}\n${blobText(mergeBase?.get(LEDGER_PATH))}`;
+  const out: RozFilesOnBranch = { changed: [], unverified: [] };
+  const seenLines = new Set<string>();
+  const checkLedger = (entry: string | undefined, commit: string): void => {
+    for (const line of ledgerUnion(allowed, blobText(entry), recorded).unverified) {
+      if (seenLines.has(line)) continue;
+      seenLines.add(line);
+      out.unverified.push({ line, commit });
+    }
+  };
+  const seenPaths = new Set<string>();
+  const note = (path: string, commit: string): void => {
+    if (seenPaths.has(path)) return;
+    seenPaths.add(path);
+    out.changed.push({ path, commit });
+  };
+  // The tip, from roz's own reading of its objects.
+  const tip = rozEntries(facts.branchRead, facts.branchTree);
+  for (const p of changedRozFiles(tip, base, mergeBase)) note(p, facts.branchHead);
+  checkLedger(tip.get(LEDGER_PATH), facts.branchHead);
+  // Every commit the merge brings: history the base would hold (and a human's checkout could put on disk).
+  const log = runGit(
+    common,
+    ['log', '--raw', '-m', '--no-renames', '--no-abbrev', '--format=commit %H', `${facts.baseHead}..${facts.branchHead}`, '--', ROZ_DIR],
+    {
+      timeoutMs: 60_000,
+    },
+  );
+  if (!log.ok) throw new ObjectError(`git could not list the branch's changes to ${ROZ_DIR}/ (${log.error})`);
+  let commit = facts.branchHead;
+  for (const line of log.stdout.split('\n')) {
+    const c = /^commit ([0-9a-f]{40})/.exec(line);
+    if (c) {
+      commit = c[1]!;
+      continue;
+    }
+    const m = /^:\d+ (\d+) [0-9a-f]{40} ([0-9a-f]{40}) \w+\t(.+)$/.exec(line);
+    if (!m) continue;
+    const [, mode, id, path] = m as unknown as [string, string, string, string];
+    const entry = ZERO.test(id) ? undefined : `${mode} ${id}`;
+    if (path === LEDGER_PATH) {
+      checkLedger(entry, commit);
+      continue;
+    }
+    const at = new Map<string, string>(entry ? [[path, entry]] : []);
+    const only = (m: RozEntries | null): RozEntries | null => (m ? new Map(m.has(path) ? [[path, m.get(path)!]] : []) : null);
+    if (changedRozFiles(at, only(base)!, only(mergeBase)).length > 0) note(path, commit);
+  }
+  return out;
 }

@@ -54,3 +54,23 @@ export function decisionsIn(sessions: readonly SessionState[]): Array<ReviewedDe
   );
   return all.sort((a, b) => a.decided_at.localeCompare(b.decided_at));
 }
+
+/**
+ * The ledger lines roz wrote in those sessions: the hashes its hooks kept in
+ * roz's store (the `LedgerAppended` notes of each session's trace) when they
+ * appended a record to the worktree's ledger. What a merge takes from the
+ * agent's ledger (core/fleet/ledger-union.ts); a trace roz cannot read adds nothing.
+ */
+export function recordedLedgerLines(store: SessionStore, sessions: readonly SessionState[]): Set<string> {
+  const out = new Set<string>();
+  for (const s of sessions) {
+    let trace: ReturnType<SessionStore['readTrace']>;
+    try {
+      trace = store.readTrace(s.session_id);
+    } catch {
+      continue;
+    }
+    for (const r of trace) if (r.event === 'roz:LedgerAppended' && typeof r.sha256 === 'string' && /^[0-9a-f]{64}$/.test(r.sha256)) out.add(r.sha256);
+  }
+  return out;
+}

@@ -14,18 +14,19 @@ export class LedgerError extends Error {
   override name = 'LedgerError';
 }
 
-/** `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path. */
-export function appendLedger(within: string, file: string, record: TraceRecord): void {
+/**
+ * `file` inside `within` (the project root). Checked by hand (trace-check.ts), no zod on the hook path.
+ * Returns the line written (without its newline): the hook keeps its hash in roz's store (a
+ * `LedgerAppended` note), so that a merge can tell the records roz wrote from ones a branch forged.
+ */
+export function appendLedger(within: string, file: string, record: TraceRecord): string {
   const issues = traceRecordIssues(record);
   if (issues.length > 0) {
     const why = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
     throw new LedgerError(`refusing to append an invalid trace record: ${why}`);
   }
-  const buf = Buffer.from(
-    `${JSON.stringify(record)}
-`,
-    'utf8',
-  );
+  const line = JSON.stringify(record);
+  const buf = Buffer.from(`${line}\n`, 'utf8');
   // Non-blocking, only a regular file, never through a link (no-follow.ts): a
   // FIFO planted there must not hang the hook, a link must not carry the line elsewhere.
   const { fd } = openNoFollow(within, file, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT, 0o644);
@@ -36,6 +37,7 @@ export function appendLedger(within: string, file: string, record: TraceRecord):
   } finally {
     closeSync(fd);
   }
+  return line;
 }
 
 export interface LedgerRead {

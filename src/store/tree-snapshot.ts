@@ -39,6 +39,7 @@ import { join } from 'node:path';
 import type { Ignore } from 'ignore';
 import { boundedIgnore } from './bounded-ignore.js';
 import type { TreeSnapshot } from '../core/review/state.js';
+import { rozFilesOffDiskText, type RozFilesOffDisk } from '../core/review/roz-files-text.js';
 import { gitOut, runGit, type GitRepo } from './git.js';
 import { readHeadFromFiles } from './git-head.js';
 import { identityChange, repoOf, type GitIdentity } from './git-repo.js';
@@ -480,4 +481,58 @@ export function commitsSince(projectRoot: string, base: string, expect?: GitIden
     '--',
   ]);
   return r.ok ? { ok: true, lines: r.stdout.split('\n').filter(Boolean) } : { ok: false, error: r.error };
+}
+
+/**
+ * roz's own files (`.orchestration/`) that a commit since `base` changed to
+ * bytes that are not the file on disk (issue 29). roz's hooks write the
+ * ledger, and the human the intents, `.intentignore` and lessons, as files;
+ * an agent cannot write them (its sandbox), but it can commit any bytes under
+ * their names by git plumbing, and the human's next `git checkout`, `stash`
+ * or `reset --hard` would put those bytes on disk. A file is flagged when
+ * HEAD holds it otherwise than the disk does (absent on one side included);
+ * the ledger and the lessons (appended to by roz) when HEAD holds a line that
+ * is neither on disk nor at `base` (lines appended after a commit are not a
+ * difference); the intent map never (derived, rewritten by roz at a stop).
+ */
+export function rozFilesOffDisk(projectRoot: string, base: string, expect?: GitIdentity | null): { ok: true; files: string[] } | { ok: false; error: string } {
+  if (!/^[0-9a-f]{40,64}$/.test(base)) return { ok: false, error: `not a commit id: ${base}` };
+  const found = repoOf(projectRoot);
+  if (!found.ok) return { ok: false, error: 'error' in found ? found.error : `${projectRoot} is not in a git repository` };
+  const why = expect ? identityChange(expect, found.id) : null;
+  if (why) return { ok: false, error: `refused: ${why} since the session started` };
+  const git: GitRepo = { gitDir: found.id.git_dir, workTree: null };
+  const names = runGit(git, ['diff', '--name-only', '-z', '--no-renames', '--ignore-submodules=none', base, 'HEAD', '--', '.orchestration']);
+  if (!names.ok) return { ok: false, error: names.error };
+  const blob = (rev: string): string | null => {
+    const r = runGit(git, ['cat-file', 'blob', rev], { maxBuffer: 1024 * 1024 * 1024 });
+    return r.ok ? r.stdout : null;
+  };
+  const disk = (path: string): string | null => {
+    try {
+      return readRegularText(join(found.id.top, path), 1024 * 1024 * 1024);
+    } catch {
+      return null;
+    }
+  };
+  const lines = (t: string | null): string[] => (t ?? '').split('\n').filter((l) => l.trim() !== '');
+  const out: string[] = [];
+  for (const path of splitZ(names.stdout)) {
+    // The map is roz's view of the ledger, rewritten at every stop that changed it and read by nothing roz decides on.
+    if (path === '.orchestration/intent_map.md') continue;
+    const head = blob(`HEAD:${path}`);
+    const onDisk = disk(path);
+    // Appended to by roz (the ledger, the lessons): a committed line the disk and the base lack is what counts.
+    if (path === '.orchestration/agent_trace.jsonl' || path === '.orchestration/CLAUDE.md') {
+      const known = new Set([...lines(onDisk), ...lines(blob(`${base}:${path}`))]);
+      if (lines(head).some((l) => !known.has(l))) out.push(path);
+    } else if (head !== onDisk) out.push(path);
+  }
+  return { ok: true, files: out.sort() };
+}
+
+/** rozFilesOffDisk as the review gate takes it: the files with what to say, or null (none, or git could not say). */
+export function rozFilesOffDiskFound(projectRoot: string, base: string, expect?: GitIdentity | null): RozFilesOffDisk | null {
+  const r = rozFilesOffDisk(projectRoot, base, expect);
+  return r.ok && r.files.length > 0 ? rozFilesOffDiskText(r.files, base) : null;
 }

@@ -8,14 +8,15 @@ import { intakeAt } from '../../store/object-intake.js';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { ledgerUnion } from '../../core/fleet/ledger-union.js';
+import { ledgerLineName, ledgerUnion } from '../../core/fleet/ledger-union.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
 import { mergeVerdict, type ReviewedDecision } from '../../core/fleet/merge-gate.js';
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core/governance/trace-record.js';
 import type { SessionState } from '../../core/session-state.js';
 import { rozVersion } from '../../core/version.js';
-import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, treeReader } from '../../store/agent-merge.js';
-import { decisionsIn, sessionsByProject, sessionsIn } from '../../store/agent-sessions.js';
+import { rozFilesRefusal } from '../../core/fleet/roz-files.js';
+import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, rozFilesOnBranch, treeReader } from '../../store/agent-merge.js';
+import { decisionsIn, recordedLedgerLines, sessionsByProject, sessionsIn } from '../../store/agent-sessions.js';
 import { addAgent, FleetError, listAgents, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
 import { humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
@@ -309,11 +310,19 @@ export function agentMergeCommand(name: string): number {
       alreadyMerged: facts.alreadyMerged,
     });
     const base = agent.base_ref.replace('refs/heads/', '');
+    if (!verdict.ok && verdict.code === 'nothing-to-merge') {
+      process.stdout.write(`${verdict.why}\n`);
+      return 0;
+    }
+    // roz's own files: never from the branch (intents, lessons, the map), the ledger only as records roz wrote
+    // (issue 29). Checked before the review: no new review can make the branch's copies mergeable.
+    const recorded = recordedLedgerLines(ctx.store, sessions);
+    const refusal = rozFilesRefusal(name, agent.branch, rozFilesOnBranch(repo.common, facts, recorded));
+    if (refusal) {
+      process.stderr.write(`roz: refused to merge ${agent.branch} into ${base}: ${refusal}\n`);
+      return MERGE_REFUSED;
+    }
     if (!verdict.ok) {
-      if (verdict.code === 'nothing-to-merge') {
-        process.stdout.write(`${verdict.why}\n`);
-        return 0;
-      }
       const session = sessions[0]?.session_id;
       process.stderr.write(
         `roz: refused to merge ${agent.branch} into ${base}: ${verdict.why}\n` +
@@ -350,6 +359,7 @@ export function agentMergeCommand(name: string): number {
       baseRef: agent.base_ref,
       facts,
       human,
+      recorded,
       message: `Merge ${agent.branch} into ${base} (roz agent merge ${name}: review approved ${decision.decided_at}, tree ${verdict.tree.slice(0, 12)})`,
     });
     if (!out.ok) {
@@ -379,7 +389,8 @@ export function agentMergeCommand(name: string): number {
     const baseText = readOptionalText(ledgerFile, 1024 * 1024 * 1024) ?? '';
     const branch = readAgentLedger(agent.worktree);
     const branchText = branch.text;
-    const union = ledgerUnion(baseText, branchText);
+    // Only the records roz wrote in the agent's sessions; the rest of its working ledger is left behind, and said.
+    const union = ledgerUnion(baseText, branchText, recorded);
     const baseLines = baseText.split('\n').filter((l) => l.trim() !== '').length;
     const added = union.text
       .split('\n')
@@ -429,6 +440,14 @@ export function agentMergeCommand(name: string): number {
         `  ledger: ${added.length} record(s) of ${name} brought into ${ledgerFile}${out.ledgerInTree ? ' (and the tracked ledger merged by roz)' : ''}, plus this merge's record${ledgerNote}\n` +
         (branch.refused ? c.yellow(`  warning: ${name}'s working ledger was not read (${branch.refused})\n`) : '') +
         (branch.dropped > 0 ? c.yellow(`  warning: ${branch.dropped} line(s) of ${name}'s working ledger are not records; left behind\n`) : '') +
+        (union.unverified.length > 0
+          ? c.yellow(
+              `  warning: ${union.unverified.length} record(s) of ${name}'s working ledger were not written by roz in ${name}'s sessions (${union.unverified
+                .slice(0, 3)
+                .map(ledgerLineName)
+                .join(', ')}${union.unverified.length > 3 ? ', …' : ''}); left behind\n`,
+            )
+          : '') +
         (checkouts.length > 0 ? `  updated the checkout ${checkouts.map((co) => co.path).join(', ')}\n` : ''),
     );
     return 0;

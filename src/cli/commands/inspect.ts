@@ -9,6 +9,9 @@ import type { Verdict } from '../../core/verdict.js';
 import { c, cliContext, printJson, resolveSession, UsageError } from '../context.js';
 import { changedBetween, commitsSince, diffBetween, takeSnapshot } from '../../store/tree-snapshot.js';
 import type { RozConfig } from '../../core/config.js';
+import { isRozFile, rozFileKind } from '../../core/fleet/roz-files.js';
+import type { GitIdentity } from '../../store/git-repo.js';
+import { committedRozFiles, mergeView, type CommittedRozFiles, type MergeView } from '../../store/committed-roz-files.js';
 
 function loadSession(id: string | undefined, opts: { last?: boolean }): { sid: string; state: SessionState; ctx: ReturnType<typeof cliContext> } {
   const sid = resolveSession(id, opts);
@@ -93,9 +96,14 @@ interface ChangeView {
   diff: string;
   truncated: boolean;
   note?: string;
+  /** roz's own files as the commits since the base hold them (they can differ from the files on disk: issue 29). */
+  roz_files?: CommittedRozFiles;
+  /** In an agent's worktree: every path `roz agent merge` would bring. */
+  merge?: MergeView;
 }
 
 const DIFF_LIMIT = 400_000;
+const clipDiff = (d: string): string => (d.length > DIFF_LIMIT ? `${d.slice(0, DIFF_LIMIT)}\n... (truncated)` : d.trimEnd());
 /** How old the reviewer's hook snapshot may be to stand for "now" in `roz context`. */
 const SEEN_FRESH_MS = 60_000;
 
@@ -143,6 +151,8 @@ function changeView(state: SessionState, storeDir: string): ChangeView {
   if (!base) return empty('no review base was recorded for this session: read the changes yourself (git status, git diff HEAD)');
   const d = diffBetween(storeDir, base.tree, now.tree);
   const full = d.ok ? d.diff : '';
+  const extra = committedExtras(storeDir, project, base.head, expect);
+  const notes = [d.ok ? '' : `roz could not diff its snapshots (${d.error})`, commitsNote, ...extra.notes].filter(Boolean);
   return {
     base,
     now,
@@ -150,9 +160,39 @@ function changeView(state: SessionState, storeDir: string): ChangeView {
     files: changedBetween(storeDir, base.tree, now.tree) ?? [],
     diff: full.length > DIFF_LIMIT ? full.slice(0, DIFF_LIMIT) : full,
     truncated: full.length > DIFF_LIMIT,
-    ...(d.ok && !commitsNote ? {} : { note: [d.ok ? '' : `roz could not diff its snapshots (${d.error})`, commitsNote].filter(Boolean).join('; ') }),
+    ...(notes.length === 0 ? {} : { note: notes.join('; ') }),
+    ...(extra.roz_files ? { roz_files: extra.roz_files } : {}),
+    ...(extra.merge ? { merge: extra.merge } : {}),
   };
 }
+
+/** roz's files as committed since the base, and what a merge of an agent's branch brings (store/committed-roz-files.ts). */
+function committedExtras(
+  storeDir: string,
+  project: string,
+  baseHead: string | null,
+  expect: GitIdentity | null,
+): { roz_files?: CommittedRozFiles; merge?: MergeView; notes: string[] } {
+  const notes: string[] = [];
+  const out: { roz_files?: CommittedRozFiles; merge?: MergeView; notes: string[] } = { notes };
+  if (baseHead) {
+    const r = committedRozFiles(project, baseHead, expect ?? null);
+    if (r.ok) {
+      if (r.view.files.length > 0) out.roz_files = r.view;
+    } else
+      notes.push(
+        `could not read roz's files in the commits since ${baseHead.slice(0, 12)} (${r.error}); run git diff ${baseHead.slice(0, 12)} HEAD -- .orchestration`,
+      );
+  }
+  const m = mergeView(storeDir, project);
+  if (m.ok) {
+    if (m.view) out.merge = m.view;
+  } else notes.push(`could not list what a merge of this branch brings (${m.error})`);
+  return out;
+}
+
+/** A changed path as the reviewer reads it: roz's own files marked. */
+const marked = (path: string): string => (isRozFile(path) ? `${path}   <- roz's file (${rozFileKind(path)})` : path);
 
 function secondOpinionLines(config: RozConfig, available: SessionState['second_opinions']): string[] {
   const policy = config.review.second_opinion;
@@ -227,13 +267,36 @@ export function contextCommand(id: string | undefined, opts: { json?: boolean; l
     for (const line of change.commits) out.push(`  ${line}`);
   }
   out.push(`Changed files (${change.files.length}):`);
-  for (const f of change.files) out.push(`  ${f}`);
+  for (const f of change.files) out.push(`  ${marked(f)}`);
   if (change.files.length === 0) out.push('  (none)');
   if (change.diff) {
     out.push('', 'Diff:', change.diff.trimEnd());
     if (change.truncated && change.now) {
       out.push(`... (diff truncated; the whole of it: git diff ${change.base?.tree ?? change.now.head} ${change.now.tree})`);
     }
+  }
+  // What the commits hold can differ from the files above (a commit made by git plumbing writes no file).
+  if (change.roz_files) {
+    out.push(
+      '',
+      `ROZ'S OWN FILES CHANGED BY COMMITS since the review started (${change.roz_files.files.length}): roz writes these itself (the ledger) or only the human changes them (intents, .intentignore, lessons); an agent's commit of them is not its work. roz agent merge refuses a branch that changes them, and takes only ledger records roz wrote:`,
+    );
+    for (const l of change.roz_files.files) out.push(`  ${l.replace(/\t(.*)$/, (_m, p: string) => `\t${marked(p)}`)}`);
+    out.push("Diff of roz's files (HEAD against the review's base commit):", clipDiff(change.roz_files.diff));
+  }
+  if (change.merge) {
+    const m = change.merge;
+    out.push(
+      '',
+      `What \`roz agent merge ${m.agent}\` would bring into ${m.base} (${m.branch} against its merge base with ${m.base}; commits made before this review included) (${m.files.length}):`,
+    );
+    for (const l of m.files) out.push(`  ${l.replace(/\t(.*)$/, (_m, p: string) => `\t${marked(p)}`)}`);
+    if (m.files.length === 0) out.push('  (nothing)');
+    if (m.rozDiff)
+      out.push(
+        "roz's files in it are not the agent's work: roz agent merge refuses a branch that changes the intents, .intentignore, lessons or the map, and takes from the ledger only records roz wrote. Diff of roz's files in it:",
+        clipDiff(m.rozDiff),
+      );
   }
   process.stdout.write(out.join('\n') + '\n');
   return 0;

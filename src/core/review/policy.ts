@@ -13,6 +13,7 @@ import { endReviewer, onTaskNotification, proofOfLife, settleReviewers, stoppedT
 import { approvedMessage, pendingSummary } from './outcome.js';
 import type { SessionState } from '../session-state.js';
 import { namedFiles, noteSeen, noteUnseenWrites, projectFiles, unseenChanges, unseenSentence, WRITTEN_DURING_REVIEW } from './seen-tree.js';
+import type { RozFilesOffDisk } from './roz-files-text.js';
 import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type TreeSnapshot } from './state.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
@@ -41,7 +42,15 @@ export interface ReviewContext {
   snapshotProblem?: () => string | null;
   /** Paths that differ between two trees, or null when git cannot say. */
   changedFiles: (from: string, to: string) => string[] | null;
+  /** roz's own files a commit since `base` holds otherwise than the disk (issue 29), or null: none, or git cannot say. */
+  rozFilesOffDisk?: (base: string) => RozFilesOffDisk | null;
 }
+
+/** roz's files committed otherwise than on disk since the review's base commit (a commit by git plumbing), or null. */
+const offDisk = (state: SessionState, ctx: ReviewContext): RozFilesOffDisk | null => {
+  const head = state.review.base?.head;
+  return (head && ctx.rozFilesOffDisk?.(head)) || null;
+};
 
 const PROMPT_LIMIT = 10_000;
 const ROZ_PREFIX = /^\s*#roz(\s|$)/i;
@@ -400,6 +409,8 @@ function reviewerDecides(state: SessionState, input: HookInput<'PreToolUse'>, vi
   // Bound to the tree the reviewer could have seen (its start, or its last
   // `roz context`), not the tree when it decides: another agent may have
   // written meanwhile (a background reviewer runs beside the agent).
+  const committed = args.kind === 'complete' ? offDisk(state, ctx) : null;
+  if (committed) return refuse(committed.refusal);
   const nowTree = ctx.snapshot()?.tree ?? null;
   const seenAt = run.seen_at;
   const unseen = unseenChanges(run, nowTree, ctx.changedFiles);
@@ -539,11 +550,15 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   }
   if (!review.enabled || review.status === 'idle') return result(undefined, notes);
   const cfg = ctx.config.circuit_breaker;
+  // roz's own files committed otherwise than on disk: the human hears of it at every stop until they are gone, and no approval stands.
+  const committed = offDisk(state, ctx);
+  const warnings = committed ? [committed.warning] : [];
+  if (committed) notes.push({ type: 'RozFilesCommitted', files: committed.files });
 
   if (review.status === 'approved') {
     // The approval covers the tree the reviewer saw; anything written since
     // (a Bash write, a commit of other work) needs its own review.
-    const changed = changedSinceApproval(state, ctx);
+    const changed = committed ?? changedSinceApproval(state, ctx);
     if (changed === null) {
       const d = review.decision;
       // Shown once per decision, at the stop it lets through: in print mode this
@@ -563,7 +578,7 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   // breaker); the next stop after the reviewer finishes is gated as usual.
   const running = Object.entries(review.reviewers).filter(([, r]) => r.stopped_at === null);
   if (running.length > 0) {
-    return result(undefined, [...notes, { type: 'StopWhileReviewing', agent_ids: running.map(([id]) => id) }]);
+    return result(undefined, [...notes, { type: 'StopWhileReviewing', agent_ids: running.map(([id]) => id) }], warnings);
   }
 
   // An ISSUES message not yet delivered always is: ISSUES is progress, not a
@@ -572,7 +587,7 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   if (!deliverIssues && shouldTrip(state, cfg)) {
     closeAttempt(state, ctx.now);
     const warning = trip(state, cfg, ctx.now);
-    return result(undefined, [...notes, { type: 'BreakerTripped', max_blocks: cfg.max_blocks }], [warning]);
+    return result(undefined, [...notes, { type: 'BreakerTripped', max_blocks: cfg.max_blocks }], [...warnings, warning]);
   }
 
   const previousStatus = review.status;
@@ -608,7 +623,7 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   return result(
     { kind: 'block', reason },
     [...notes, { type: 'ReviewBlocked', template_id: rendered.template_id, block_count: review.block_count }],
-    rendered.warning ? [rendered.warning] : [],
+    [...warnings, ...(rendered.warning ? [rendered.warning] : [])],
   );
 }
 

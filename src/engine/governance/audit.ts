@@ -93,7 +93,7 @@ export function governanceStop(state: SessionState, input: HookInput<'Stop'>, de
     const out = auditVerdict(files, intent, audit);
     if (out.verdict.kind === 'block') {
       try {
-        appendUnattributed(state, gov, root, files, deps);
+        out.notes.push(appendUnattributed(state, gov, root, files, deps));
       } catch (err) {
         rethrowNotLoaded(err);
         out.warnings.push(`roz: could not record the unattributed changes in the ledger (${(err as Error).message})`);

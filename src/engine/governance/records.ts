@@ -21,6 +21,7 @@ import { rozVersion } from '../../core/version.js';
 import { gitHead } from '../../store/git-head.js';
 import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
 import { appendLedger } from '../../store/ledger.js';
+import { ledgerLineHash } from '../../core/fleet/ledger-union.js';
 import { assertOrchestrationTrusted } from './orchestration-trust.js';
 import { orchestrationPaths } from '../../store/orchestration.js';
 import { randomUuid } from '../../store/random-uuid.js';
@@ -39,7 +40,21 @@ function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 've
   };
 }
 
-export function appendUnattributed(state: SessionState, gov: GovernanceState, root: string, files: readonly string[], deps: GovernanceDeps): void {
+/** The record's `LedgerAppended` note: its id and the hash of its line, kept in roz's store (core/fleet/ledger-union.ts). */
+export interface LedgerAppendedNote {
+  type: 'LedgerAppended';
+  id: string;
+  sha256: string;
+  [key: string]: unknown;
+}
+
+export function appendUnattributed(
+  state: SessionState,
+  gov: GovernanceState,
+  root: string,
+  files: readonly string[],
+  deps: GovernanceDeps,
+): LedgerAppendedNote {
   const record: TraceRecord = {
     ...recordHeader(root, deps),
     files: files.map((path) => ({
@@ -59,8 +74,9 @@ export function appendUnattributed(state: SessionState, gov: GovernanceState, ro
     },
   };
   assertOrchestrationTrusted(state, root, 'the ledger');
-  appendLedger(root, orchestrationPaths(root).ledger, record);
+  const hash = ledgerLineHash(appendLedger(root, orchestrationPaths(root).ledger, record));
   gov.map_stale = true;
+  return { type: 'LedgerAppended', id: record.id, sha256: hash, intent_id: gov.intent_id, files: [...files], unattributed: true };
 }
 
 /**
@@ -189,9 +205,10 @@ export function recordMutation(
     },
   };
   assertOrchestrationTrusted(state, root, 'the ledger');
-  appendLedger(root, orchestrationPaths(root).ledger, record);
+  const hash = ledgerLineHash(appendLedger(root, orchestrationPaths(root).ledger, record));
   gov.mutations += 1;
   // intent_map.md follows at the end of the turn (refreshStaleMap), not after every change.
   gov.map_stale = true;
-  return result(undefined, [{ type: 'LedgerAppended', id: record.id, intent_id: gov.intent_id, files: files.map((f) => f.path) }]);
+  // The line's hash goes to roz's store with the note: what a merge checks a branch's ledger against.
+  return result(undefined, [{ type: 'LedgerAppended', id: record.id, sha256: hash, intent_id: gov.intent_id, files: files.map((f) => f.path) }]);
 }
