@@ -272,8 +272,8 @@ export class RemoteConnection implements FleetConnection {
   view(agent: string): void {
     this.send({ t: 'view', agent });
   }
-  add(name: string): Promise<Outcome> {
-    return this.request((rid) => ({ t: 'add', rid, name }));
+  add(name: string, prompt?: string): Promise<Outcome> {
+    return this.request((rid) => ({ t: 'add', rid, name, ...(prompt ? { prompt } : {}) }));
   }
   merge(name: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'merge', rid, name }));

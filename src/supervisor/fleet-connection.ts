@@ -57,7 +57,8 @@ export interface FleetConnection {
   resize(cols: number, rows: number): void;
   /** Which agent this window shows (the snapshot the supervisor sends is of it). */
   view(agent: string): void;
-  add(name: string): Promise<Outcome>;
+  /** A new agent (`roz agent add`, with its first prompt when given), then started. */
+  add(name: string, prompt?: string): Promise<Outcome>;
   merge(name: string): Promise<Outcome>;
   stop(name: string): Promise<Outcome>;
   /** Leave the agents running and close this window; null where that cannot be (the supervisor runs in this process). */

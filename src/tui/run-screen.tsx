@@ -16,6 +16,7 @@ import type { ConnectionEnd, FleetConnection } from '../supervisor/fleet-connect
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
 import type { AgentRow } from './fleet/AgentsView.js';
+import { cliWorkSource, type WorkSource } from './fleet/agent-work.js';
 import type { FleetUi } from './fleet/fleet-ui.js';
 import { fleetNotification } from './fleet/notify.js';
 import type { SupervisorSource } from './source.js';
@@ -30,6 +31,8 @@ import { statusLine } from './status-line.js';
 export interface RunScreenOptions {
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Each agent's work and its removal (default: roz's own CLI, run from this window). */
+  work?: WorkSource & { remove(name: string): Promise<{ ok: boolean; message: string }> };
 }
 
 /** The pty size the agents start with in a terminal of this size (the main pane's). */
@@ -58,6 +61,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   const screens = new Map<string, VirtualScreen>();
   const screenOf = (name: string): VirtualScreen => screens.get(name) ?? screens.get(FIRST_AGENT)!;
   const snapshot = () => supervisor.snapshot(view);
+  const work = opts.work ?? cliWorkSource();
   conn.view(view);
 
   const compositor = new Compositor(
@@ -133,8 +137,8 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       return to;
     },
     open: () => update(() => focus.leave()),
-    add: async (name) => {
-      const r = await conn.add(name);
+    add: async (name, prompt) => {
+      const r = await conn.add(name, prompt);
       if (r.ok) {
         attach();
         select(name);
@@ -146,6 +150,13 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       return conn.merge(name);
     },
     stop: (name) => conn.stop(name),
+    remove: async (name) => {
+      if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is nothing of its own to remove` };
+      const a = supervisor.agents().find((x) => x.name === name);
+      if (a && a.live.status.kind !== 'exited') return { ok: false, message: `${name} is running: stop it first (x), then r` };
+      return work.remove(name);
+    },
+    work,
   };
   // The App reads the agent in view's snapshot; answers and events are the supervisor's.
   const source: SupervisorSource = {

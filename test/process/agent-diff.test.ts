@@ -74,7 +74,7 @@ describe('roz agent diff', () => {
 
     const text = await rozIn(repo, 'agent', 'diff', 'b');
     expect(text.code).toBe(0);
-    expect(text.stdout).toMatch(/b: roz\/b from main at [0-9a-f]{12}: 5 files changed, \+6 −1; 2 commits ahead, main has 1 more since/);
+    expect(text.stdout).toMatch(/b: roz\/b from main at [0-9a-f]{12}\n5 files changed, \+6 −1; 2 commits ahead, main has 1 more since/);
     expect(text.stdout).toMatch(/A loose\.txt\s+\+1 −0\s+untracked/);
     expect(text.stdout).toContain('+line three');
     const stat = await rozIn(repo, 'agent', 'diff', 'b', '--stat');

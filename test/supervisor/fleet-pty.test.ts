@@ -100,11 +100,13 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     await pty.waitFor(/agents · 1 · nobody waits for you/, 'the agents tab');
     expect(pty.screen()).toContain('only main runs: n adds an agent');
 
-    // n, a name, Enter: worktree + branch roz/b, started with main's command and arguments, shown at once.
+    // n, a name, Enter, its first prompt (none here), Enter: worktree + branch roz/b, started with main's command and arguments, shown at once.
     pty.write('n');
     await pty.waitFor("new agent's name:", 'the name prompt');
     pty.write('b');
     await pty.waitFor("new agent's name: b▏");
+    pty.write('\r');
+    await pty.waitFor("b's first prompt: ▏", 'the first prompt asked');
     pty.write('\r');
     await pty.waitFor(/started b in .*proj\.roz\/b/, 'b started in its own worktree', 30_000);
     expect(existsSync(join(top, 'proj.roz', 'b', 'README.md'))).toBe(true);
@@ -169,6 +171,13 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', 'commit', '-qm', 'work'], { cwd: wt, stdio: 'pipe' });
     await press(pty, HOTKEY, '6', 'j');
     await pty.waitFor(/› b /, 'b selected');
+    // Its work in the list, and d: its diff against its base commit, coloured; Esc back.
+    await pty.waitFor(/› b\s+roz\/b\s.*\+1 −0 ↑1 ↓0/, "b's +N −M in the list", 30_000);
+    pty.write('d');
+    await pty.waitFor(/diff · b · \+1 −0 ↑1 ↓0 · \d+ lines[\s\S]*\+work/, "b's diff", 30_000);
+    expect(pty.raw()).toMatch(/\x1b\[[0-9;]*32m\+work/); // green
+    pty.write('\x1b');
+    await pty.waitFor(/queue · 0 waiting/, 'back to the list');
     pty.write('m');
     await pty.waitFor(/refused \(exit 5\): refused to merge roz\/b into main: b's work was never reviewed/, 'the merge refused, and why', 30_000);
 

@@ -120,7 +120,9 @@ function fakeFleet(calls: string[], source: FakeSource): FleetUi & { view: strin
       return 'beta';
     },
     open: () => void calls.push('open'),
-    add: async (n: string) => (calls.push(`add ${n}`), { ok: true, message: `started ${n} in /w/proj.roz/${n}` }),
+    add: async (n: string, prompt?: string) => (
+      calls.push(`add ${n}${prompt ? ` ${JSON.stringify(prompt)}` : ''}`), { ok: true, message: `started ${n} in /w/proj.roz/${n}` }
+    ),
     merge: async (n: string) => (calls.push(`merge ${n}`), { ok: false, message: `refused (exit 5): ${n}'s work was never reviewed` }),
     stop: async (n: string) => (calls.push(`stop ${n}`), { ok: true, message: `stopped ${n} (exit 143)` }),
   };
@@ -145,7 +147,7 @@ describe.each([
     expect(f).toMatch(/6 agents/);
     expect(f).toContain('3 waiting for you');
     expect(f).toMatch(/› main/);
-    expect(f).toContain('w next waiting');
+    expect(f).toContain('w waiting');
 
     r.stdin.write('j');
     await frameUntil(r.lastFrame, (x) => /› alpha/.test(x), 'the next agent in view');
@@ -173,8 +175,13 @@ describe.each([
     for (const ch of 'ze/ta') r.stdin.write(ch); // a slash cannot be part of a name
     await frameUntil(r.lastFrame, (x) => x.includes("new agent's name: zeta▏"), 'the typed name');
     r.stdin.write('\r');
+    // Then its first prompt.
+    await frameUntil(r.lastFrame, (x) => x.includes("zeta's first prompt: ▏"), 'the first prompt asked');
+    for (const ch of 'fix the flaky test') r.stdin.write(ch);
+    await frameUntil(r.lastFrame, (x) => x.includes('fix the flaky test▏'), 'the typed prompt');
+    r.stdin.write('\r');
     await frameUntil(r.lastFrame, (x) => x.includes('started zeta in /w/proj.roz/zeta'), 'added');
-    expect(calls.slice(-3)).toEqual(['merge beta', 'stop beta', 'add zeta']);
+    expect(calls.slice(-3)).toEqual(['merge beta', 'stop beta', 'add zeta "fix the flaky test"']);
 
     // The help overlay lists the agents keys and the jump key.
     r.stdin.write('?');

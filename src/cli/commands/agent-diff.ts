@@ -1,13 +1,11 @@
 // `roz agent diff NAME [--stat] [--json]` (or `--all`): an agent's work
 // against the commit its branch started from, read by roz's own hashing
 // (store/agent-diff.ts), printed with every control character made visible.
-import { describeWork, patchLines, type WorkDiff } from '../../core/fleet/work-diff.js';
+import { describeWork, patchLines, type WorkDiff, type WorkOrError } from '../../core/fleet/work-diff.js';
 import { agentWork } from '../../store/agent-diff.js';
 import { FleetError, listAgents } from '../../store/agent-worktrees.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { c, cliContext, printJson } from '../context.js';
-
-export type WorkOrError = WorkDiff | { agent: string; error: string };
 
 /** Every agent's work (or why it cannot be read), for `--all` and `roz agent ls`. */
 export function everyAgentsWork(storeDir: string, cwd: string, patch: boolean): WorkOrError[] {

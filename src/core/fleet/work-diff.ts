@@ -47,6 +47,9 @@ export interface WorkDiff extends WorkSummary {
   patch: string | null;
 }
 
+/** An agent's work, or why it cannot be read (`roz agent diff --all`). */
+export type WorkOrError = WorkDiff | { agent: string; error: string };
+
 /** `git diff --numstat -z`: path → lines added/removed (null, null for a binary file). */
 export function parseNumstatZ(out: string): Map<string, { added: number | null; removed: number | null }> {
   const m = new Map<string, { added: number | null; removed: number | null }>();
@@ -145,9 +148,10 @@ export function patchLines(patch: string): PatchLine[] {
 export function describeWork(d: WorkDiff): string[] {
   const out: string[] = [];
   const base = d.base_ref.replace(/^refs\/heads\//, '');
+  out.push(`${d.agent}: ${d.branch} from ${base} at ${d.base_commit.slice(0, 12)}`);
   out.push(
-    `${d.agent}: ${d.branch} from ${base} at ${d.base_commit.slice(0, 12)}: ${d.files} file${d.files === 1 ? '' : 's'} changed, ${plusMinus(d)}; ` +
-      `${d.ahead} commit${d.ahead === 1 ? '' : 's'} ahead${d.behind > 0 ? `, ${base} has ${d.behind} more since` : ''}`,
+    `${d.files} file${d.files === 1 ? '' : 's'} changed, ${plusMinus(d)}; ${d.ahead} commit${d.ahead === 1 ? '' : 's'} ahead` +
+      `${d.behind > 0 ? `, ${base} has ${d.behind} more since` : ''}`,
   );
   for (const c of d.commits) out.push(`  ${c.id.slice(0, 12)} ${visibleText(c.subject)}`);
   if (d.commits.length < d.ahead) out.push(`  … ${d.ahead - d.commits.length} older`);
@@ -159,4 +163,11 @@ export function describeWork(d: WorkDiff): string[] {
   }
   if (d.changed.length === 0) out.push('  no changes against its base commit');
   return out;
+}
+
+/** The whole of an agent's work as the agents tab's diff view shows it: the description (`head`), then the patch. */
+export function workViewLines(d: WorkDiff): Array<{ kind: PatchLineKind | 'head'; text: string }> {
+  const head = describeWork(d).map((text) => ({ kind: 'head' as const, text }));
+  const patch = d.patch ? patchLines(d.patch) : [];
+  return patch.length > 0 ? [...head, { kind: 'context', text: '' }, ...patch] : head;
 }
