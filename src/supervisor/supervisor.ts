@@ -353,8 +353,7 @@ export class Supervisor {
     if (state) this.applyAgent(agent, state);
     if (frame.event === 'Stop' || frame.event === 'SubagentStop') this.reviewFacts(agent, member);
     if (frame.verdict.kind === 'ask') {
-      this.broker.request(frame, conn, agent);
-      const queued = this.broker.pending().find((p) => p.id === frame.id && p.agent_name === agent);
+      const queued = this.broker.request(frame, conn, agent);
       if (queued) {
         this.applyAgent(agent, { kind: 'ask', id: queued.id, summary: queued.human || queued.code, at: queued.received_at });
         this.notifier.request({ id: queued.id, agent, tool: queued.tool_name, summary: queued.human || queued.code });

@@ -102,18 +102,27 @@ describe('a fleet in one supervisor', () => {
     await fromB;
   });
 
-  it("a frame reusing a waiting request's id cannot replace it", async () => {
+  it("a frame reusing a waiting request's frame id cannot replace it; the id the human types is the supervisor's own, short", async () => {
     const { sup, envA, envB } = await twoAgents();
-    const fromB = relay(envB, ASK, preToolUse('rm -rf b', { session_id: 'sb' }));
+    const raw = (token: string, cmd: string) =>
+      `${JSON.stringify({ v: PROTOCOL_VERSION, id: 'same-frame-id', token, event: 'PreToolUse', input: JSON.parse(preToolUse(cmd, { session_id: 'sb' })), verdict: ASK })}\n`;
+    const fromB = sendRaw(sup.socketPath, raw(envB.ROZ_TOKEN!, 'rm -rf b'), { untilReplies: 2 });
     await until(() => sup.queue().length === 1, 'b to wait');
     const id = sup.queue()[0]!.id;
-    const dup = `${JSON.stringify({ v: PROTOCOL_VERSION, id, token: envA.ROZ_TOKEN, event: 'PreToolUse', input: JSON.parse(preToolUse('rm -rf a')), verdict: ASK })}\n`;
-    const r = await sendRaw(sup.socketPath, dup);
+    // Typed by the human (roz approve ID): 4 characters, no look-alikes; not the hook's frame id.
+    expect(id).toMatch(/^[2-9a-hjkmnp-z]{4}$/);
+    const r = await sendRaw(sup.socketPath, raw(envA.ROZ_TOKEN!, 'rm -rf a'));
     expect(JSON.parse(r[0]!)).toMatchObject({ type: 'error', code: 'DUPLICATE_ID' });
     expect(sup.queue()).toHaveLength(1);
     expect(sup.queue()[0]).toMatchObject({ id, agent: 'b' });
+    // A frame that names the short id is a request of its own, never b's.
+    const named = `${JSON.stringify({ v: PROTOCOL_VERSION, id, token: envA.ROZ_TOKEN, event: 'PreToolUse', input: JSON.parse(preToolUse('rm -rf a')), verdict: ASK })}\n`;
+    expect(JSON.parse((await sendRaw(sup.socketPath, named))[0]!)).toMatchObject({ id, type: 'pending' });
+    expect(sup.queue().find((q) => q.id === id)).toMatchObject({ agent: 'b' });
     sup.answer(id, { action: 'block', reason: 'no' });
-    await fromB;
+    const replies = (await fromB).map((l) => JSON.parse(l) as { id: string; type: string });
+    expect(replies[0]).toMatchObject({ id: 'same-frame-id', type: 'pending' });
+    await until(() => sup.queue().length === 0, "b's request answered (and a's abandoned)");
   });
 
   it('an exited agent stays exited and its token is refused', async () => {
