@@ -36,7 +36,8 @@ export interface FleetConnection {
   readonly events: { tail(n: number, keep?: (e: LiveEvent) => boolean): LiveEvent[]; readonly total: number };
   /** The human's answer from this window's keyboard. False when the request is no longer pending here. */
   answer(id: string, answer: HumanAnswer): boolean;
-  stats(sessionId: string): SessionStats | null;
+  /** undefined: not known yet (a screen attached over the socket asked; the answer redraws it). */
+  stats(sessionId: string): SessionStats | null | undefined;
   selectIntent(intentId: string | null, agent: string): Promise<Outcome>;
   agents(): AgentInfo[];
   queue(): QueuedRequest[];

@@ -44,7 +44,8 @@ export function statsRows(stats: SessionStats): Array<[label: string, phrases: s
   ];
 }
 
-export function StatsView({ stats, title, width = 100 }: { stats: SessionStats | null; title?: string; width?: number }) {
+export function StatsView({ stats, title, width = 100 }: { stats: SessionStats | null | undefined; title?: string; width?: number }) {
+  if (stats === undefined) return <Text dimColor>Reading this session's stats from the supervisor…</Text>;
   if (!stats) return <Text dimColor>No session state recorded (no hook reached roz).</Text>;
   const lines: string[] = [];
   for (const [label, phrases] of statsRows(stats)) {
