@@ -341,6 +341,7 @@ export class Supervisor {
 
   private onFrame(frame: HookFrame, conn: HookConnection, agent: string = FIRST_AGENT): void {
     const ev = toLiveEvent(frame, ++this.seq, Date.now());
+    ev.agent = agent;
     this.events.push(ev);
     const member = this.fleet.get(agent);
     if (!member) {
@@ -459,7 +460,11 @@ export class Supervisor {
   stats(sessionId: string): SessionStats | null {
     try {
       const state = this.store.read(sessionId);
-      return state ? sessionStats(state, this.store.readTrace(sessionId)) : null;
+      if (!state) return null;
+      const stats = sessionStats(state, this.store.readTrace(sessionId));
+      // Which agent had it (the end-of-run stats name each one).
+      for (const [name, member] of this.fleet) if (member.session.seenSessions().includes(sessionId)) stats.agent = name;
+      return stats;
     } catch {
       return null;
     }

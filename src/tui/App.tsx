@@ -155,7 +155,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
   } else {
     switch (tab) {
       case 'trace':
-        body = <TraceView {...trace} height={bodyHeight} width={width} />;
+        body = <TraceView {...trace} height={bodyHeight} width={width} inFleet={(snap.fleet?.agents ?? 1) > 1} />;
         break;
       case 'approvals':
         body = (

@@ -3,6 +3,8 @@
 // own), never by the session id, cwd or name inside the frame.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FileSessionStore } from '../../src/store/file-store.js';
+import { renderSessionStats } from '../../src/tui/stats-screen.js';
 import { Supervisor as SupervisorClass } from '../../src/supervisor/supervisor.js';
 import { repoRoot } from './helpers/bundle.js';
 import { sandboxEnv } from './helpers/channel.js';
@@ -123,6 +125,21 @@ describe('a fleet in one supervisor', () => {
     const replies = (await fromB).map((l) => JSON.parse(l) as { id: string; type: string });
     expect(replies[0]).toMatchObject({ id: 'same-frame-id', type: 'pending' });
     await until(() => sup.queue().length === 0, "b's request answered (and a's abandoned)");
+  });
+
+  it("every live event names the agent whose token sent it, and each session's stats the agent that had it", async () => {
+    const { sup, envA, envB, store } = await twoAgents();
+    await sendRaw(sup.socketPath, frame(envB.ROZ_TOKEN!, 'UserPromptSubmit', { session_id: 'sb', prompt: 'go' }));
+    await sendRaw(sup.socketPath, frame(envA.ROZ_TOKEN!, 'UserPromptSubmit', { session_id: 'sa', prompt: 'go' }));
+    expect(sup.events.tail(2).map((e) => [e.session_id, e.agent])).toEqual([
+      ['sb', 'b'],
+      ['sa', 'main'],
+    ]);
+    for (const sid of ['sa', 'sb']) await new FileSessionStore(store).update(sid, new Date(), () => ({ value: null, trace: [] }));
+    expect(sup.stats('sb')).toMatchObject({ session_id: 'sb', agent: 'b' });
+    expect(sup.stats('sa')).toMatchObject({ session_id: 'sa', agent: 'main' });
+    // What the end of the run prints for each session: its agent first.
+    expect(renderSessionStats(sup.stats('sb'), 100)).toMatch(/^agent b · session sb/);
   });
 
   it('an exited agent stays exited and its token is refused', async () => {

@@ -217,3 +217,26 @@ describe('the status line in a fleet', () => {
     expect(statusLine({ ...snap, fleet: { agent: 'main', agents: 1, waitingElsewhere: 0, elsewhere: [] } }, 'child', 80)).toMatch(/^roz │ review/);
   });
 });
+
+describe('the trace view in a fleet', () => {
+  it("names each event's agent in a column of its own; a run of one agent has none", async () => {
+    const source = new FakeSource();
+    source.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'ls', agent: 'beta' });
+    source.push({ event: 'UserPromptSubmit', summary: 'go on', agent: 'main' });
+    const snap = source.snapshot.bind(source);
+    source.snapshot = () => ({ ...snap(), fleet: { agent: 'main', agents: 2, waitingElsewhere: 0, elsewhere: [] } });
+    const r = render(<App source={source} width={80} height={12} />);
+    unmount = r.unmount;
+    const f = await frameUntil(r.lastFrame, (x) => x.includes('go on'), 'the trace');
+    expect(f).toMatch(/\d\d\.\d{3} beta\s+PreToolUse\s+Bash ls/);
+    expect(f).toMatch(/\d\d\.\d{3} main\s+UserPromptSubmit\s+go on/);
+    r.unmount();
+
+    const alone = new FakeSource();
+    alone.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'ls', agent: 'main' });
+    const r2 = render(<App source={alone} width={80} height={12} />);
+    unmount = r2.unmount;
+    const f2 = await frameUntil(r2.lastFrame, (x) => x.includes('Bash ls'), 'the trace of one agent');
+    expect(f2).toMatch(/\d\d\.\d{3} PreToolUse\s+Bash ls/);
+  });
+});

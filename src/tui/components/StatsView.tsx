@@ -55,7 +55,7 @@ export function StatsView({ stats, title, width = 100 }: { stats: SessionStats |
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate">
-        {title ?? `session ${stats.session_id}`}
+        {title ?? `${stats.agent ? `agent ${stats.agent} · ` : ''}session ${stats.session_id}`}
       </Text>
       {lines.map((l, i) => (
         <Text key={i} wrap="truncate">
