@@ -16,7 +16,7 @@ import type { ConnectionEnd, FleetConnection } from '../supervisor/fleet-connect
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
 import type { AgentRow } from './fleet/AgentsView.js';
-import { cliWorkSource, type WorkSource } from './fleet/agent-work.js';
+import { cliWorkSource, registeredAgent, type WorkSource } from './fleet/agent-work.js';
 import type { FleetUi } from './fleet/fleet-ui.js';
 import { fleetNotification } from './fleet/notify.js';
 import type { SupervisorSource } from './source.js';
@@ -31,6 +31,8 @@ import { statusLine } from './status-line.js';
 export interface RunScreenOptions {
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Whether roz's registry has an agent of this name (default: read from the store). */
+  registered?: (name: string) => boolean;
   /** Each agent's work and its removal (default: roz's own CLI, run from this window). */
   work?: WorkSource & { remove(name: string): Promise<{ ok: boolean; message: string }> };
 }
@@ -150,6 +152,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       return conn.merge(name);
     },
     stop: (name) => conn.stop(name),
+    registered: opts.registered ?? ((name) => registeredAgent(name)),
     remove: async (name) => {
       if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is nothing of its own to remove` };
       const a = supervisor.agents().find((x) => x.name === name);

@@ -91,7 +91,8 @@ function fakeFleet(calls: string[], source: FakeSource): FleetUi & { view: strin
     },
     jump: () => null,
     open: () => {},
-    add: async (n: string) => ({ ok: true, message: `started ${n}` }),
+    add: async (n: string, prompt?: string) => (calls.push(`add ${n}${prompt === undefined ? '' : ` ${prompt}`}`), { ok: true, message: `started ${n}` }),
+    registered: (n: string) => n === 'gamma',
     merge: async () => ({ ok: false, message: 'refused' }),
     stop: async (n: string) => (calls.push(`stop ${n}`), { ok: true, message: `stopped ${n}` }),
     remove: async (n: string) => (calls.push(`remove ${n}`), { ok: true, message: `removed the worktree /w/proj.roz/${n}; deleted the branch roz/${n}` }),
@@ -177,7 +178,7 @@ describe('the agents tab: an agent’s work at 80×24', () => {
     expect(calls.filter((c) => c.startsWith('diff'))).toEqual(['diff main', 'diff alpha']);
   });
 
-  it('r asks before removing the agent under the cursor; n keeps it', async () => {
+  it('r asks before removing the agent under the cursor, n keeps it; n on a recorded agent asks no prompt', async () => {
     const calls: string[] = [];
     const source = new FakeSource();
     const fl = fakeFleet(calls, source);
@@ -198,6 +199,15 @@ describe('the agents tab: an agent’s work at 80×24', () => {
     r.stdin.write('y');
     await frameUntil(r.lastFrame, (x) => x.includes('removed the worktree /w/proj.roz/beta'), 'removed');
     expect(calls).toContain('remove beta');
+
+    // n on a name roz agent add already recorded: started as recorded, no prompt asked.
+    r.stdin.write('n');
+    await frameUntil(r.lastFrame, (x) => x.includes("new agent's name:"), 'the name');
+    for (const ch of 'gamma') r.stdin.write(ch);
+    await frameUntil(r.lastFrame, (x) => x.includes("new agent's name: gamma▏"), 'typed');
+    r.stdin.write('\r');
+    await frameUntil(r.lastFrame, (x) => x.includes('started gamma'), 'started as recorded');
+    expect(calls.at(-1)).toBe('add gamma');
   });
 });
 

@@ -5,6 +5,8 @@
 // prints. Runs in the human's window (a screen attached to the background
 // supervisor, or the run itself), in the directory `roz run` started in.
 import { spawn } from 'node:child_process';
+import { loadConfig } from '../../engine/config-loader.js';
+import { listAgents } from '../../store/agent-worktrees.js';
 import type { WorkDiff, WorkOrError, WorkSummary } from '../../core/fleet/work-diff.js';
 import { rozCliFile } from '../../supervisor/background.js';
 
@@ -80,4 +82,19 @@ export function cliWorkSource(cwd: string = process.cwd()): WorkSource & AgentRe
       }
     },
   };
+}
+
+/**
+ * Whether roz's registry (of the repository `cwd` is in) has an agent of this
+ * name: `n` then starts it as `roz agent add` recorded it and asks no prompt.
+ * Read once per `n`; false when it cannot be read (the prompt is asked, and
+ * the host still starts a recorded agent as recorded).
+ */
+export function registeredAgent(name: string, cwd: string = process.cwd()): boolean {
+  try {
+    const store = loadConfig(process.env).config.storage.path;
+    return listAgents(store, cwd).agents.some((a) => a.agent.name === name);
+  } catch {
+    return false;
+  }
 }
