@@ -69,7 +69,7 @@ describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one
     // The banner: what to try, before the TUI starts.
     const banner = await step('Press Enter to start', 'the fleet demo banner', 30_000);
     expect(banner).toMatch(/What to try:/);
-    expect(banner).toContain(`several real Claude Code clients (${client})`);
+    expect(banner).toMatch(new RegExp(`several real Claude Code clients\\s+\\(${client.replace(/\./g, '\\.')}\\)`));
     expect(banner).toMatch(/Ctrl-\] 6\s+the agents tab/);
     expect(banner).toMatch(/w\s+jump to the agent that needs you/);
     const project = /project\s+(\S+)/.exec(banner)?.[1];
