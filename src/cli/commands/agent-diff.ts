@@ -54,6 +54,8 @@ export function agentDiffCommand(name: string | undefined, opts: { stat?: boolea
     const { repo, agents } = listAgents(storeDir, process.cwd());
     const found = agents.find((a) => a.agent.name === name);
     if (!found) throw new FleetError(`no agent ${name} here (roz agent ls)`, 3);
+    // Its worktree on another branch, say: the work tree is still what is shown, against the branch's commits.
+    if (found.problem && found.head) process.stderr.write(c.yellow(`warning: ${name}: ${found.problem}\n`));
     const work = agentWork(storeDir, repo, found, { patch: !opts.stat });
     if (opts.json) printJson(work);
     else printWork(work, opts.stat === true);
