@@ -11,8 +11,9 @@ export const INTRO_COLUMNS = 80;
 export const visibleWidth = (s: string): number => [...s.replace(/\x1b\[[0-9;]*m/g, '')].length;
 
 /**
- * `label` then `text`, wrapped at spaces (a word longer than a line, a path,
- * is cut) so that no line is wider than `width`; later lines under the text.
+ * `label` then `text`, wrapped at spaces so that no line is wider than
+ * `width`; later lines under the text. A word longer than a line (a deep temp
+ * path) is never cut — it goes whole on a line of its own, to be copied.
  */
 export function labelled(label: string, text: string, width = INTRO_COLUMNS): string[] {
   const indent = ' '.repeat(visibleWidth(label));
@@ -24,15 +25,8 @@ export function labelled(label: string, text: string, width = INTRO_COLUMNS): st
     line = '';
   };
   for (const word of text.split(' ')) {
-    let w = word;
-    if (line && visibleWidth(line) + 1 + visibleWidth(w) > room) push();
-    while (visibleWidth(w) > room) {
-      if (line) push();
-      line = w.slice(0, room);
-      w = w.slice(room);
-      push();
-    }
-    line = line ? `${line} ${w}` : w;
+    if (line && visibleWidth(line) + 1 + visibleWidth(word) > room) push();
+    line = line ? `${line} ${word}` : word;
   }
   if (line || out.length === 0) push();
   return out;

@@ -7,7 +7,8 @@ import { REATTACH_PROMPT } from '../../scripts/demo/reattach.js';
 
 const bold = (s: string): string => `\x1b[1m${s}\x1b[0m`;
 const plain = (s: string): string => s;
-const repo = '/tmp/rzt-Xy12ab/roz-demo-fleet-AbCdEf/a-rather-long-project-directory-name/repo';
+const repo = '/tmp/roz-demo-fleet-AbCdEf/repo';
+const deep = '/tmp/rzt-Xy12ab/roz-e2e-run-0123456789/roz-demo-fleet-AbCdEf/a-long-project-name/repo';
 
 describe('the demo intros at 80 columns', () => {
   it.each([
@@ -18,6 +19,8 @@ describe('the demo intros at 80 columns', () => {
       const lines = intro({ client: '2.1.197', repo, b });
       for (const l of lines) expect(visibleWidth(l), l).toBeLessThanOrEqual(INTRO_COLUMNS);
       expect(lines.join('').replace(/\s+/g, '')).toContain(repo);
+      // A path longer than a line is printed whole (to be copied), on its own line.
+      expect(intro({ client: '2.1.197', repo: deep, b }).some((l) => l.trim().endsWith(deep))).toBe(true);
     }
   });
 
@@ -28,8 +31,8 @@ describe('the demo intros at 80 columns', () => {
     for (const l of REATTACH_PROMPT) expect(visibleWidth(l), l).toBeLessThanOrEqual(INTRO_COLUMNS);
   });
 
-  it('wraps a long value under its label, cutting only a word longer than a line', () => {
+  it('wraps a long value under its label, never cutting a word', () => {
     expect(labelled('  key  ', 'one two three four', 16)).toEqual(['  key  one two', '       three four']);
-    expect(labelled('  k ', 'x'.repeat(25), 14)).toEqual(['  k xxxxxxxxxx', '    xxxxxxxxxx', '    xxxxx']);
+    expect(labelled('  k ', `a ${'x'.repeat(25)} b`, 14)).toEqual(['  k a', `    ${'x'.repeat(25)}`, '    b']);
   });
 });
