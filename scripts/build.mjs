@@ -38,6 +38,8 @@ const onDemand = {
 /** Store modules only some hooks need, by specifier and the one engine module that imports them. */
 const storeOnDemand = {
   '../store/tree-snapshot.js': { name: 'tree-snapshot', entry: 'src/store/tree-snapshot.ts', importer: 'src/engine/snapshots.ts' },
+  // Taking the agent's staged git objects in (zlib, index-pack): only when some wait.
+  '../store/object-intake.js': { name: 'object-intake', entry: 'src/store/object-intake.ts', importer: 'src/engine/object-intake-hook.ts' },
 };
 const chunkFile = (name) => `hook-${name}.cjs`;
 
@@ -117,7 +119,7 @@ stampContentHash(join(outdir, 'hook.cjs'));
 
 // The point of the split: the hook bundle itself must carry none of them.
 const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter(
-  (f) => /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) || f.endsWith('otlp-export.ts') || f.endsWith('tree-snapshot.ts'),
+  (f) => /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) || f.endsWith('otlp-export.ts') || f.endsWith('tree-snapshot.ts') || f.endsWith('object-intake.ts'),
 );
 if (heavy.length)
   throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);

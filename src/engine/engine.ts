@@ -33,6 +33,7 @@ import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
+import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -120,6 +121,22 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     // a reviewer's context/decide call, a stop after an approval, a gated call),
     // of the session's project and the `.git` it started with (snapshots.ts).
     const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
+    // The agent's new git objects, hashed again before the repository holds them (store/object-intake.ts).
+    const objects =
+      event === 'PreToolUse'
+        ? null
+        : await takeAgentObjects(deps.env.CLAUDE_PROJECT_DIR || input.cwd, config.storage.path, () => {
+            try {
+              return store.read(input.session_id)?.git?.identity;
+            } catch {
+              return undefined;
+            }
+          });
+    for (const w of objects?.warnings ?? []) warn(w);
+    if (event === 'Stop') {
+      const left = operationLeftWarning(deps.env.CLAUDE_PROJECT_DIR || input.cwd);
+      if (left) warn(left);
+    }
     const gov: GovernanceDeps = {
       env: deps.env,
       gitIdentity: snaps.identity,
@@ -191,6 +208,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           eventRecord(event, input, out.verdict, ts),
           ...[...out.notes, ...snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
           ...sessionEdges(event, state, config, deps.env, ts),
+          ...(objects?.trace(ts, input.session_id) ?? []),
         ];
         return { value: out, trace };
       });

@@ -15,6 +15,7 @@ import { agentBranch, checkAgentName, isInside, worktreePath } from '../core/fle
 import { parseWorktreeList, type WorktreeEntry } from '../core/fleet/worktree-list.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { runGit, type GitRepo } from './git.js';
+import { intakeAt } from './object-intake.js';
 import { repoOf } from './git-repo.js';
 import { ORCHESTRATION } from './project-root.js';
 import { readOptionalText } from './regular-file.js';
@@ -320,6 +321,8 @@ export function removeAgent(storeDir: string, cwd: string, name: string, discard
       dirname(realOr(wtGit.id.git_dir)) !== join(repo.commonDir, 'worktrees')
     )
       throw new FleetError(`${agent.worktree} is no longer a worktree of this repository; not removing it`);
+    // Its last objects, hashed (store/object-intake.ts): what is merged is judged on the branch as it is.
+    intakeAt(agent.worktree, storeDir);
     const dirty = dirtyFiles({ gitDir: wtGit.id.git_dir, workTree: agent.worktree });
     if (dirty && !discard)
       throw new FleetError(

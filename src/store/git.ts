@@ -137,6 +137,8 @@ export interface GitOptions {
   timeoutMs?: number;
   maxBuffer?: number;
   input?: string | Buffer;
+  /** An open file git reads as its standard input instead (a pack too large for a buffer). */
+  stdinFd?: number;
 }
 
 /**
@@ -164,7 +166,7 @@ export function runGit(repo: GitRepo, args: readonly string[], opts: GitOptions 
     maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024,
     env: hardenedEnv(),
     input: opts.input,
-    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [opts.stdinFd ?? (opts.input === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
   });
   if (r.status === 0) return { ok: true, stdout: r.stdout };
   const error = (r.stderr || r.error?.message || (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`)).trim().split('\n')[0] ?? '';
@@ -191,7 +193,7 @@ export function runGitBytes(
     maxBuffer: opts.maxBuffer ?? 1024 * 1024 * 1024,
     env: hardenedEnv(),
     input: opts.input,
-    stdio: [opts.input === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'],
+    stdio: [opts.stdinFd ?? (opts.input === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
   });
   if (r.status === 0) return { ok: true, stdout: r.stdout };
   const error = (r.stderr?.toString('utf8') || r.error?.message || (r.signal ? `killed by ${r.signal}` : `exit ${r.status}`)).trim().split('\n')[0] ?? '';

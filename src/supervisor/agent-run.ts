@@ -29,7 +29,7 @@ import { httpHooksFragment } from './http-hooks.js';
 import { clientVersion, pluginHooks } from './http-launch.js';
 import { rozPluginInstalled } from './launch-args.js';
 import { launchPluginDir, pathOutsideProject } from './launch-node.js';
-import { readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
+import { gitShimDir, readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 
 /**
  * `roz exec`'s PreToolUse http hook: no human waits on it, so this only bounds
@@ -145,6 +145,14 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
       settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir, prepared.loaded.config);
       args = withSettings(plan, settings.file).args;
       childEnv[SETTINGS_ENV] = settings.file;
+      // roz's git first on the agent's PATH: it writes new objects into the staging store (plugin/git-shim/git).
+      // The git it runs is resolved here, off a PATH without the project's folders (the client runs it too,
+      // outside the sandbox: never a git the agent planted in node_modules/.bin).
+      const realGit = resolveExecutable('git', pathOutsideProject(req.env.PATH, req.cwd));
+      if (settings.objects && realGit) {
+        childEnv.PATH = `${gitShimDir(pluginDir)}:${childEnv.PATH ?? ''}`;
+        childEnv.ROZ_REAL_GIT = realGit;
+      }
     }
     // In-process hooks see what a hook process of THIS agent would: the plugin root, its project, its settings
     // file (which this launch started the client with: the engine cannot find that in /proc from here), its token.

@@ -5,7 +5,8 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RozConfig } from '../core/config.js';
-import { enforcedSettings, mergeSettings, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
+import { enforcedSettings, mergeSettings, objectsFragment, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
+import { prepareStaging, type StagingPlace } from '../store/staging-place.js';
 import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
 import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
@@ -21,6 +22,8 @@ export interface RunSettings {
   file: string;
   settings: ClaudeSettings;
   paths: ProtectedPaths;
+  /** The repository's staging store for the agent's new objects (null outside git): the launch puts the git shim on PATH. */
+  objects: StagingPlace | null;
   dispose(): void;
 }
 
@@ -32,12 +35,15 @@ export function buildSettings(
   extra: ClaudeSettings[] = [],
   pluginDir?: string,
   config: RozConfig = loadConfig(env).config,
+  objects: StagingPlace | null = null,
 ): { settings: ClaudeSettings; paths: ProtectedPaths } {
   const paths = protectedPaths(env, cwd, settingsFile, pluginDir, config);
   const network = config.enforce.network;
   // In a linked worktree (an agent's, issue 25): its own branch, not the shared repository.
   const worktree = linkedWorktreeOf(cwd);
-  const own = worktree ? [worktreeSandboxFragment(worktree)] : [];
+  const own = worktree ? [worktreeSandboxFragment(worktree, objects !== null)] : [];
+  // The repository's objects read-only (its common dir's, for a worktree too): new ones wait in staging.
+  if (objects) own.push(objectsFragment(objects.objects, worktree ? null : objects.gitDir));
   // Ours last: a user's own --settings may add to the sandbox, never loosen it.
   return { settings: mergeSettings(...extra, enforcedSettings(paths, { network, secretEnv: SECRET_ENV }), ...own), paths };
 }
@@ -71,14 +77,21 @@ export function writeRunSettings(
       ensurePackedRefs(worktree);
       loosenPackedRefs(worktree);
     }
-    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config);
+    // The agent's new git objects wait here for roz to hash them (store/object-intake.ts).
+    const objects = prepareStaging(cwd);
+    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config, objects);
     // The paths must exist before the sandbox mounts them read-only (or, the control records, unreadable).
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
     ensureControlDir(store);
     writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600, flag: 'wx' });
-    return { file, settings, paths, dispose: () => rmSync(dir, { recursive: true, force: true }) };
+    return { file, settings, paths, objects, dispose: () => rmSync(dir, { recursive: true, force: true }) };
   } catch (err) {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** The folder of roz's git shim in a plugin (plugin/git-shim): read-only to the agent with the rest of the plugin. */
+export function gitShimDir(pluginDir: string): string {
+  return join(pluginDir, 'git-shim');
 }

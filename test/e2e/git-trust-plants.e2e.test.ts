@@ -62,7 +62,8 @@ function plantScript(mode: 'nested' | 'replace'): string {
 ${
   mode === 'nested'
     ? `${PATH_PLANT}\nmkdir -p src/sub && cd src/sub && git init -q -b main`
-    : `mv .git .git-real && mkdir .git && ln -s ../.git-real/objects .git/objects && ln -s ../.git-real/refs .git/refs && cp .git-real/HEAD .git-real/index .git/ && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n' > .git/config || exit 1`
+    : // objects/ copied, not linked: under roz's launch the repository's objects/ is read-only (issue 29).
+      `mv .git .git-real && mkdir .git && cp -a .git-real/objects .git/objects && ln -s ../.git-real/refs .git/refs && cp .git-real/HEAD .git-real/index .git/ && printf '[core]\\n\\trepositoryformatversion = 0\\n\\tbare = false\\n' > .git/config || exit 1`
 }
 R="$PWD"; D="$R/.plants"; mkdir -p "$D/hooks"
 for n in ${KNOBS.join(' ')}; do

@@ -9,8 +9,9 @@
 //     sandbox can: its mark there means roz ran it;
 //  2. `git -C src/sub stash` (roz's git-move judgement), then `cd src/sub`
 //     (every later event's cwd), and the task's work: src/app.py rewritten,
-//     with a loose object planted in the project's .git/objects under the new
-//     file's hash that holds harmless text;
+//     with a loose object planted under the new file's hash that holds
+//     harmless text (in the project's .git/objects; under roz's launch that
+//     is read-only, issue 29, so in the agent's own staging store);
 //  3. the reviewer's `roz context` must show the real bytes, and its COMPLETE
 //     is recorded by roz (not by the program);
 //  4. after the approval: `git update-index --assume-unchanged`, then the file
@@ -64,11 +65,16 @@ const PLANT_OBJECT = `import hashlib, os, zlib
 evil = ${JSON.stringify(EVIL)}.encode()
 open('../app.py', 'wb').write(evil)
 oid = hashlib.sha1(b'blob %d\\0' % len(evil) + evil).hexdigest()
-d = '../../.git/objects/' + oid[:2]
-os.makedirs(d, exist_ok=True)
 harmless = b'print("harmless")\\n'
-open(d + '/' + oid[2:], 'wb').write(zlib.compress(b'blob %d\\0' % len(harmless) + harmless))
-print('OBJECT-PLANTED', oid)
+# Under roz's launch objects/ is read-only (issue 29): then into the agent's own staging store, which its git reads first.
+for base in ('../../.git/objects/', '../../.git/roz-objects/'):
+    try:
+        os.makedirs(base + oid[:2], exist_ok=True)
+        open(base + oid[:2] + '/' + oid[2:], 'wb').write(zlib.compress(b'blob %d\\0' % len(harmless) + harmless))
+        print('OBJECT-PLANTED', base, oid)
+        break
+    except OSError as e:
+        print('REFUSED', base, e)
 `;
 
 describe.each(PINNED_CLIENTS)('git takes no orders from the agent under roz exec, client %s', (client) => {

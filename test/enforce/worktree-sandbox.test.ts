@@ -126,3 +126,44 @@ describe('the sandbox of a linked worktree', () => {
     }
   });
 });
+
+describe('the shared git directory under a launch (issue 29)', () => {
+  it("what the human's git reads when present is denied even when missing; objects/ is denied once a staging store exists", () => {
+    const { main, a } = repoWithWorktrees();
+    const c = join(main, '.git');
+    const facts = linkedWorktreeOf(a)!;
+    const staged = planWorktreeSandbox(facts, true);
+    for (const d of ['objects', 'modules', 'lfs', 'rr-cache', 'shallow', 'rebase-merge', 'sequencer', 'MERGE_HEAD', 'FETCH_HEAD', 'ORIG_HEAD'])
+      expect(staged.denyWrite, d).toContain(join(c, d));
+    expect(staged.allowWrite).toEqual([a, join(c, 'worktrees', 'a'), join(c, 'refs/heads/roz'), join(c, 'logs/refs/heads/roz')]);
+    // Printed for a launch roz does not make (no staging store, no shim): objects/ stays writable for git to commit.
+    expect(planWorktreeSandbox(facts).allowWrite).toContain(join(c, 'objects'));
+    expect(planWorktreeSandbox(facts).denyWrite).not.toContain(join(c, 'objects'));
+  });
+
+  it("a run makes the staging store and denies the repository's objects/, in a worktree and in the main checkout", () => {
+    const { root, main, a } = repoWithWorktrees();
+    const c = join(main, '.git');
+    for (const [cwd, gitDir] of [
+      [a, join(c, 'worktrees', 'a')],
+      [main, c],
+    ] as const) {
+      const run = writeRunSettings({ HOME: root, ROZ_STORAGE_PATH: join(root, 'store') }, cwd);
+      try {
+        expect(run.objects).toMatchObject({ staging: join(gitDir, 'roz-objects'), objects: join(c, 'objects') });
+        expect(existsSync(join(gitDir, 'roz-objects', 'pack'))).toBe(true);
+        const s = run.settings as { sandbox: { filesystem: { denyWrite: string[]; allowWrite?: string[] } }; permissions: { deny: string[] } };
+        expect(s.sandbox.filesystem.denyWrite).toContain(join(c, 'objects'));
+        expect(s.sandbox.filesystem.allowWrite ?? []).not.toContain(join(c, 'objects'));
+        expect(s.permissions.deny).toContain(`Edit(/${join(c, 'objects')}/**)`);
+        // What the human's git would run or apply from there, even when missing: the main checkout's agent too.
+        for (const n of ['modules', 'lfs', 'rr-cache', 'shallow']) expect(s.sandbox.filesystem.denyWrite, n).toContain(join(c, n));
+      } finally {
+        run.dispose();
+      }
+    }
+    // `roz settings` (printed, no launch): no staging store, objects/ not denied.
+    const printed = buildSettings({ HOME: root, ROZ_STORAGE_PATH: join(root, 'store') }, main, null).settings as { permissions: { deny: string[] } };
+    expect(printed.permissions.deny.join('\n')).not.toMatch(/objects/);
+  });
+});

@@ -4,6 +4,7 @@
 // is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
+import { intakeAt } from '../../store/object-intake.js';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -313,6 +314,9 @@ export function agentMergeCommand(name: string): number {
       throw new FleetError(`${name} shares ${agent.worktree} (no branch of its own): there is nothing to merge`, 2);
     if (found.problem) throw new FleetError(`${name}: ${found.problem}`);
 
+    // The agent's last objects and the base checkout's, hashed and taken in first (store/object-intake.ts).
+    intakeAt(agent.worktree, storeDir);
+    intakeAt(process.cwd(), storeDir);
     const facts = branchFacts(repo.common, `refs/heads/${agent.branch}`, agent.base_ref);
     const sessions = sessionsIn(ctx.store, agent.worktree);
     const found_decisions = decisionsIn(sessions);

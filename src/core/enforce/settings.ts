@@ -139,3 +139,22 @@ export function gitDenyPaths(project: string): string[] {
 export function enforcedSettings(p: ProtectedPaths, opts: EnforceOptions): ClaudeSettings {
   return mergeSettings(sandboxFragment(p, opts), permissionsFragment(p));
 }
+
+/**
+ * The repository's `objects/` read-only to the agent, for Bash (the sandbox)
+ * and the file tools (a deny rule): its git writes new objects into a staging
+ * store roz takes them from (store/object-intake.ts). Only for a launch that
+ * made that store and puts roz's git shim on the agent's PATH. For the agent
+ * in the main checkout (`mainCheckout`: the git dir), also what git there
+ * reads from folders the agent never needs for its own work and that would
+ * act for the human: a submodule's git dir with its config and hooks,
+ * recorded conflict resolutions (whose presence turns rerere on), LFS
+ * content, shallow grafts (docs/security.md, "The shared git directory").
+ */
+export function objectsFragment(objects: string, mainCheckout: string | null = null): ClaudeSettings {
+  const more = mainCheckout ? MAIN_CHECKOUT_DENIED.map((n) => `${mainCheckout}/${n}`) : [];
+  return { sandbox: { filesystem: { denyWrite: [objects, ...more] } }, permissions: { deny: [`Edit(/${objects}/**)`] } };
+}
+
+/** Denied to the agent in the main checkout even when missing (the sandbox mounts a placeholder). */
+export const MAIN_CHECKOUT_DENIED = ['modules', 'lfs', 'rr-cache', 'shallow'] as const;

@@ -44,13 +44,60 @@ export interface WorktreeSandbox {
 /** What the agent needs to commit; everything else in the common dir is denied. */
 const COMMON_KEPT = new Set(['objects', 'refs', 'logs', 'worktrees']);
 /**
+ * Names in the common dir that the human's git (run in the main checkout,
+ * outside every sandbox) reads when they exist, and that an agent in a
+ * linked worktree never needs to write (its own pseudo-refs and operation
+ * state live in its admin dir): denied even when missing (issue 29; the
+ * table in docs/security.md, "The shared git directory"). Created by the
+ * agent, each would act in the human's checkout: a submodule's git dir with
+ * its config and hooks (`modules/`), a rebase or cherry-pick todo whose
+ * `exec` lines run on `--continue`, a merge in progress whose next commit
+ * takes the agent's commit as a parent, recorded conflict resolutions
+ * (`rr-cache/`, whose mere presence turns rerere on), LFS content,
+ * shallow grafts that hide history, refs the human names (FETCH_HEAD,
+ * ORIG_HEAD), legacy remotes. The sandbox mounts a placeholder for a missing
+ * one (inside: /dev/null, which git reads as empty; on the host, while a
+ * command runs: an empty read-only file, as the client does for
+ * `config.lock`), so the agent cannot create it.
+ */
+export const HUMAN_READS_WHEN_PRESENT = [
+  'modules',
+  'lfs',
+  'rr-cache',
+  'shallow',
+  'remotes',
+  'branches',
+  'rebase-merge',
+  'rebase-apply',
+  'sequencer',
+  'MERGE_HEAD',
+  'MERGE_MSG',
+  'MERGE_MODE',
+  'MERGE_RR',
+  'AUTO_MERGE',
+  'CHERRY_PICK_HEAD',
+  'REVERT_HEAD',
+  'REBASE_HEAD',
+  'FETCH_HEAD',
+  'ORIG_HEAD',
+  'SQUASH_MSG',
+  'BISECT_START',
+  'BISECT_LOG',
+  'BISECT_TERMS',
+  'BISECT_NAMES',
+  'BISECT_EXPECTED_REV',
+  'BISECT_ANCESTORS_OK',
+  'config.worktree',
+] as const;
+
+/**
  * Denied even when missing (the sandbox then mounts a placeholder, so the
  * agent cannot create them). Not packed-refs: its placeholder is unreadable
  * on 2.1.197 and every git command then fails (observed); the launcher
  * creates an empty one first (store/linked-worktree.ts ensurePackedRefs),
  * denied with the other entries (the agent's commits write loose refs only).
  */
-const ALWAYS_DENIED = ['config', 'hooks', 'info'];
+const ALWAYS_DENIED = ['config', 'hooks', 'info', ...HUMAN_READS_WHEN_PRESENT];
 
 const join = (...parts: string[]): string => parts.join('/').replace(/\/+/g, '/');
 
@@ -77,16 +124,23 @@ export function siblingsOff(files: string[], own: string | null): string[] {
   return [...out].sort();
 }
 
-export function planWorktreeSandbox(w: LinkedWorktree): WorktreeSandbox {
+/**
+ * `stagedObjects`: the agent's git writes new objects into a staging store in
+ * its own admin dir (store/object-staging.ts) and the shared `objects/` is
+ * read-only, so no object anyone else reads can be replaced (issue 29).
+ * Without it (a plan printed for a launch roz does not make), `objects/`
+ * stays writable, as git needs it to commit.
+ */
+export function planWorktreeSandbox(w: LinkedWorktree, stagedObjects = false): WorktreeSandbox {
   const c = w.commonDir;
   const own = w.branch;
   const ownDir = own ? own.split('/').slice(0, -1).join('/') : null;
-  const allowWrite = [w.worktree, w.gitDir, join(c, 'objects')];
+  const allowWrite = stagedObjects ? [w.worktree, w.gitDir] : [w.worktree, w.gitDir, join(c, 'objects')];
   if (own && ownDir) allowWrite.push(join(c, ownDir), join(c, 'logs', ownDir));
 
   const deny = new Set<string>();
   for (const e of ALWAYS_DENIED) deny.add(join(c, e));
-  for (const e of w.commonEntries) if (!COMMON_KEPT.has(e)) deny.add(join(c, e));
+  for (const e of w.commonEntries) if (!COMMON_KEPT.has(e) || (stagedObjects && e === 'objects')) deny.add(join(c, e));
   // Other worktrees' admin dirs (their HEAD, index): every id but this one.
   for (const id of w.worktreeIds) {
     const dir = join(c, 'worktrees', id);
@@ -104,7 +158,7 @@ export function planWorktreeSandbox(w: LinkedWorktree): WorktreeSandbox {
 }
 
 /** The settings fragment: merged after roz's own (arrays add, nothing is dropped). */
-export function worktreeSandboxFragment(w: LinkedWorktree): ClaudeSettings {
-  const plan = planWorktreeSandbox(w);
+export function worktreeSandboxFragment(w: LinkedWorktree, stagedObjects = false): ClaudeSettings {
+  const plan = planWorktreeSandbox(w, stagedObjects);
   return { sandbox: { filesystem: { allowWrite: plan.allowWrite, denyWrite: plan.denyWrite } } };
 }
