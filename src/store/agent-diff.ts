@@ -14,6 +14,8 @@
 //    agent's repository is consulted (it has none there to consult);
 //  - the commits are git's walk from the branch tip to the base commit, and
 //    each commit listed is read and hashed again.
+// The agent's newest objects may still wait in its staging store (issue 29):
+// they are taken in first, hashed, as the merge gate takes them.
 // roz's own ledger (`.orchestration/agent_trace.jsonl`) is left out, as the
 // merge gate leaves it out: roz merges it itself.
 import { existsSync, realpathSync } from 'node:fs';
@@ -24,6 +26,7 @@ import { FleetError, type FleetRepo, type ListedAgent } from './agent-worktrees.
 import { runGit, type GitRepo } from './git.js';
 import { commitTree, ObjectError, parseTree, readObjects, treeWith, type TreeEntry } from './git-objects.js';
 import { repoOf } from './git-repo.js';
+import { intakeAt } from './object-intake.js';
 import { beginSnapshot } from './snapshot-guard.js';
 import { EMPTY_TREE, ObjectWriter, snapshotRepo, takeSnapshot } from './tree-snapshot.js';
 
@@ -144,6 +147,8 @@ export function agentWork(storeDir: string, repo: FleetRepo | null, listed: List
   )
     throw new FleetError(`${agent.worktree} is no longer a worktree of this repository; roz will not read it as ${agent.name}'s work`);
 
+  // Its last objects, hashed and taken into the repository (store/object-intake.ts): its newest commits may wait there.
+  intakeAt(agent.worktree, storeDir);
   // The work tree, hashed by roz.
   const snap = takeSnapshot(agent.worktree, storeDir);
   if (!snap.ok) throw new FleetError(`roz cannot snapshot ${agent.name}'s worktree: ${snap.error}`);
