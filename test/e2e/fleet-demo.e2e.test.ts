@@ -118,6 +118,15 @@ describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one
     await press(t, 'm');
     await step(new RegExp(`${who}'s work was never reviewed`), 'the merge refused', 30_000);
 
+    // d: what it would have merged — its work against its base, by roz's own reading: the draft notes commit, coloured.
+    await step(new RegExp(`› ${who}\\s+roz/${who}\\s.*\\+\\d+ −\\d+ ↑1 ↓0`), `${who}'s +N −M in the list`, 30_000);
+    await press(t, 'd');
+    const diff = await step(new RegExp(`diff · ${who} · \\+\\d+ −\\d+ ↑1 ↓0[\\s\\S]*\\+# ${who}'s notes`), `${who}'s diff`, 30_000);
+    expect(diff).toContain(`${who}: draft notes`);
+    expect(diff).toMatch(new RegExp(`A NOTES-${who}\\.md\\s+\\+3 −0\\s+committed`));
+    await press(t, '\x1b');
+    await step(/agents · 3/, 'back to the list', 10_000);
+
     // Every agent stopped from another terminal of the human's: the run ends, the demo removes its project.
     const stop = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'stop', '--all'], {
       cwd: p.repo,

@@ -188,6 +188,13 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     await pty.waitFor(/stopped b \(exit 143\)/, 'b stopped');
     await pty.waitFor(/b\s+roz\/b\s+exited/, 'b exited in the list');
 
+    // r then y: roz agent rm, run by this window: b's commit is not merged, so it is refused and says how.
+    pty.write('r');
+    await pty.waitFor("remove b's worktree and branch? y removes them", 'the removal asked');
+    pty.write('y');
+    await pty.waitFor(/roz\/b has work not merged into main: merge it \(roz agent merge b\)/, 'the removal refused, and why', 30_000);
+    expect(existsSync(join(top, 'proj.roz', 'b', 'work.txt'))).toBe(true);
+
     // The human decision was recorded in b's session, not main's.
     const trace = readFileSync(join(store, 'sessions', 'fake-session-b', 'trace.jsonl'), 'utf8');
     expect(trace).toContain('"decided_by":"human"');
