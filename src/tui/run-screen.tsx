@@ -64,6 +64,8 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   const screenOf = (name: string): VirtualScreen => screens.get(name) ?? screens.get(FIRST_AGENT)!;
   const snapshot = () => supervisor.snapshot(view);
   const work = opts.work ?? cliWorkSource();
+  /** Agents this window removed (`r`): off the list while they stay exited. */
+  const removed = new Set<string>();
   conn.view(view);
 
   const compositor = new Compositor(
@@ -116,15 +118,19 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   }
   const fleet: FleetUi = {
     rows: (): AgentRow[] =>
-      // Where and enforcement: each agent's launch, as the supervisor holds it for every client.
-      supervisor.agents().map((a) => ({
-        name: a.name,
-        where: a.where ?? '-',
-        status: a.live.status,
-        pending: a.live.pending.length,
-        review: a.live.review,
-        enforcement: a.enforcement ?? '-',
-      })),
+      // Where and enforcement: each agent's launch, as the supervisor holds it for every client. An exited agent this
+      // window removed (`r`) is no longer listed here (the supervisor keeps its exit; it comes back if started again).
+      supervisor
+        .agents()
+        .filter((a) => !(removed.has(a.name) && a.live.status.kind === 'exited'))
+        .map((a) => ({
+          name: a.name,
+          where: a.where ?? '-',
+          status: a.live.status,
+          pending: a.live.pending.length,
+          review: a.live.review,
+          enforcement: a.enforcement ?? '-',
+        })),
     queue: () => supervisor.queue(),
     current: () => view,
     select,
@@ -140,6 +146,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
     },
     open: () => update(() => focus.leave()),
     add: async (name, prompt) => {
+      removed.delete(name);
       const r = await conn.add(name, prompt);
       if (r.ok) {
         attach();
@@ -157,7 +164,13 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is nothing of its own to remove` };
       const a = supervisor.agents().find((x) => x.name === name);
       if (a && a.live.status.kind !== 'exited') return { ok: false, message: `${name} is running: stop it first (x), then r` };
-      return work.remove(name);
+      const r = await work.remove(name);
+      if (r.ok) {
+        removed.add(name);
+        if (view === name) select(FIRST_AGENT);
+        compositor.schedule();
+      }
+      return r;
     },
     work,
   };

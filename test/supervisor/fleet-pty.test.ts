@@ -194,13 +194,22 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     pty.write('y');
     await pty.waitFor(/roz\/b has work not merged into main: merge it \(roz agent merge b\)/, 'the removal refused, and why', 30_000);
     expect(existsSync(join(top, 'proj.roz', 'b', 'work.txt'))).toBe(true);
+    // Its work dropped by hand (nothing left to lose): r, y removes its worktree and branch, and b leaves the list.
+    execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: wt, stdio: 'pipe' });
+    execFileSync('git', ['clean', '-qfdx'], { cwd: wt, stdio: 'pipe' });
+    pty.write('r');
+    await pty.waitFor("remove b's worktree and branch?", 'asked again');
+    pty.write('y');
+    await pty.waitFor(/removed the worktree .*proj\.roz\/b; deleted the branch roz\/b/, 'removed', 30_000);
+    await pty.waitFor((s) => /agents · 1 ·/.test(s) && !/roz\/b\s+exited/.test(s), 'b off the list');
+    expect(existsSync(wt)).toBe(false);
 
     // The human decision was recorded in b's session, not main's.
     const trace = readFileSync(join(store, 'sessions', 'fake-session-b', 'trace.jsonl'), 'utf8');
     expect(trace).toContain('"decided_by":"human"');
     expect(existsSync(join(store, 'sessions', 'fake-session-1', 'trace.jsonl'))).toBe(false);
 
-    await press(pty, 'k', '\r');
+    await press(pty, '\r');
     await pty.waitFor('agent=main');
     pty.write('q');
     expect(await pty.exited).toBe(3);
