@@ -119,7 +119,11 @@ stampContentHash(join(outdir, 'hook.cjs'));
 
 // The point of the split: the hook bundle itself must carry none of them.
 const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter(
-  (f) => /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) || f.endsWith('otlp-export.ts') || f.endsWith('tree-snapshot.ts') || f.endsWith('object-intake.ts'),
+  (f) =>
+    /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) ||
+    f.endsWith('otlp-export.ts') ||
+    f.endsWith('tree-snapshot.ts') ||
+    f.endsWith('object-intake.ts'),
 );
 if (heavy.length)
   throw new Error(`hook.cjs bundles ${heavy.length} modules meant to load on demand (e.g. ${heavy[0]}); load them through src/core/on-demand.ts`);

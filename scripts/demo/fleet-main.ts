@@ -15,6 +15,7 @@ import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
 import { FLEET_AGENTS, FLEET_CLIENT_ARGS, fleetScenario, fleetWorktree, setupFleetDemo } from './fleet-scenario.js';
 import { DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js';
 import { demoStart, waitForEnter } from './main.js';
+import { fleetIntro } from './intros.js';
 import { untilAgentsEnd } from './reattach.js';
 
 export async function fleetMain(root: string): Promise<number> {
@@ -26,28 +27,7 @@ export async function fleetMain(root: string): Promise<number> {
     const api = await startFakeApi(fleetScenario(), { maxRequests: 80 });
     const env = demoEnv(paths, api.url);
     const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
-    const key = (k: string, what: string): string => `  ${b(k.padEnd(10))} ${what}`;
-    process.stdout.write(
-      [
-        `${b('roz fleet demo')}: one \`roz run claude\`, several real Claude Code clients (${client}), a scripted model.`,
-        'Offline: no API key, no network; everything happens in a fresh temp directory, removed at the end.',
-        '',
-        `  project   ${paths.repo}  (git, governed by .orchestration/active_intents.yaml)`,
-        '  main      Claude Code in the base checkout, idle',
-        ...FLEET_AGENTS.map((a) => `  ${a.name.padEnd(9)} added by \`roz agent add ${a.name} --prompt "${a.prompt}"\` once roz runs:`),
-        ...FLEET_AGENTS.map((a) => `            ${a.name} runs \`${a.command}\` in its worktree; roz asks ${b('you')} first`),
-        '            (each branch also gets a commit of draft notes that nobody reviewed)',
-        '',
-        'What to try:',
-        key('Ctrl-] 6', 'the agents tab: main, b and c, their state, and the queue of requests waiting for you'),
-        key('w', 'jump to the agent that needs you: its request comes up'),
-        key('a / b', 'approve once / block it (the agent reads the result); w again for the next one'),
-        key('j / k', 'switch agents in the tab;  ⏎ its pane (Ctrl-] goes back to roz)'),
-        key('m', "merge the selected agent's branch through roz's gate: refused, never reviewed"),
-        key('x', 'stop the selected agent; stop them all (main too) and the demo ends'),
-        '',
-      ].join('\n') + '\n',
-    );
+    process.stdout.write(`${fleetIntro({ client, repo: paths.repo, b }).join('\n')}\n`);
     if (!process.env.ROZ_DEMO_NO_WAIT) {
       process.stdout.write(`${b('Press Enter to start')} (Ctrl-C to quit) `);
       if (!(await waitForEnter())) {

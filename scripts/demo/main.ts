@@ -6,25 +6,14 @@
 // dir; ROZ_DEMO_NO_WAIT=1 skips "press Enter to start"; ROZ_DEMO_CLIENT=<version>
 // runs another pinned client (2.1.197; default the newest).
 import { spawn } from 'node:child_process';
+import { demoIntro } from './intros.js';
 import { untilAgentsEnd } from './reattach.js';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { startFakeApi, summarize } from '../../test/e2e/harness/fake-api.js';
 import { CLIENTS, REPO_ROOT, type ClientVersion } from '../../test/e2e/harness/workspace.js';
-import {
-  CLIENT_VERSION,
-  DEMO_APPROVAL_TIMEOUT_S,
-  DEMO_INTENT,
-  DEMO_PROMPT,
-  DESTRUCTIVE_COMMAND,
-  IN_SCOPE_FILE,
-  OUT_OF_SCOPE_FILE,
-  demoClientArgs,
-  demoEnv,
-  demoScenario,
-  setupDemo,
-} from './scenario.js';
+import { CLIENT_VERSION, DEMO_APPROVAL_TIMEOUT_S, demoClientArgs, demoEnv, demoScenario, setupDemo } from './scenario.js';
 
 export { fleetMain } from './fleet-main.js';
 
@@ -67,34 +56,7 @@ export async function main(root: string): Promise<number> {
   const api = await startFakeApi(demoScenario(paths, plugin), { maxRequests: 80 });
   const env = demoEnv(paths, api.url);
   const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
-  const row = (what: string, then: string): string => `  ${what.padEnd(38)} -> ${then}`;
-
-  process.stdout.write(
-    [
-      `${b('roz demo')}: \`roz run claude\` with the real Claude Code client (${client}) and a scripted model.`,
-      'Offline: no API key, no network; everything happens in a fresh temp directory.',
-      '',
-      `  project   ${paths.repo}  (git, governed by .orchestration/active_intents.yaml)`,
-      `  prompt    "${DEMO_PROMPT}"`,
-      '            (a prompt starting with #roz turns on the review gate)',
-      '',
-      'What the scripted agent does, and what roz does about it:',
-      `  1. selects intent ${DEMO_INTENT} (scope: src/**, build/) with roz's MCP tool select_active_intent`,
-      row(`2. writes ${IN_SCOPE_FILE}`, 'allowed: in scope'),
-      row(`3. writes ${OUT_OF_SCOPE_FILE}`, `SCOPE_VIOLATION (out of scope): roz asks ${b('you')}.`),
-      `${' '.repeat(44)}${b('g')} adds ${OUT_OF_SCOPE_FILE} to ${DEMO_INTENT}'s scope (or ${b('b')} blocks it)`,
-      row(`4. runs \`${DESTRUCTIVE_COMMAND}\``, `roz asks ${b('you')} again: destructive. Keys:`),
-      `${' '.repeat(44)}${b('a')} approve once · ${b('s')} for the session · ${b('b')} block · ${b('i')} inspect`,
-      row('5. says "done"', 'the stop is BLOCKED by the review gate; the'),
-      `${' '.repeat(44)}roz:roz reviewer reads the diff, records COMPLETE`,
-      `  6. when it says "Demo finished", type ${b('/exit')} and Enter: roz prints the session's stats.`,
-      '',
-      `The last line is roz's status line. ${b('Ctrl-]')} switches to roz's views (1 trace, 2 approvals,`,
-      '3 reviews, 4 intents, 5 stats; q goes back to Claude). Claude Code itself asks nothing:',
-      "the demo pre-authorises its tools, so every prompt you see is roz's.",
-      '',
-    ].join('\n') + '\n',
-  );
+  process.stdout.write(`${demoIntro({ client, repo: paths.repo, b }).join('\n')}\n`);
   if (!process.env.ROZ_DEMO_NO_WAIT) {
     process.stdout.write(`${b('Press Enter to start')} (Ctrl-C to quit) `);
     const ok = await waitForEnter();

@@ -35,14 +35,18 @@ async function supervisorRuns(o: ReattachOptions): Promise<boolean> {
   return true;
 }
 
+/** What the demo says after a detach, at most 80 columns a line (test/process/demo-intros.test.ts). */
+export const REATTACH_PROMPT = [
+  "You detached: roz's supervisor keeps the agents running in the background,",
+  'and this demo keeps their scripted model. Press Enter to attach again',
+  '(`roz attach`), Ctrl-C to stop every agent and end the demo.',
+];
+
 /** Until every agent has exited: the last exit code of the window (`roz run`, then `roz attach`). */
 export async function untilAgentsEnd(o: ReattachOptions): Promise<number> {
   let code = o.code;
   while (await supervisorRuns(o)) {
-    process.stdout.write(
-      "\nYou detached: roz's supervisor keeps the agents running in the background, and this demo keeps their scripted model.\n" +
-        'Press Enter to attach again (`roz attach`), Ctrl-C to stop every agent and end the demo. ',
-    );
+    process.stdout.write(`\n${REATTACH_PROMPT.join('\n')} `);
     if (!(await o.waitForEnter())) {
       await roz(o, ['agent', 'stop', '--all']);
       for (let i = 0; i < 20 && (await roz(o, ['queue', '--json'])) === 0; i++) await new Promise((r) => setTimeout(r, 500));

@@ -296,6 +296,20 @@ export function buildProgram(): Command {
       }),
     );
   agent
+    .command('diff')
+    .description("an agent's work against the commit it started from: its commits, uncommitted and untracked files (read by roz's own hashing)")
+    .argument('[name]')
+    .option('--stat', 'only the commits and the changed files with their +/- line counts')
+    .option('--json', 'print JSON: {agent, branch, base_commit, head, added, removed, files, ahead, behind, commits, changed, patch}')
+    .option('--all', 'every agent with a worktree of its own')
+    .addHelpText('after', '\nExit codes: 0 shown, 3 no such agent, 2 an agent without a branch of its own (or bad usage), 1 other errors (a forged object).')
+    .action(
+      run(async (name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean }) => {
+        const { agentDiffCommand } = await import('./commands/agent-diff.js');
+        return agentDiffCommand(name, opts);
+      }),
+    );
+  agent
     .command('stop')
     .description('stop an agent of the running supervisor, or --all (every agent and the supervisor)')
     .argument('[name]')

@@ -101,7 +101,7 @@ function objectId(type: string, body: Buffer): { id: string; raw: Buffer } {
   return { id: sha1hex(raw), raw };
 }
 
-class ObjectWriter {
+export class ObjectWriter {
   private madeDirs = new Set<string>();
   constructor(private readonly gitDir: string | null) {}
   put(type: string, body: Buffer): string {

@@ -6,6 +6,7 @@ import { truncateValue } from '../core/truncate.js';
 import type { TraceRecord } from '../store/session-store.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import type { HookConnection } from './channel-server.js';
+import { RequestIds } from './request-id.js';
 
 export const HEARTBEAT_MS = 1_000;
 /** Deny a little before the hook's own deadline so the hook prints our answer, not its fallback. */
@@ -74,6 +75,8 @@ export interface BrokerOptions {
 interface Waiting {
   approval: PendingApproval;
   conn: HookConnection;
+  /** The hook's own id for this request: its replies carry it (the human types the short `approval.id`). */
+  frameId: string;
   timeout: NodeJS.Timeout;
   heartbeat: NodeJS.Timeout;
 }
@@ -89,6 +92,7 @@ export function sessionRuleKey(agent: string, sessionId: string, toolName: strin
 export class ApprovalBroker {
   private readonly waiting = new Map<string, Waiting>();
   private readonly sessionRules = new Set<string>();
+  private readonly ids = new RequestIds();
   private readonly decided: DecidedApproval[] = [];
   private readonly now: () => number;
 
@@ -97,18 +101,20 @@ export class ApprovalBroker {
   }
 
   /** Queue an `ask` frame for a human, or answer it from a rule the human made earlier. */
-  request(frame: HookFrame, conn: HookConnection, agentName = 'main'): void {
+  /** The request as queued (null: refused, or answered at once by a session rule). */
+  request(frame: HookFrame, conn: HookConnection, agentName = 'main'): PendingApproval | null {
     if (frame.verdict.kind !== 'ask') throw new Error('only ask verdicts wait for a human');
-    // Ids come from the hook: one already waiting (another agent's, or a replay) must not replace it.
-    if (this.waiting.has(frame.id)) {
+    // Frame ids come from the hook: one already waiting (another agent's, or a replay) must not replace it.
+    if ([...this.waiting.values()].some((w) => w.frameId === frame.id)) {
       conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'error', code: 'DUPLICATE_ID', message: 'a request with this id is already waiting' });
-      return;
+      return null;
     }
     const input = frame.input;
     const toolInput = (input.tool_input && typeof input.tool_input === 'object' ? input.tool_input : {}) as Record<string, unknown>;
     const received = this.now();
     const approval: PendingApproval = {
-      id: frame.id,
+      // The id the human types (`roz approve ID`): short, unique within the run (request-id.ts).
+      id: this.ids.next(),
       agent_name: agentName,
       session_id: typeof input.session_id === 'string' ? input.session_id : '',
       event: frame.event,
@@ -131,16 +137,17 @@ export class ApprovalBroker {
       approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
     if (this.sessionRules.has(sessionRuleKey(approval.agent_name, approval.session_id, approval.tool_name, approval.code, toolInput))) {
-      this.settle(approval, conn, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
-      return;
+      this.settle(approval, conn, frame.id, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
+      return null;
     }
     const waitMs = Math.max(0, approval.deadline_at - received);
-    conn.reply({ v: PROTOCOL_VERSION, id: approval.id, type: 'pending', timeout_ms: waitMs });
+    conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'pending', timeout_ms: waitMs });
     const waiting: Waiting = {
       approval,
       conn,
+      frameId: frame.id,
       timeout: setTimeout(() => this.expire(approval.id), waitMs),
-      heartbeat: setInterval(() => conn.reply({ v: PROTOCOL_VERSION, id: approval.id, type: 'heartbeat' }), HEARTBEAT_MS),
+      heartbeat: setInterval(() => conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'heartbeat' }), HEARTBEAT_MS),
     };
     this.waiting.set(approval.id, waiting);
     // The hook gave up (fell back to the client's dialog): nothing to answer any more.
@@ -151,6 +158,7 @@ export class ApprovalBroker {
       this.opts.onChange();
     });
     this.opts.onChange();
+    return approval;
   }
 
   pending(): PendingApproval[] {
@@ -177,20 +185,30 @@ export class ApprovalBroker {
       }
       this.drop(id);
       const what = out.added.length > 0 ? `added ${out.added.join(', ')} to` : `found ${a.widen.globs.join(', ')} already in`;
-      this.settle(a, w.conn, 'allow', `roz: the human ${what} the owned_scope of intent ${a.widen.intent_id}`, 'human', 'scope', out.added.join(', '));
+      this.settle(
+        a,
+        w.conn,
+        w.frameId,
+        'allow',
+        `roz: the human ${what} the owned_scope of intent ${a.widen.intent_id}`,
+        'human',
+        'scope',
+        out.added.join(', '),
+      );
       return true;
     }
     this.drop(id);
     const via = answer.via ?? 'keyboard';
     if (answer.action === 'block') {
       const why = answer.reason.trim() || 'no reason given';
-      this.settle(a, w.conn, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why, via);
+      this.settle(a, w.conn, w.frameId, 'deny', `roz: blocked by the human: ${why}`, 'human', 'once', why, via);
     } else {
       const scope = answer.action === 'approve-session' ? 'session' : 'once';
       if (scope === 'session') this.sessionRules.add(sessionRuleKey(a.agent_name, a.session_id, a.tool_name, a.code, a.tool_input));
       this.settle(
         a,
         w.conn,
+        w.frameId,
         'allow',
         scope === 'session' ? 'roz: approved by the human for this session' : 'roz: approved by the human',
         'human',
@@ -210,6 +228,7 @@ export class ApprovalBroker {
     this.settle(
       w.approval,
       w.conn,
+      w.frameId,
       'deny',
       `roz: no human answered within ${secs} s, so this was denied (${w.approval.code}). Ask the user to approve it in the roz run window, then retry.`,
       'timeout',
@@ -228,6 +247,7 @@ export class ApprovalBroker {
   private settle(
     a: PendingApproval,
     conn: HookConnection,
+    frameId: string,
     decision: 'allow' | 'deny',
     reason: string,
     by: string,
@@ -235,7 +255,7 @@ export class ApprovalBroker {
     humanReason?: string,
     via?: 'keyboard' | 'terminal',
   ): void {
-    conn.reply({ v: PROTOCOL_VERSION, id: a.id, type: 'answer', decision, reason });
+    conn.reply({ v: PROTOCOL_VERSION, id: frameId, type: 'answer', decision, reason });
     this.trace(a, { decided_by: by, decision, scope, reason: humanReason ?? reason, ...(via ? { via } : {}) });
     this.opts.onChange();
   }

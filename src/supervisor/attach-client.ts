@@ -189,6 +189,8 @@ export class RemoteConnection implements FleetConnection {
         return;
       case 'stats':
         this.statsCache.set(line.session, line.stats);
+        // A new snapshot object: a view that re-reads on change only when the snapshot is new (use-snapshot.ts) draws the numbers now.
+        if (this.snap) this.snap = { ...this.snap };
         return this.changed();
       case 'error':
         this.notice('roz:AttachError', line.message);
@@ -227,13 +229,14 @@ export class RemoteConnection implements FleetConnection {
     this.send({ t: 'answer', id, answer: stripVia(answer) });
     return true;
   }
-  stats(sessionId: string): SessionStats | null {
+  /** The supervisor's last answer for the session; undefined until its first answer comes (asked now). */
+  stats(sessionId: string): SessionStats | null | undefined {
     const at = this.asked.get(sessionId);
     if (at === undefined || Date.now() - at > STATS_EVERY_MS) {
       this.asked.set(sessionId, Date.now());
       this.send({ t: 'stats', session: sessionId });
     }
-    return this.statsCache.get(sessionId) ?? null;
+    return this.statsCache.has(sessionId) ? (this.statsCache.get(sessionId) ?? null) : undefined;
   }
   selectIntent(intentId: string | null, agent: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'intent', rid, agent, intent: intentId }));
@@ -272,8 +275,8 @@ export class RemoteConnection implements FleetConnection {
   view(agent: string): void {
     this.send({ t: 'view', agent });
   }
-  add(name: string): Promise<Outcome> {
-    return this.request((rid) => ({ t: 'add', rid, name }));
+  add(name: string, prompt?: string): Promise<Outcome> {
+    return this.request((rid) => ({ t: 'add', rid, name, ...(prompt ? { prompt } : {}) }));
   }
   merge(name: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'merge', rid, name }));

@@ -33,7 +33,7 @@ export interface AttachHost {
   onChange(fn: () => void): () => void;
   write(name: string, data: string): void;
   resize(cols: number, rows: number): void;
-  addAgent(name: string): Promise<Outcome>;
+  addAgent(name: string, prompt?: string): Promise<Outcome>;
   mergeAgent(name: string): Promise<{ code: number; stdout: string; stderr: string }>;
   stopAgent(name: string): Promise<Outcome>;
 }
@@ -183,7 +183,7 @@ export class AttachHub {
       case 'stats':
         return this.send(client, { t: 'stats', session: line.session, stats: sup.stats(line.session) });
       case 'add':
-        return reply(line.rid, host.addAgent(line.name));
+        return reply(line.rid, host.addAgent(line.name, line.prompt));
       case 'merge':
         return reply(
           line.rid,

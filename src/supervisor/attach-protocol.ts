@@ -46,7 +46,7 @@ export const attachClientSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('answer'), id: z.string().check(z.minLength(1), z.maxLength(128)), answer: humanAnswer }),
   z.strictObject({ t: z.literal('intent'), rid, agent: name, intent: z.nullable(z.string().check(z.minLength(1), z.maxLength(256))) }),
   z.strictObject({ t: z.literal('stats'), session: z.string().check(z.minLength(1), z.maxLength(256)) }),
-  z.strictObject({ t: z.literal('add'), rid, name }),
+  z.strictObject({ t: z.literal('add'), rid, name, prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(16_384))) }),
   z.strictObject({ t: z.literal('merge'), rid, name }),
   z.strictObject({ t: z.literal('stop'), rid, name }),
 ]);

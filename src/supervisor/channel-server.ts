@@ -9,6 +9,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import { encodeFrame, MAX_FRAME_BYTES, parseHookFrame, PROTOCOL_VERSION, type HookFrame, type ReplyFrame } from './channel-protocol.js';
 
 /** One hook's connection, as the supervisor sees it. */
@@ -29,8 +30,8 @@ export interface ChannelServerOptions {
   firstAgent?: string;
 }
 
-/** The agent `roz run` starts in the current checkout. */
-export const FIRST_AGENT = 'main';
+/** The agent `roz run` starts in the current checkout (defined beside the agent-name rules, which reserve it). */
+export { FIRST_AGENT };
 
 export class ChannelServer {
   /** The first agent's token. */

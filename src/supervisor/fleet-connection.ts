@@ -36,7 +36,8 @@ export interface FleetConnection {
   readonly events: { tail(n: number, keep?: (e: LiveEvent) => boolean): LiveEvent[]; readonly total: number };
   /** The human's answer from this window's keyboard. False when the request is no longer pending here. */
   answer(id: string, answer: HumanAnswer): boolean;
-  stats(sessionId: string): SessionStats | null;
+  /** undefined: not known yet (a screen attached over the socket asked; the answer redraws it). */
+  stats(sessionId: string): SessionStats | null | undefined;
   selectIntent(intentId: string | null, agent: string): Promise<Outcome>;
   agents(): AgentInfo[];
   queue(): QueuedRequest[];
@@ -57,7 +58,8 @@ export interface FleetConnection {
   resize(cols: number, rows: number): void;
   /** Which agent this window shows (the snapshot the supervisor sends is of it). */
   view(agent: string): void;
-  add(name: string): Promise<Outcome>;
+  /** A new agent (`roz agent add`, with its first prompt when given), then started. */
+  add(name: string, prompt?: string): Promise<Outcome>;
   merge(name: string): Promise<Outcome>;
   stop(name: string): Promise<Outcome>;
   /** Leave the agents running and close this window; null where that cannot be (the supervisor runs in this process). */

@@ -270,10 +270,21 @@ export class FleetHost implements FleetControl {
    * `n`: a new agent, as `roz agent add NAME -- ARGS` makes it (its worktree and branch, in the registry,
    * the first agent's claude arguments), then started. A name roz's registry already holds (made with
    * `roz agent add` in another terminal, with its own prompt and arguments) is started as it was recorded.
+   * `prompt`: the new agent's first prompt (recorded as `roz agent add --prompt` records it).
    */
-  async addAgent(name: string): Promise<{ ok: boolean; message: string }> {
-    if (this.registered(name)) return this.startAgent(name);
-    const add = await this.rozCli(['agent', 'add', name, '--no-start', ...(this.req.args.length ? ['--', ...this.req.args] : [])]);
+  async addAgent(name: string, prompt?: string): Promise<{ ok: boolean; message: string }> {
+    if (this.registered(name)) {
+      const started = await this.startAgent(name);
+      return prompt ? { ...started, message: `${started.message} (as it was recorded: the prompt typed was not used)` } : started;
+    }
+    const add = await this.rozCli([
+      'agent',
+      'add',
+      name,
+      '--no-start',
+      ...(prompt ? ['--prompt', prompt] : []),
+      ...(this.req.args.length ? ['--', ...this.req.args] : []),
+    ]);
     if (add.code !== 0) return { ok: false, message: (add.stderr || add.stdout).trim() || `roz agent add exited ${add.code}` };
     // `roz agent add` asks the running supervisor (this one, over its control socket) to start it: it may already run.
     const running = this.runs.get(name);

@@ -11,6 +11,8 @@ export interface LiveEvent {
   at: number;
   event: string;
   session_id: string;
+  /** The fleet agent whose token sent it (the supervisor's word, never the frame's). */
+  agent?: string;
   agent_type?: string;
   tool_name?: string;
   /** One line: the command, file, prompt or reason. */

@@ -72,8 +72,8 @@ export class LocalConnection implements FleetConnection {
     this.host.resize(cols, rows);
   }
   view(_agent: string): void {}
-  add(name: string): Promise<Outcome> {
-    return this.host.addAgent(name);
+  add(name: string, prompt?: string): Promise<Outcome> {
+    return this.host.addAgent(name, prompt);
   }
   async merge(name: string): Promise<Outcome> {
     return mergeOutcome(await this.host.mergeAgent(name));

@@ -6,6 +6,8 @@ import type { TraceRecord } from '../store/session-store.js';
 
 export interface SessionStats {
   session_id: string;
+  /** The fleet agent that had the session, where the supervisor knows it. */
+  agent?: string;
   created_at: string;
   ended_at: string | null;
   tool_calls: number;

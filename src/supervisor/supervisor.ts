@@ -341,6 +341,7 @@ export class Supervisor {
 
   private onFrame(frame: HookFrame, conn: HookConnection, agent: string = FIRST_AGENT): void {
     const ev = toLiveEvent(frame, ++this.seq, Date.now());
+    ev.agent = agent;
     this.events.push(ev);
     const member = this.fleet.get(agent);
     if (!member) {
@@ -353,8 +354,7 @@ export class Supervisor {
     if (state) this.applyAgent(agent, state);
     if (frame.event === 'Stop' || frame.event === 'SubagentStop') this.reviewFacts(agent, member);
     if (frame.verdict.kind === 'ask') {
-      this.broker.request(frame, conn, agent);
-      const queued = this.broker.pending().find((p) => p.id === frame.id && p.agent_name === agent);
+      const queued = this.broker.request(frame, conn, agent);
       if (queued) {
         this.applyAgent(agent, { kind: 'ask', id: queued.id, summary: queued.human || queued.code, at: queued.received_at });
         this.notifier.request({ id: queued.id, agent, tool: queued.tool_name, summary: queued.human || queued.code });
@@ -460,7 +460,11 @@ export class Supervisor {
   stats(sessionId: string): SessionStats | null {
     try {
       const state = this.store.read(sessionId);
-      return state ? sessionStats(state, this.store.readTrace(sessionId)) : null;
+      if (!state) return null;
+      const stats = sessionStats(state, this.store.readTrace(sessionId));
+      // Which agent had it (the end-of-run stats name each one).
+      for (const [name, member] of this.fleet) if (member.session.seenSessions().includes(sessionId)) stats.agent = name;
+      return stats;
     } catch {
       return null;
     }

@@ -11,6 +11,7 @@ import { StatsView } from './components/StatsView.js';
 import { TabBar, type Tab } from './components/TabBar.js';
 import { TraceView } from './components/TraceView.js';
 import { AgentsView } from './fleet/AgentsView.js';
+import { DiffView, diffRows } from './fleet/DiffView.js';
 import type { FleetUi } from './fleet/fleet-ui.js';
 import { useApprovals } from './hooks/use-approvals.js';
 import { useFleet, type FleetState } from './hooks/use-fleet.js';
@@ -55,27 +56,38 @@ function useTicker(active: boolean, now: () => number): number {
 /** The agents tab: the fleet and its queue, then the line of the mode or the last action's outcome. */
 function AgentsTab({ fleet, state, now, width, height }: { fleet: FleetUi | undefined; state: FleetState; now: number; width: number; height: number }) {
   if (!fleet) return <Text dimColor>no fleet in this view</Text>;
+  if (state.mode === 'diff' && state.diff) {
+    state.actions.setDiffRows(diffRows(height));
+    return <DiffView agent={state.diff.agent} summary={state.diff.summary} lines={state.diff.lines} top={state.diff.top} width={width} height={height} />;
+  }
   const rows = fleet.rows();
   const line =
     state.mode === 'name'
-      ? { text: `new agent's name: ${state.name}▏  (⏎ create its worktree and start it, Esc cancel)`, color: 'cyan' }
-      : state.mode === 'confirm-stop'
-        ? { text: `stop ${fleet.current()}? y stops it (SIGTERM), n keeps it`, color: 'yellow' }
-        : state.message
-          ? {
-              text: state.message.message.split('\n').filter(Boolean).slice(0, 3).join(' · '),
-              color: state.message.busy ? 'cyan' : state.message.ok ? 'green' : 'red',
-            }
-          : {
-              text:
-                rows.length > 1
-                  ? '↑↓ agent · ⏎ its pane · w next waiting · n new · m merge · x stop · ? keys'
-                  : 'only main runs: n adds an agent in a worktree of its own · ? keys',
-              color: undefined,
-            };
+      ? { text: `new agent's name: ${state.name}▏  (⏎ next: its first prompt, Esc cancel)`, color: 'cyan' }
+      : state.mode === 'prompt'
+        ? {
+            text: `${state.name}'s first prompt: ${[...state.prompt].slice(-Math.max(10, width - state.name.length - 40)).join('')}▏  (⏎ start, Esc cancel)`,
+            color: 'cyan',
+          }
+        : state.mode === 'confirm-stop'
+          ? { text: `stop ${state.target}? y stops it (SIGTERM), n keeps it`, color: 'yellow' }
+          : state.mode === 'confirm-remove'
+            ? { text: `remove ${state.target}'s worktree and branch? y removes them (unmerged work is kept and refused), n keeps them`, color: 'yellow' }
+            : state.message
+              ? {
+                  text: state.message.message.split('\n').filter(Boolean).slice(0, 3).join(' · '),
+                  color: state.message.busy ? 'cyan' : state.message.ok ? 'green' : 'red',
+                }
+              : {
+                  text:
+                    rows.length > 1
+                      ? '↑↓ agent · ⏎ pane · w waiting · n new · d diff · m merge · x stop · r rm · ? keys'
+                      : 'only main runs: n adds an agent in a worktree of its own · ? keys',
+                  color: undefined,
+                };
   return (
     <Box flexDirection="column" height={height}>
-      <AgentsView agents={rows} queue={fleet.queue()} current={fleet.current()} now={now} width={width} height={Math.max(3, height - 1)} />
+      <AgentsView agents={rows} queue={fleet.queue()} current={fleet.current()} now={now} width={width} height={Math.max(3, height - 1)} work={state.work} />
       <Text color={line.color} wrap="truncate-end">
         {line.text}
       </Text>
@@ -91,7 +103,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
   const trace = useTrace(source, snap.totalEvents, bodyHeight - 1, width);
   const approvals = useApprovals(source, snap.pending, (a) => widenShown(a, width, bodyHeight));
   const intents = useIntents(source, snap.intents);
-  const fleetState = useFleet(fleet ?? null);
+  const fleetState = useFleet(fleet ?? null, tab === 'agents');
   const tick = useTicker(snap.pending.length > 0 || tab === 'agents', now);
 
   // A new request for a human always brings its prompt to the front; once
@@ -143,7 +155,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
   } else {
     switch (tab) {
       case 'trace':
-        body = <TraceView {...trace} height={bodyHeight} width={width} />;
+        body = <TraceView {...trace} height={bodyHeight} width={width} inFleet={(snap.fleet?.agents ?? 1) > 1} />;
         break;
       case 'approvals':
         body = (

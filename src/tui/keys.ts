@@ -4,7 +4,7 @@
 import type { Tab } from './components/TabBar.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';
 
-export type KeyContext = Tab | 'trace-detail' | 'approvals-reason' | 'approvals-idle' | 'agents-name' | 'agents-confirm';
+export type KeyContext = Tab | 'trace-detail' | 'approvals-reason' | 'approvals-idle' | 'agents-name' | 'agents-prompt' | 'agents-confirm' | 'agents-diff';
 
 export type KeyHelp = ReadonlyArray<readonly [key: string, does: string]>;
 
@@ -50,17 +50,30 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
       'n',
       'new agent: type a name, ⏎ creates its worktree and branch roz/NAME (as `roz agent add`) and starts it like main; an agent `roz agent add` already made is started as recorded (its prompt, its arguments)',
     ],
+    ['d', "the agent's work against the commit it started from: its commits, uncommitted and untracked files, coloured (as `roz agent diff`)"],
     ['m', 'merge the agent in view into the branch it started from, through the merge gate (as `roz agent merge`)'],
     ['x', 'stop the agent in view (asks first)'],
+    ['r', 'remove the agent in view: its worktree and branch, as `roz agent rm` (asks first; refused while it runs, or with unmerged or uncommitted work)'],
   ],
   'agents-name': [
-    ['⏎', 'create and start the agent'],
+    ['⏎', 'next: its first prompt'],
+    ['Esc', 'cancel'],
+    ['⌫', 'erase'],
+  ],
+  'agents-prompt': [
+    ['⏎', 'create and start the agent with this first prompt (empty: none)'],
     ['Esc', 'cancel'],
     ['⌫', 'erase'],
   ],
   'agents-confirm': [
-    ['y', 'stop it (SIGTERM, SIGKILL after 3 s)'],
-    ['n Esc', 'keep it running'],
+    ['y', 'do it (a stop: SIGTERM, SIGKILL after 3 s; a removal: as `roz agent rm`)'],
+    ['n Esc', 'keep it'],
+  ],
+  'agents-diff': [
+    ['↑ ↓ j k', 'scroll'],
+    ['PgUp PgDn b Space', 'a screen up, down'],
+    ['g G Home End', 'top, end'],
+    ['Esc q d', 'close the diff'],
   ],
 };
 

@@ -16,6 +16,7 @@ import type { ConnectionEnd, FleetConnection } from '../supervisor/fleet-connect
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';
 import type { AgentRow } from './fleet/AgentsView.js';
+import { cliWorkSource, registeredAgent, type WorkSource } from './fleet/agent-work.js';
 import type { FleetUi } from './fleet/fleet-ui.js';
 import { fleetNotification } from './fleet/notify.js';
 import type { SupervisorSource } from './source.js';
@@ -30,6 +31,10 @@ import { statusLine } from './status-line.js';
 export interface RunScreenOptions {
   stdin?: NodeJS.ReadStream;
   stdout?: NodeJS.WriteStream;
+  /** Whether roz's registry has an agent of this name (default: read from the store). */
+  registered?: (name: string) => boolean;
+  /** Each agent's work and its removal (default: roz's own CLI, run from this window). */
+  work?: WorkSource & { remove(name: string): Promise<{ ok: boolean; message: string }> };
 }
 
 /** The pty size the agents start with in a terminal of this size (the main pane's). */
@@ -58,6 +63,9 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   const screens = new Map<string, VirtualScreen>();
   const screenOf = (name: string): VirtualScreen => screens.get(name) ?? screens.get(FIRST_AGENT)!;
   const snapshot = () => supervisor.snapshot(view);
+  const work = opts.work ?? cliWorkSource();
+  /** Agents this window removed (`r`): off the list while they stay exited. */
+  const removed = new Set<string>();
   conn.view(view);
 
   const compositor = new Compositor(
@@ -110,15 +118,19 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   }
   const fleet: FleetUi = {
     rows: (): AgentRow[] =>
-      // Where and enforcement: each agent's launch, as the supervisor holds it for every client.
-      supervisor.agents().map((a) => ({
-        name: a.name,
-        where: a.where ?? '-',
-        status: a.live.status,
-        pending: a.live.pending.length,
-        review: a.live.review,
-        enforcement: a.enforcement ?? '-',
-      })),
+      // Where and enforcement: each agent's launch, as the supervisor holds it for every client. An exited agent this
+      // window removed (`r`) is no longer listed here (the supervisor keeps its exit; it comes back if started again).
+      supervisor
+        .agents()
+        .filter((a) => !(removed.has(a.name) && a.live.status.kind === 'exited'))
+        .map((a) => ({
+          name: a.name,
+          where: a.where ?? '-',
+          status: a.live.status,
+          pending: a.live.pending.length,
+          review: a.live.review,
+          enforcement: a.enforcement ?? '-',
+        })),
     queue: () => supervisor.queue(),
     current: () => view,
     select,
@@ -133,8 +145,9 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       return to;
     },
     open: () => update(() => focus.leave()),
-    add: async (name) => {
-      const r = await conn.add(name);
+    add: async (name, prompt) => {
+      removed.delete(name);
+      const r = await conn.add(name, prompt);
       if (r.ok) {
         attach();
         select(name);
@@ -146,6 +159,20 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       return conn.merge(name);
     },
     stop: (name) => conn.stop(name),
+    registered: opts.registered ?? ((name) => registeredAgent(name)),
+    remove: async (name) => {
+      if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is nothing of its own to remove` };
+      const a = supervisor.agents().find((x) => x.name === name);
+      if (a && a.live.status.kind !== 'exited') return { ok: false, message: `${name} is running: stop it first (x), then r` };
+      const r = await work.remove(name);
+      if (r.ok) {
+        removed.add(name);
+        if (view === name) select(FIRST_AGENT);
+        compositor.schedule();
+      }
+      return r;
+    },
+    work,
   };
   // The App reads the agent in view's snapshot; answers and events are the supervisor's.
   const source: SupervisorSource = {

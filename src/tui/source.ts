@@ -10,7 +10,8 @@ export interface SupervisorSource {
   snapshot(): SupervisorSnapshot;
   readonly events: { tail(n: number, keep?: (e: LiveEvent) => boolean): LiveEvent[]; readonly total: number };
   answer(id: string, answer: HumanAnswer): boolean;
-  stats(sessionId: string): SessionStats | null;
+  /** undefined: asked, not answered yet. */
+  stats(sessionId: string): SessionStats | null | undefined;
   /** Select (or with null clear) the current session's intent, as the human. */
   selectIntent(intentId: string | null): Promise<{ ok: boolean; message: string }>;
 }

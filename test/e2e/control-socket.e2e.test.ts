@@ -193,6 +193,8 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       expect(queued[0], dump()).toMatchObject({ agent: 'main', tool: 'Bash' });
       expect(queued[0]!.summary, dump()).toMatch(/build/);
       const id = queued[0]!.id;
+      // Short enough to type (issue 31: 2.1.197's hook frame ids were 21 characters), on every pin.
+      expect(id, dump()).toMatch(/^[2-9a-hjkmnp-z]{4}$/);
       expect(stderr, dump()).toMatch(/roz: control on/);
 
       // 2. The agent gets everything a human would know: the id, the socket path, the secret.

@@ -69,7 +69,7 @@ describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one
     // The banner: what to try, before the TUI starts.
     const banner = await step('Press Enter to start', 'the fleet demo banner', 30_000);
     expect(banner).toMatch(/What to try:/);
-    expect(banner).toContain(`several real Claude Code clients (${client})`);
+    expect(banner).toMatch(new RegExp(`several real Claude Code clients\\s+\\(${client.replace(/\./g, '\\.')}\\)`));
     expect(banner).toMatch(/Ctrl-\] 6\s+the agents tab/);
     expect(banner).toMatch(/w\s+jump to the agent that needs you/);
     const project = /project\s+(\S+)/.exec(banner)?.[1];
@@ -117,6 +117,15 @@ describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one
     await step(mark, `${who} selected`, 10_000);
     await press(t, 'm');
     await step(new RegExp(`${who}'s work was never reviewed`), 'the merge refused', 30_000);
+
+    // d: what it would have merged — its work against its base, by roz's own reading: the draft notes commit, coloured.
+    await step(new RegExp(`› ${who}\\s+roz/${who}\\s.*\\+\\d+ −\\d+ ↑1 ↓0`), `${who}'s +N −M in the list`, 30_000);
+    await press(t, 'd');
+    const diff = await step(new RegExp(`diff · ${who} · \\+\\d+ −\\d+ ↑1 ↓0[\\s\\S]*\\+# ${who}'s notes`), `${who}'s diff`, 30_000);
+    expect(diff).toContain(`${who}: draft notes`);
+    expect(diff).toMatch(new RegExp(`A NOTES-${who}\\.md\\s+\\+3 −0\\s+committed`));
+    await press(t, '\x1b');
+    await step(/agents · 3/, 'back to the list', 10_000);
 
     // Every agent stopped from another terminal of the human's: the run ends, the demo removes its project.
     const stop = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'stop', '--all'], {

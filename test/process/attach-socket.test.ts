@@ -20,6 +20,7 @@ import { ControlServer } from '../../src/supervisor/control-server.js';
 import type { ConnectedAgent } from '../../src/supervisor/fleet-connection.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { ASK, preToolUse, relay, traceRecords, until } from '../supervisor/helpers/channel.js';
+import { payloads, pluginDir, runHook } from '../helpers/hooks.js';
 
 const ENFORCED: Enforcement = { mode: 'enforced', reasons: [] };
 const ADVISORY: Enforcement = { mode: 'advisory', reasons: ['no sandbox tools'] };
@@ -212,6 +213,32 @@ describe('the attach stream', () => {
     d.s.write(`${JSON.stringify(attachLine(rec.record.secret))}\n${JSON.stringify({ t: 'input', agent: 'main', data: 'y' })}\n`);
     await until(() => d.closed(), 'refused');
     expect(host.written).toEqual([]);
+  });
+
+  it("the stats of an attached screen: 'reading' until the supervisor answers, then its numbers, the screen told to redraw; new numbers as hooks arrive", async () => {
+    const { rec, sup, store } = await start();
+    const project = join(home!, 'project');
+    const sid = 'stats-session-1';
+    const hookEnv = { HOME: home!, ROZ_STORAGE_PATH: store, PATH: process.env.PATH ?? '', CLAUDE_PLUGIN_ROOT: pluginDir, CLAUDE_PROJECT_DIR: project };
+    const p = payloads(sid, project);
+    expect((await runHook('SessionStart', p.sessionStart(), hookEnv)).code).toBe(0);
+    await runHook('PreToolUse', p.pre('Read', { file_path: join(project, 'a.txt') }), hookEnv);
+    const conn = await RemoteConnection.connect(rec, { view: 'main', cols: 80, rows: 24 });
+    let changes = 0;
+    conn.subscribe(() => changes++);
+    const before = conn.snapshot('main');
+    // Not answered yet: said so (never "no session state recorded"); the answer comes with a new snapshot, so a view redraws.
+    expect(conn.stats(sid)).toBeUndefined();
+    await until(() => conn.stats(sid) !== undefined, 'the stats answer');
+    expect(changes).toBeGreaterThan(0);
+    expect(conn.snapshot('main')).not.toBe(before);
+    const first = conn.stats(sid)!;
+    expect(first).toEqual(sup!.stats(sid));
+    expect(first.tool_calls).toBe(1);
+    // More hooks: the screen asks again (at most every 2 s while it is shown) and gets the new numbers.
+    await runHook('PreToolUse', p.pre('Read', { file_path: join(project, 'b.txt') }), hookEnv);
+    await until(() => conn.stats(sid)?.tool_calls === 2, 'the new numbers', 10_000);
+    conn.detach();
   });
 
   it("the human's answer over the stream reaches the waiting hook; the trace says it came from the keyboard", async () => {

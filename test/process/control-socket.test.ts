@@ -313,7 +313,8 @@ describe('roz agent stop / ls / add against a running supervisor', () => {
     // Not in roz's registry (roz run started it where it runs): listed from the supervisor.
     const unregistered = JSON.parse((await roz(['agent', 'ls', '--json'])).stdout) as Array<Record<string, unknown>>;
     expect(unregistered).toEqual([expect.objectContaining({ name: 'main', worktree: project, shared: true, state: 'idle', pending: 0 })]);
-    expect((await roz(['agent', 'add', 'main', '--no-worktree'])).code).toBe(0);
+    // `main` is the agent roz run started: another agent of that name is refused (it would shadow it).
+    expect((await roz(['agent', 'add', 'main', '--no-worktree'])).code).toBe(2);
     const before = JSON.parse((await roz(['agent', 'ls', '--json'])).stdout) as Array<Record<string, unknown>>;
     // The store alone would say `not running` (no session yet): this is the supervisor's live view.
     expect(before[0]).toMatchObject({ name: 'main', pending: 0, state: 'idle' });
@@ -323,7 +324,7 @@ describe('roz agent stop / ls / add against a running supervisor', () => {
     expect(ls.code, ls.stderr).toBe(0);
     const rows = JSON.parse(ls.stdout) as Array<Record<string, unknown>>;
     expect(rows[0]).toMatchObject({ name: 'main', pending: 1, state: 'waiting for you', worktree: realpathSync(project) });
-    expect((await roz(['agent', 'ls'])).stdout).toMatch(/main\s+\(shared\)\s+waiting for you\s+1/);
+    expect((await roz(['agent', 'ls'])).stdout).toMatch(/main\s+\(base checkout\)\s+waiting for you\s+1/);
     sup.answer(sup.queue()[0]!.id, { action: 'approve-once' });
     await waiting;
   });

@@ -194,7 +194,11 @@ describe('agents outlive the window (pty, built CLI, background supervisor)', ()
     const { tui, supervisor } = await runFleet(w);
     await press(tui, HOTKEY, 'D');
     expect(await exitOf(tui, 'the TUI after D')).toBe(0);
-    expect(tui.raw()).toMatch(/detached; the agents keep running in the background/);
+    // The terminal is given back whole (the alternate screen left, modes reset), then one line and nothing else after it.
+    const raw = tui.raw();
+    const after = raw.slice(raw.lastIndexOf('\x1b[?1049l') + '\x1b[?1049l'.length);
+    expect(raw.lastIndexOf('\x1b[?1049l')).toBeGreaterThan(raw.lastIndexOf('\x1b[?1049h'));
+    expect(after.replace(/\r?\n$/, '')).toBe('roz: 1 agent goes on in the background — `roz attach` to come back');
     expect(alive(supervisor)).toBe(true);
 
     // roz run again in the same project attaches to it (and says its arguments are not started).

@@ -3,6 +3,8 @@
 // own), never by the session id, cwd or name inside the frame.
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FileSessionStore } from '../../src/store/file-store.js';
+import { renderSessionStats } from '../../src/tui/stats-screen.js';
 import { Supervisor as SupervisorClass } from '../../src/supervisor/supervisor.js';
 import { repoRoot } from './helpers/bundle.js';
 import { sandboxEnv } from './helpers/channel.js';
@@ -102,18 +104,42 @@ describe('a fleet in one supervisor', () => {
     await fromB;
   });
 
-  it("a frame reusing a waiting request's id cannot replace it", async () => {
+  it("a frame reusing a waiting request's frame id cannot replace it; the id the human types is the supervisor's own, short", async () => {
     const { sup, envA, envB } = await twoAgents();
-    const fromB = relay(envB, ASK, preToolUse('rm -rf b', { session_id: 'sb' }));
+    const raw = (token: string, cmd: string) =>
+      `${JSON.stringify({ v: PROTOCOL_VERSION, id: 'same-frame-id', token, event: 'PreToolUse', input: JSON.parse(preToolUse(cmd, { session_id: 'sb' })), verdict: ASK })}\n`;
+    const fromB = sendRaw(sup.socketPath, raw(envB.ROZ_TOKEN!, 'rm -rf b'), { untilReplies: 2 });
     await until(() => sup.queue().length === 1, 'b to wait');
     const id = sup.queue()[0]!.id;
-    const dup = `${JSON.stringify({ v: PROTOCOL_VERSION, id, token: envA.ROZ_TOKEN, event: 'PreToolUse', input: JSON.parse(preToolUse('rm -rf a')), verdict: ASK })}\n`;
-    const r = await sendRaw(sup.socketPath, dup);
+    // Typed by the human (roz approve ID): 4 characters, no look-alikes; not the hook's frame id.
+    expect(id).toMatch(/^[2-9a-hjkmnp-z]{4}$/);
+    const r = await sendRaw(sup.socketPath, raw(envA.ROZ_TOKEN!, 'rm -rf a'));
     expect(JSON.parse(r[0]!)).toMatchObject({ type: 'error', code: 'DUPLICATE_ID' });
     expect(sup.queue()).toHaveLength(1);
     expect(sup.queue()[0]).toMatchObject({ id, agent: 'b' });
+    // A frame that names the short id is a request of its own, never b's.
+    const named = `${JSON.stringify({ v: PROTOCOL_VERSION, id, token: envA.ROZ_TOKEN, event: 'PreToolUse', input: JSON.parse(preToolUse('rm -rf a')), verdict: ASK })}\n`;
+    expect(JSON.parse((await sendRaw(sup.socketPath, named))[0]!)).toMatchObject({ id, type: 'pending' });
+    expect(sup.queue().find((q) => q.id === id)).toMatchObject({ agent: 'b' });
     sup.answer(id, { action: 'block', reason: 'no' });
-    await fromB;
+    const replies = (await fromB).map((l) => JSON.parse(l) as { id: string; type: string });
+    expect(replies[0]).toMatchObject({ id: 'same-frame-id', type: 'pending' });
+    await until(() => sup.queue().length === 0, "b's request answered (and a's abandoned)");
+  });
+
+  it("every live event names the agent whose token sent it, and each session's stats the agent that had it", async () => {
+    const { sup, envA, envB, store } = await twoAgents();
+    await sendRaw(sup.socketPath, frame(envB.ROZ_TOKEN!, 'UserPromptSubmit', { session_id: 'sb', prompt: 'go' }));
+    await sendRaw(sup.socketPath, frame(envA.ROZ_TOKEN!, 'UserPromptSubmit', { session_id: 'sa', prompt: 'go' }));
+    expect(sup.events.tail(2).map((e) => [e.session_id, e.agent])).toEqual([
+      ['sb', 'b'],
+      ['sa', 'main'],
+    ]);
+    for (const sid of ['sa', 'sb']) await new FileSessionStore(store).update(sid, new Date(), () => ({ value: null, trace: [] }));
+    expect(sup.stats('sb')).toMatchObject({ session_id: 'sb', agent: 'b' });
+    expect(sup.stats('sa')).toMatchObject({ session_id: 'sa', agent: 'main' });
+    // What the end of the run prints for each session: its agent first.
+    expect(renderSessionStats(sup.stats('sb'), 100)).toMatch(/^agent b · session sb/);
   });
 
   it('an exited agent stays exited and its token is refused', async () => {

@@ -100,11 +100,13 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     await pty.waitFor(/agents · 1 · nobody waits for you/, 'the agents tab');
     expect(pty.screen()).toContain('only main runs: n adds an agent');
 
-    // n, a name, Enter: worktree + branch roz/b, started with main's command and arguments, shown at once.
+    // n, a name, Enter, its first prompt (none here), Enter: worktree + branch roz/b, started with main's command and arguments, shown at once.
     pty.write('n');
     await pty.waitFor("new agent's name:", 'the name prompt');
     pty.write('b');
     await pty.waitFor("new agent's name: b▏");
+    pty.write('\r');
+    await pty.waitFor("b's first prompt: ▏", 'the first prompt asked');
     pty.write('\r');
     await pty.waitFor(/started b in .*proj\.roz\/b/, 'b started in its own worktree', 30_000);
     expect(existsSync(join(top, 'proj.roz', 'b', 'README.md'))).toBe(true);
@@ -169,6 +171,13 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     execFileSync('git', ['-c', 'user.email=b@example.com', '-c', 'user.name=b', 'commit', '-qm', 'work'], { cwd: wt, stdio: 'pipe' });
     await press(pty, HOTKEY, '6', 'j');
     await pty.waitFor(/› b /, 'b selected');
+    // Its work in the list, and d: its diff against its base commit, coloured; Esc back.
+    await pty.waitFor(/› b\s+roz\/b\s.*\+1 −0 ↑1 ↓0/, "b's +N −M in the list", 30_000);
+    pty.write('d');
+    await pty.waitFor(/diff · b · \+1 −0 ↑1 ↓0 · \d+ lines[\s\S]*\+work/, "b's diff", 30_000);
+    expect(pty.raw()).toMatch(/\x1b\[[0-9;]*32m\+work/); // green
+    pty.write('\x1b');
+    await pty.waitFor(/queue · 0 waiting/, 'back to the list');
     pty.write('m');
     await pty.waitFor(/refused \(exit 5\): refused to merge roz\/b into main: b's work was never reviewed/, 'the merge refused, and why', 30_000);
 
@@ -179,12 +188,28 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     await pty.waitFor(/stopped b \(exit 143\)/, 'b stopped');
     await pty.waitFor(/b\s+roz\/b\s+exited/, 'b exited in the list');
 
+    // r then y: roz agent rm, run by this window: b's commit is not merged, so it is refused and says how.
+    pty.write('r');
+    await pty.waitFor("remove b's worktree and branch? y removes them", 'the removal asked');
+    pty.write('y');
+    await pty.waitFor(/roz\/b has work not merged into main: merge it \(roz agent merge b\)/, 'the removal refused, and why', 30_000);
+    expect(existsSync(join(top, 'proj.roz', 'b', 'work.txt'))).toBe(true);
+    // Its work dropped by hand (nothing left to lose): r, y removes its worktree and branch, and b leaves the list.
+    execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: wt, stdio: 'pipe' });
+    execFileSync('git', ['clean', '-qfdx'], { cwd: wt, stdio: 'pipe' });
+    pty.write('r');
+    await pty.waitFor("remove b's worktree and branch?", 'asked again');
+    pty.write('y');
+    await pty.waitFor(/removed the worktree .*proj\.roz\/b; deleted the branch roz\/b/, 'removed', 30_000);
+    await pty.waitFor((s) => /agents · 1 ·/.test(s) && !/roz\/b\s+exited/.test(s), 'b off the list');
+    expect(existsSync(wt)).toBe(false);
+
     // The human decision was recorded in b's session, not main's.
     const trace = readFileSync(join(store, 'sessions', 'fake-session-b', 'trace.jsonl'), 'utf8');
     expect(trace).toContain('"decided_by":"human"');
     expect(existsSync(join(store, 'sessions', 'fake-session-1', 'trace.jsonl'))).toBe(false);
 
-    await press(pty, 'k', '\r');
+    await press(pty, '\r');
     await pty.waitFor('agent=main');
     pty.write('q');
     expect(await pty.exited).toBe(3);

@@ -90,9 +90,11 @@ describe('ApprovalBroker g (widen)', () => {
     const c = conn();
     broker.request(frame({ intent_id: 'INT-001', globs: ['src/billing/x.ts'] }), c);
     expect(broker.pending()[0]).toMatchObject({ widen: { intent_id: 'INT-001', globs: ['src/billing/x.ts'] }, cwd: '/p' });
-    expect(broker.answer('req-1', { action: 'widen' })).toBe(true);
+    expect(broker.answer(broker.pending()[0]!.id, { action: 'widen' })).toBe(true);
     expect(seen).toEqual([['src/billing/x.ts']]);
     expect(c.replies.at(-1)).toMatchObject({
+      // The hook's own frame id, though the human answered by the short one.
+      id: 'req-1',
       type: 'answer',
       decision: 'allow',
       reason: expect.stringMatching(/added src\/billing\/x\.ts to the owned_scope of intent INT-001/),
@@ -102,7 +104,7 @@ describe('ApprovalBroker g (widen)', () => {
     const plain = new ApprovalBroker({ timeoutMs: 60_000, record: () => {}, onChange: () => {}, widen: () => ({ ok: true, added: [] }) });
     const c2 = conn();
     plain.request(frame(), c2);
-    expect(plain.answer('req-1', { action: 'widen' })).toBe(false);
+    expect(plain.answer(plain.pending()[0]!.id, { action: 'widen' })).toBe(false);
     expect(plain.pending()).toHaveLength(1);
     plain.dispose();
   });
@@ -110,7 +112,7 @@ describe('ApprovalBroker g (widen)', () => {
   it('a failed widen keeps the request pending for another answer', () => {
     const broker = new ApprovalBroker({ timeoutMs: 60_000, record: () => {}, onChange: () => {}, widen: () => ({ ok: false, error: 'file invalid' }) });
     broker.request(frame({ intent_id: 'INT-001', globs: ['src/x'] }), conn());
-    expect(broker.answer('req-1', { action: 'widen' })).toBe(false);
+    expect(broker.answer(broker.pending()[0]!.id, { action: 'widen' })).toBe(false);
     expect(broker.pending()).toHaveLength(1);
     broker.dispose();
   });

@@ -120,7 +120,9 @@ function fakeFleet(calls: string[], source: FakeSource): FleetUi & { view: strin
       return 'beta';
     },
     open: () => void calls.push('open'),
-    add: async (n: string) => (calls.push(`add ${n}`), { ok: true, message: `started ${n} in /w/proj.roz/${n}` }),
+    add: async (n: string, prompt?: string) => (
+      calls.push(`add ${n}${prompt ? ` ${JSON.stringify(prompt)}` : ''}`), { ok: true, message: `started ${n} in /w/proj.roz/${n}` }
+    ),
     merge: async (n: string) => (calls.push(`merge ${n}`), { ok: false, message: `refused (exit 5): ${n}'s work was never reviewed` }),
     stop: async (n: string) => (calls.push(`stop ${n}`), { ok: true, message: `stopped ${n} (exit 143)` }),
   };
@@ -145,7 +147,7 @@ describe.each([
     expect(f).toMatch(/6 agents/);
     expect(f).toContain('3 waiting for you');
     expect(f).toMatch(/› main/);
-    expect(f).toContain('w next waiting');
+    expect(f).toContain('w waiting');
 
     r.stdin.write('j');
     await frameUntil(r.lastFrame, (x) => /› alpha/.test(x), 'the next agent in view');
@@ -173,8 +175,13 @@ describe.each([
     for (const ch of 'ze/ta') r.stdin.write(ch); // a slash cannot be part of a name
     await frameUntil(r.lastFrame, (x) => x.includes("new agent's name: zeta▏"), 'the typed name');
     r.stdin.write('\r');
+    // Then its first prompt.
+    await frameUntil(r.lastFrame, (x) => x.includes("zeta's first prompt: ▏"), 'the first prompt asked');
+    for (const ch of 'fix the flaky test') r.stdin.write(ch);
+    await frameUntil(r.lastFrame, (x) => x.includes('fix the flaky test▏'), 'the typed prompt');
+    r.stdin.write('\r');
     await frameUntil(r.lastFrame, (x) => x.includes('started zeta in /w/proj.roz/zeta'), 'added');
-    expect(calls.slice(-3)).toEqual(['merge beta', 'stop beta', 'add zeta']);
+    expect(calls.slice(-3)).toEqual(['merge beta', 'stop beta', 'add zeta "fix the flaky test"']);
 
     // The help overlay lists the agents keys and the jump key.
     r.stdin.write('?');
@@ -208,5 +215,28 @@ describe('the status line in a fleet', () => {
     expect(statusLine(inFleet, 'roz', 80)).toContain('· w to jump');
     // One agent alone: as before, no agent named.
     expect(statusLine({ ...snap, fleet: { agent: 'main', agents: 1, waitingElsewhere: 0, elsewhere: [] } }, 'child', 80)).toMatch(/^roz │ review/);
+  });
+});
+
+describe('the trace view in a fleet', () => {
+  it("names each event's agent in a column of its own; a run of one agent has none", async () => {
+    const source = new FakeSource();
+    source.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'ls', agent: 'beta' });
+    source.push({ event: 'UserPromptSubmit', summary: 'go on', agent: 'main' });
+    const snap = source.snapshot.bind(source);
+    source.snapshot = () => ({ ...snap(), fleet: { agent: 'main', agents: 2, waitingElsewhere: 0, elsewhere: [] } });
+    const r = render(<App source={source} width={80} height={12} />);
+    unmount = r.unmount;
+    const f = await frameUntil(r.lastFrame, (x) => x.includes('go on'), 'the trace');
+    expect(f).toMatch(/\d\d\.\d{3} beta\s+PreToolUse\s+Bash ls/);
+    expect(f).toMatch(/\d\d\.\d{3} main\s+UserPromptSubmit\s+go on/);
+    r.unmount();
+
+    const alone = new FakeSource();
+    alone.push({ event: 'PreToolUse', tool_name: 'Bash', summary: 'ls', agent: 'main' });
+    const r2 = render(<App source={alone} width={80} height={12} />);
+    unmount = r2.unmount;
+    const f2 = await frameUntil(r2.lastFrame, (x) => x.includes('Bash ls'), 'the trace of one agent');
+    expect(f2).toMatch(/\d\d\.\d{3} PreToolUse\s+Bash ls/);
   });
 });

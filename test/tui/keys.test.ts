@@ -77,8 +77,28 @@ function targets(ctx: KeyContext, calls: string[]): KeymapTargets {
     } as never,
     intents: { actions: actions(['move', 'select', 'clear']) } as never,
     fleet: {
-      modeNow: () => (ctx === 'agents-name' ? 'name' : ctx === 'agents-confirm' ? 'confirm-stop' : 'list'),
-      actions: actions(['move', 'open', 'jump', 'startAdd', 'typeName', 'eraseName', 'submitName', 'cancel', 'merge', 'askStop', 'confirmStop']),
+      modeNow: () => ({ 'agents-name': 'name', 'agents-prompt': 'prompt', 'agents-confirm': 'confirm-stop', 'agents-diff': 'diff' })[ctx as string] ?? 'list',
+      actions: actions([
+        'move',
+        'open',
+        'jump',
+        'startAdd',
+        'typeName',
+        'eraseName',
+        'submitName',
+        'typePrompt',
+        'erasePrompt',
+        'submitPrompt',
+        'cancel',
+        'merge',
+        'askStop',
+        'confirmStop',
+        'askRemove',
+        'confirmRemove',
+        'openDiff',
+        'scrollDiff',
+        'pageDiff',
+      ]),
     } as never,
     help: { open: false, toggle: spy('help'), scroll: spy('helpScroll') },
     leave: spy('leave'),
@@ -98,18 +118,23 @@ const CONTEXTS: KeyContext[] = [
   'stats',
   'agents',
   'agents-name',
+  'agents-prompt',
   'agents-confirm',
+  'agents-diff',
 ];
 
 describe('the ? overlay lists only keys that act', () => {
   it.each(CONTEXTS)('%s: each listed key does something there', (ctx) => {
     const { view, global } = keysFor(ctx);
     // In the reason field every key is text, so the global keys do not apply there.
-    const listed = [...view, ...(ctx === 'approvals-reason' || ctx === 'agents-name' || ctx === 'agents-confirm' ? [] : global)];
+    const listed = [
+      ...view,
+      ...(ctx === 'approvals-reason' || ctx === 'agents-name' || ctx === 'agents-prompt' || ctx === 'agents-confirm' || ctx === 'agents-diff' ? [] : global),
+    ];
     for (const [keys] of listed) {
       if (keys === 'Ctrl-]') continue; // the run screen's hotkey, never reaches the views
       for (const token of keys.split(' ')) {
-        const presses = token === '1-6' ? ['1', '6'] : [token];
+        const presses = token === '1-6' ? ['1', '6'] : token === 'Space' ? [' '] : [token];
         for (const p of presses) {
           const calls: string[] = [];
           const named = NAMED[p];

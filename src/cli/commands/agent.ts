@@ -9,6 +9,7 @@ import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFi
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ledgerLineName, ledgerUnion } from '../../core/fleet/ledger-union.js';
+import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
 import { mergeVerdict, type ReviewedDecision } from '../../core/fleet/merge-gate.js';
 import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core/governance/trace-record.js';
@@ -28,6 +29,7 @@ import { randomUuid } from '../../store/random-uuid.js';
 import { appendRegularFile, readOptionalText } from '../../store/regular-file.js';
 import { snapshotRepo } from '../../store/tree-snapshot.js';
 import { c, cliContext, printJson, table } from '../context.js';
+import { everyAgentsWork } from './agent-diff.js';
 
 const fail = (err: unknown): number => {
   if (err instanceof FleetError) {
@@ -114,7 +116,24 @@ export interface AgentRow {
   /** What `add` recorded for starting it: its first prompt and its claude arguments. */
   prompt: string | null;
   claude_args: string[];
+  /** Its work against its base commit (store/agent-diff.ts): lines added/removed, files, commits ahead/behind; null without a branch of its own, or when it cannot be read (`work_error`). */
+  added: number | null;
+  removed: number | null;
+  files: number | null;
+  ahead: number | null;
+  behind: number | null;
+  work_error?: string;
 }
+
+const NO_WORK = { added: null, removed: null, files: null, ahead: null, behind: null } as const;
+
+/** `+N −M ↑A ↓B`, or `-`. */
+const workCell = (r: AgentRow): string =>
+  r.added === null
+    ? r.work_error
+      ? '?'
+      : '-'
+    : `${plusMinus({ added: r.added, removed: r.removed ?? 0 })} ${aheadBehind({ ahead: r.ahead ?? 0, behind: r.behind ?? 0 })}`;
 
 /** Whether a process runs under this pid (EPERM: someone's, so not a supervisor of ours). */
 function alive(pid: number): boolean {
@@ -144,6 +163,7 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     problem: l.problem,
     prompt: l.agent.prompt ?? null,
     claude_args: l.agent.claude_args ?? [],
+    ...NO_WORK,
   };
 }
 
@@ -153,6 +173,13 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
     const { agents } = listAgents(ctx.config.storage.path, process.cwd());
     const byProject = sessionsByProject(ctx.store);
     const rows = agents.map((l) => agentRow(l, byProject.get(l.agent.worktree) ?? []));
+    // Each agent's work, counted by roz's own hashing (no patch).
+    for (const w of everyAgentsWork(ctx.config.storage.path, process.cwd(), false)) {
+      const r = rows.find((x) => x.name === w.agent);
+      if (!r) continue;
+      if ('error' in w) r.work_error = w.error;
+      else Object.assign(r, { added: w.added, removed: w.removed, files: w.files, ahead: w.ahead, behind: w.behind });
+    }
     // The running supervisor knows what the store cannot: each agent's live state and its waiting requests.
     const { liveAgents } = await import('./queue.js');
     const live = await liveAgents().catch(() => null);
@@ -192,6 +219,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
           problem: null,
           prompt: null,
           claude_args: [],
+          ...NO_WORK,
         });
       }
     }
@@ -205,11 +233,12 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
     }
     process.stdout.write(
       `${table([
-        ['AGENT', 'BRANCH', 'STATE', 'PENDING', 'REVIEW', 'MODE', 'WORKTREE'],
-        ...rows.map((r) => [r.name, r.where, r.state, String(r.pending), r.review, r.enforcement ?? '-', r.worktree]),
+        ['AGENT', 'BRANCH', 'STATE', 'PENDING', 'REVIEW', 'MODE', 'WORK', 'WORKTREE'],
+        ...rows.map((r) => [r.name, r.where, r.state, String(r.pending), r.review, r.enforcement ?? '-', workCell(r), r.worktree]),
       ])}\n`,
     );
     for (const r of rows) if (r.problem) process.stdout.write(c.yellow(`${r.name}: ${r.problem}\n`));
+    for (const r of rows) if (r.work_error && !r.problem) process.stdout.write(c.yellow(`${r.name}: its work cannot be read: ${r.work_error}\n`));
     return 0;
   } catch (err) {
     return fail(err);

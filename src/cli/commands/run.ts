@@ -3,6 +3,7 @@
 // session's stats. Also `roz stats --tui [SESSION]`. The TUI is imported
 // lazily so other commands never load ink or react.
 import { resolve } from 'node:path';
+import { type AgentStatus, detachLine } from '../../core/fleet/agent-state.js';
 import { loadConfig } from '../../engine/config-loader.js';
 import type { FoundRecord } from '../../store/control-record.js';
 import { FIRST_AGENT } from '../../supervisor/channel-server.js';
@@ -139,13 +140,16 @@ export async function attachScreen(who: string, rec: FoundRecord, stats: boolean
   } finally {
     for (const sig of signals) process.off(sig, detach);
   }
-  return screenEnd(who, command, end, stats);
+  return screenEnd(who, command, end, stats, () => conn.agents().map((a) => a.live.status));
 }
 
 /** After the screen closed: the stats and main's exit code, or why the window closed with the agents still running. */
-export async function screenEnd(who: string, command: string, end: ConnectionEnd, stats: boolean): Promise<number> {
+export async function screenEnd(who: string, command: string, end: ConnectionEnd, stats: boolean, statuses?: () => AgentStatus[]): Promise<number> {
   if (end.kind === 'detached') {
-    process.stderr.write(`${who}: detached; the agents keep running in the background (roz attach comes back to them)\n`);
+    // One line, after the terminal is back (the screen restored it before returning): what goes on without this window.
+    process.stderr.write(
+      `${statuses ? detachLine(statuses()) : `${who}: detached; the agents keep running in the background — \`roz attach\` to come back`}\n`,
+    );
     return 0;
   }
   if (end.kind === 'lost') {

@@ -2,8 +2,16 @@
 // keep them to what is safe in all three, and plan where a worktree lives.
 export const AGENT_NAME = /^[a-z0-9][a-z0-9._-]{0,39}$/;
 
+/**
+ * The agent `roz run` starts in the base checkout. Reserved: an agent added
+ * under this name would share its name (the token map, the queue, the agents
+ * tab) with the base checkout's agent and shadow it.
+ */
+export const FIRST_AGENT = 'main';
+
 export function checkAgentName(name: string): string | null {
   if (!AGENT_NAME.test(name)) return `agent name "${name}": use 1-40 of a-z 0-9 . _ - (starting with a letter or digit)`;
+  if (name === FIRST_AGENT) return `agent name "${name}" is reserved: it is the agent roz run starts in the base checkout; pick another name`;
   if (name.includes('..') || name.endsWith('.') || name.endsWith('.lock')) return `agent name "${name}": not a valid git branch name part`;
   return null;
 }

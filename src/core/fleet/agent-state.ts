@@ -144,3 +144,15 @@ export function statusLabel(status: AgentStatus): string {
       return status.kind;
   }
 }
+
+/**
+ * The one line a window says when the human detaches it (`D`): how many agents
+ * go on without it, how many of them wait for the human, and how to come back.
+ */
+export function detachLine(statuses: readonly AgentStatus[]): string {
+  const running = statuses.filter((s) => s.kind !== 'exited');
+  const waiting = running.filter(needsHuman).length;
+  const n = running.length;
+  const who = n === 0 ? 'no agent runs' : `${n} agent${n === 1 ? ' goes' : 's go'} on in the background`;
+  return `roz: ${who}${waiting > 0 ? ` (${waiting} waiting)` : ''} — \`roz attach\` to come back`;
+}

@@ -44,7 +44,8 @@ export function statsRows(stats: SessionStats): Array<[label: string, phrases: s
   ];
 }
 
-export function StatsView({ stats, title, width = 100 }: { stats: SessionStats | null; title?: string; width?: number }) {
+export function StatsView({ stats, title, width = 100 }: { stats: SessionStats | null | undefined; title?: string; width?: number }) {
+  if (stats === undefined) return <Text dimColor>Reading this session's stats from the supervisor…</Text>;
   if (!stats) return <Text dimColor>No session state recorded (no hook reached roz).</Text>;
   const lines: string[] = [];
   for (const [label, phrases] of statsRows(stats)) {
@@ -54,7 +55,7 @@ export function StatsView({ stats, title, width = 100 }: { stats: SessionStats |
   return (
     <Box flexDirection="column">
       <Text bold wrap="truncate">
-        {title ?? `session ${stats.session_id}`}
+        {title ?? `${stats.agent ? `agent ${stats.agent} · ` : ''}session ${stats.session_id}`}
       </Text>
       {lines.map((l, i) => (
         <Text key={i} wrap="truncate">

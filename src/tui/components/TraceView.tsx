@@ -22,9 +22,14 @@ export interface TraceViewProps {
   total: number;
   height: number;
   width: number;
+  /** Several agents in the run: each line names its agent. */
+  inFleet?: boolean;
 }
 
-export function TraceView({ rows, selected, detail, detailLines, detailTop, follow, filter, total, height }: TraceViewProps) {
+/** Width of the agent column in a fleet (agent names are up to 40 characters; longer ones are cut). */
+const AGENT_W = 8;
+
+export function TraceView({ rows, selected, detail, detailLines, detailTop, follow, filter, total, height, inFleet = false }: TraceViewProps) {
   const header = `trace · ${follow ? 'following' : 'paused'} · event=${filter.event ?? 'all'} code=${filter.code ?? 'all'} · ${total} events · ? keys`;
   if (detail) {
     const room = Math.max(1, height - 1);
@@ -32,7 +37,10 @@ export function TraceView({ rows, selected, detail, detailLines, detailTop, foll
     const pos = detailLines.length > room ? ` · lines ${detailTop + 1}-${detailTop + shown.length} of ${detailLines.length} (↑↓)` : '';
     return (
       <Box flexDirection="column" height={height}>
-        <Text bold wrap="truncate">{`event #${detail.seq} ${detail.event} ${time(detail.at)}${pos} · Esc close`}</Text>
+        <Text
+          bold
+          wrap="truncate"
+        >{`event #${detail.seq} ${detail.event}${detail.agent ? ` · agent ${detail.agent}` : ''} ${time(detail.at)}${pos} · Esc close`}</Text>
         {shown.map((l, i) => (
           <Text key={detailTop + i} wrap="truncate">
             {l}
@@ -50,6 +58,7 @@ export function TraceView({ rows, selected, detail, detailLines, detailTop, foll
       {rows.map((e) => (
         <Text key={e.seq} inverse={!follow && selected?.seq === e.seq} wrap="truncate">
           <Text dimColor>{time(e.at)} </Text>
+          {inFleet ? <Text color="magenta">{`${(e.agent ?? '-').slice(0, AGENT_W).padEnd(AGENT_W)} `}</Text> : null}
           <Text bold>{e.event.padEnd(18)}</Text>
           {e.agent_type ? <Text color="cyan">{`[${e.agent_type}] `}</Text> : null}
           <Text>{visible(`${e.tool_name ? `${e.tool_name} ` : ''}${e.summary}`)}</Text>

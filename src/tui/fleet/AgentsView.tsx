@@ -25,6 +25,8 @@ export interface AgentsViewProps {
   now: number;
   width: number;
   height: number;
+  /** Each agent's `+N −M ↑A ↓B` against its base commit, as last read (absent: not known). */
+  work?: ReadonlyMap<string, string>;
 }
 
 const cell = (s: string, w: number): string => {
@@ -45,16 +47,17 @@ function colourOf(status: AgentStatus): string | undefined {
   return undefined;
 }
 
-export function AgentsView({ agents, queue, current, now, width, height }: AgentsViewProps) {
+export function AgentsView({ agents, queue, current, now, width, height, work }: AgentsViewProps) {
   const wide = width >= 100;
-  // Columns: marker(2) name where state pending review enforcement
+  // Columns: marker(2) name where state pending work review enforcement
   const nameW = 10;
   const pendW = 4;
+  const workW = 17;
   const reviewW = wide ? 10 : 0;
   const enfW = wide ? 10 : 0;
   const stateW = 26;
-  const whereW = Math.max(8, width - 2 - nameW - stateW - pendW - reviewW - enfW - (wide ? 5 : 3));
-  const header = `  ${cell('agent', nameW)} ${cell('branch', whereW)} ${cell('state', stateW)} ${cell('wait', pendW)}${wide ? ` ${cell('review', reviewW)} ${cell('enforce', enfW)}` : ''}`;
+  const whereW = Math.max(8, width - 2 - nameW - stateW - pendW - workW - reviewW - enfW - (wide ? 6 : 4));
+  const header = `  ${cell('agent', nameW)} ${cell('branch', whereW)} ${cell('state', stateW)} ${cell('wait', pendW)} ${cell('work', workW)}${wide ? ` ${cell('review', reviewW)} ${cell('enforce', enfW)}` : ''}`;
   const waitingCount = agents.filter((a) => needsHuman(a.status)).length;
   // Leave room: title, header, the queue title and at least 3 queue lines, the keys line.
   const agentRows = Math.max(1, Math.min(agents.length, height - 7));
@@ -68,7 +71,7 @@ export function AgentsView({ agents, queue, current, now, width, height }: Agent
       ) : (
         agents.slice(0, agentRows).map((a) => {
           const mark = a.name === current ? '›' : needsHuman(a.status) ? '!' : ' ';
-          const line = `${mark} ${cell(a.name, nameW)} ${cell(a.where, whereW)} ${cell(statusLabel(a.status), stateW)} ${cell(a.pending ? String(a.pending) : '·', pendW)}${
+          const line = `${mark} ${cell(a.name, nameW)} ${cell(a.where, whereW)} ${cell(statusLabel(a.status), stateW)} ${cell(a.pending ? String(a.pending) : '·', pendW)} ${cell(work?.get(a.name) ?? '·', workW)}${
             wide ? ` ${cell(a.review, reviewW)} ${cell(a.enforcement, enfW)}` : ''
           }`;
           return (

@@ -3,6 +3,7 @@
 // stop). The run screen implements it over the fleet host; tests hand in a
 // small fake.
 import type { QueuedRequest } from '../../core/fleet/queue.js';
+import type { WorkSource } from './agent-work.js';
 import type { AgentRow } from './AgentsView.js';
 
 export interface FleetOutcome {
@@ -21,8 +22,14 @@ export interface FleetUi {
   jump(): string | null;
   /** Give the keyboard to the agent in view (its Claude pane). */
   open(): void;
-  /** `roz agent add NAME` with the first agent's arguments, then start it. */
-  add(name: string): Promise<FleetOutcome>;
+  /** `roz agent add NAME [--prompt PROMPT]` with the first agent's arguments, then start it. */
+  add(name: string, prompt?: string): Promise<FleetOutcome>;
+  /** Whether roz's registry already has an agent of this name (`n` then starts it as recorded, asking no prompt). */
+  registered?(name: string): boolean;
+  /** `roz agent rm NAME` (never --discard: unmerged or uncommitted work is refused, and says so). */
+  remove?(name: string): Promise<FleetOutcome>;
+  /** Each agent's work (`d`, and `+N −M` in the list); absent where the screen has none (tests). */
+  work?: WorkSource;
   /** The merge gate on the agent (`roz agent merge NAME`): its verdict or why it refused. */
   merge(name: string): Promise<FleetOutcome>;
   stop(name: string): Promise<FleetOutcome>;

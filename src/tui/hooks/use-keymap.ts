@@ -33,7 +33,9 @@ export function keyContext(t: Pick<KeymapTargets, 'tab' | 'trace' | 'approvals' 
   if (t.tab === 'agents') {
     const m = t.fleet.modeNow();
     if (m === 'name') return 'agents-name';
-    if (m === 'confirm-stop') return 'agents-confirm';
+    if (m === 'prompt') return 'agents-prompt';
+    if (m === 'confirm-stop' || m === 'confirm-remove') return 'agents-confirm';
+    if (m === 'diff') return 'agents-diff';
   }
   if (t.tab === 'approvals') {
     if (t.approvals.modeNow() === 'reason') return 'approvals-reason';
@@ -65,10 +67,36 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     } else if (input && !key.ctrl && !key.meta) f.actions.typeName(input);
     return;
   }
-  // Stopping an agent asks first: y stops, anything else keeps it.
+  // Then its first prompt, likewise (Enter alone: none).
+  if (t.tab === 'agents' && f.modeNow() === 'prompt') {
+    if (key.return) f.actions.submitPrompt();
+    else if (key.escape) f.actions.cancel();
+    else if (key.backspace || key.delete) f.actions.erasePrompt();
+    else if (input.includes('\r') && !key.ctrl && !key.meta) {
+      f.actions.typePrompt(input.slice(0, input.indexOf('\r')));
+      f.actions.submitPrompt();
+    } else if (input && !key.ctrl && !key.meta) f.actions.typePrompt(input);
+    return;
+  }
+  // Stopping or removing an agent asks first: y does it, anything else keeps it.
   if (t.tab === 'agents' && f.modeNow() === 'confirm-stop') {
     if (input === 'y') return f.actions.confirmStop();
     return f.actions.cancel();
+  }
+  if (t.tab === 'agents' && f.modeNow() === 'confirm-remove') {
+    if (input === 'y') return f.actions.confirmRemove();
+    return f.actions.cancel();
+  }
+  // An agent's diff takes the keys until it is closed.
+  if (t.tab === 'agents' && f.modeNow() === 'diff') {
+    if (key.escape || input === 'q' || input === 'd') return f.actions.cancel();
+    if (key.upArrow || input === 'k') return f.actions.scrollDiff(-1);
+    if (key.downArrow || input === 'j') return f.actions.scrollDiff(1);
+    if (key.pageUp || input === 'b') return f.actions.pageDiff(-1);
+    if (key.pageDown || input === ' ') return f.actions.pageDiff(1);
+    if (key.home || input === 'g') return f.actions.scrollDiff(-Infinity);
+    if (key.end || input === 'G') return f.actions.scrollDiff(Infinity);
+    return;
   }
   if (t.help.open) {
     if (input === '?' || key.escape || input === 'q') return t.help.toggle();
@@ -130,6 +158,8 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     if (input === 'n') return f.actions.startAdd();
     if (input === 'm') return f.actions.merge();
     if (input === 'x') return f.actions.askStop();
+    if (input === 'r') return f.actions.askRemove();
+    if (input === 'd') return f.actions.openDiff();
   }
   if (input === 'w') return f.actions.jump();
   const n = Number(input);

@@ -56,6 +56,7 @@ const ECHO_PAINTS = 2;
 
 export class Compositor {
   private painted: string[] = [];
+  private disposed = false;
   private modes = '';
   private timer: NodeJS.Timeout | null = null;
   /** When the last paint ran (performance.now()), and since when a synchronized update holds the next one. */
@@ -86,6 +87,7 @@ export class Compositor {
 
   /** Forget what is on the real screen: the next paint redraws everything. */
   invalidate(): void {
+    if (this.disposed) return;
     this.painted = [];
     this.out('\x1b[0m\x1b[2J');
     this.schedule();
@@ -102,6 +104,7 @@ export class Compositor {
    * at most SYNC_HOLD_MS, so a frame is never shown half drawn.
    */
   schedule(): void {
+    if (this.disposed) return;
     const now = performance.now();
     const echo = this.echoPaints > 0 && now - this.keyAt < ECHO_WINDOW_MS;
     if (this.timer) {
@@ -146,6 +149,7 @@ export class Compositor {
   }
 
   paint(f: Frame = this.frame()): void {
+    if (this.disposed) return;
     this.lastPaint = performance.now();
     this.heldSince = null;
     let s = '\x1b[?2026h\x1b[?25l';
@@ -188,7 +192,13 @@ export class Compositor {
     return parts.map((p) => (p.x === 0 ? p.text : `\x1b[${y + 1};${p.x + 1}H${p.text}`)).join('');
   }
 
+  /**
+   * No paint after this: a screen's parser still delivers changes after the
+   * window closed (Ink's last frame on unmount), and a paint then lands on the
+   * human's shell, after the terminal was restored.
+   */
   dispose(): void {
+    this.disposed = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { type AgentEvent, type AgentLive, initialAgent, needsHuman, nextAgent, statusLabel } from '../../../src/core/fleet/agent-state.js';
+import { type AgentEvent, type AgentLive, detachLine, initialAgent, needsHuman, nextAgent, statusLabel } from '../../../src/core/fleet/agent-state.js';
 import { agentEventOf } from '../../../src/core/fleet/hook-event.js';
 
 function run(...events: AgentEvent[]): AgentLive {
@@ -89,5 +89,17 @@ describe('an agent state fed by hook events', () => {
     nextAgent(before, { kind: 'answered', id: 'a' });
     nextAgent(before, { kind: 'exit', code: 0, signal: null });
     expect(before).toEqual(copy);
+  });
+});
+
+describe('the line a detached window says', () => {
+  test('how many agents go on, how many wait, how to come back', () => {
+    const run = (...evs: AgentEvent[]) => evs.reduce(nextAgent, initialAgent()).status;
+    const working = run({ kind: 'prompt' });
+    const waiting = run({ kind: 'prompt' }, { kind: 'ask', id: 'r1', summary: 's', at: 1 });
+    const exited = run({ kind: 'exit', code: 0, signal: null });
+    expect(detachLine([working, waiting, working, exited])).toBe('roz: 3 agents go on in the background (1 waiting) — `roz attach` to come back');
+    expect(detachLine([working])).toBe('roz: 1 agent goes on in the background — `roz attach` to come back');
+    expect(detachLine([exited])).toBe('roz: no agent runs — `roz attach` to come back');
   });
 });
