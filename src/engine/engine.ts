@@ -134,7 +134,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           });
     for (const w of objects?.warnings ?? []) warn(w);
     if (event === 'Stop') {
-      const left = operationLeftWarning(deps.env.CLAUDE_PROJECT_DIR || input.cwd);
+      const left = await operationLeftWarning(deps.env.CLAUDE_PROJECT_DIR || input.cwd);
       if (left) warn(left);
     }
     const gov: GovernanceDeps = {

@@ -43,6 +43,7 @@ import { objectHash } from './git-objects.js';
 import { runGitBytes } from './git.js';
 import { randomUuid } from './random-uuid.js';
 import { quarantineDir } from './paths.js';
+import { readOptionalText } from './regular-file.js';
 import { stagingPlace, type StagingPlace } from './staging-place.js';
 import type { GitIdentity } from '../core/git-identity.js';
 
@@ -323,4 +324,52 @@ export function intakeAt(dir: string, storeRoot: string, expect?: GitIdentity | 
   }
   if (!place || !existsSync(place.staging)) return null;
   return intakeStaged({ staging: place.staging, objects: place.objects, commonDir: place.commonDir, quarantine: join(quarantineDir(storeRoot), 'objects') });
+}
+
+/** Operation state of the main checkout that the human's next git command continues (docs/security.md). */
+const IN_PROGRESS: { path: string; what: string; todo?: string; resume: string }[] = [
+  { path: 'rebase-merge', what: 'a rebase', todo: 'rebase-merge/git-rebase-todo', resume: 'git rebase --continue' },
+  { path: 'rebase-apply', what: 'a rebase (apply)', resume: 'git rebase --continue' },
+  { path: 'sequencer', what: 'a cherry-pick or revert', todo: 'sequencer/todo', resume: 'git cherry-pick --continue' },
+  { path: 'MERGE_HEAD', what: 'a merge', resume: 'git commit' },
+];
+
+/**
+ * What a stop says of an operation the agent left in progress in the main
+ * checkout (engine/object-intake-hook.ts): the human's next git command
+ * continues it outside every sandbox, so name the `exec` lines a todo would
+ * run. The agent works in the human's checkout by design; this is what it
+ * leaves there.
+ */
+export function operationLeft(dir: string, gitDir: string): string | null {
+  for (const op of IN_PROGRESS) {
+    if (!existsSync(join(gitDir, op.path))) continue;
+    const todo = op.todo ? (readOptionalText(join(gitDir, op.todo), 256 * 1024) ?? '') : '';
+    const execs = todo
+      .split('\n')
+      .filter((l) => /^\s*(x|exec)\s/.test(l))
+      .map((l) => l.trim());
+    const runs = execs.length
+      ? ` Its todo runs ${execs.length} command${execs.length === 1 ? '' : 's'} outside the sandbox when continued: ${execs.slice(0, 3).join('; ').slice(0, 300)}${execs.length > 3 ? '; …' : ''}.`
+      : '';
+    return `roz: the agent left ${op.what} in progress in ${dir}; \`${op.resume}\` continues it as you, outside the sandbox.${runs} Read ${join(gitDir, op.todo ?? op.path)} first, or abort it.`;
+  }
+  return null;
+}
+
+/** The hook's report of an intake: what the human reads and what the trace records. */
+export function hookIntake(
+  dir: string,
+  storeRoot: string,
+  expect: GitIdentity | undefined,
+): { warnings: string[]; trace: (ts: string, sessionId: string) => { ts: string; event: string; session_id: string; [k: string]: unknown }[] } {
+  const r = intakeAt(dir, storeRoot, expect);
+  if (!r) return { warnings: [], trace: () => [] };
+  return {
+    warnings: [...r.forged.map(forgedMessage), ...r.problems.map((p) => `roz: git objects: ${p}`)],
+    trace: (ts, sessionId) => [
+      ...(r.taken || r.packs ? [{ ts, event: 'roz:ObjectsTaken', session_id: sessionId, objects: r.taken, packs: r.packs }] : []),
+      ...r.forged.map((f) => ({ ts, event: 'roz:ForgedObjectRefused', session_id: sessionId, object: f.id, content_hash: f.real, kept: f.kept })),
+    ],
+  };
 }

@@ -10,6 +10,9 @@ import { readOptionalText } from './regular-file.js';
 /** The staging store's name inside a git directory (a worktree's admin dir, or `.git`); plugin/git-shim/git knows it too. */
 export const STAGING_NAME = 'roz-objects';
 
+/** What the main checkout's git dir holds while an operation its next command continues is in progress. */
+export const OPERATIONS_IN_PROGRESS = ['rebase-merge', 'rebase-apply', 'sequencer', 'MERGE_HEAD'] as const;
+
 /** Whether anything waits in a staging store: a loose object's fan-out folder or a pack (cheap: two directory reads). */
 export function stagingHasWork(staging: string): boolean {
   let top: string[];
