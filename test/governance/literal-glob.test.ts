@@ -143,9 +143,9 @@ describe('g on a file named like a glob, end to end', () => {
     });
     const c = conn();
     const frame = { v: 1, id: 'req-1', token: 't', event: 'PreToolUse', input: input as unknown as Record<string, unknown>, verdict: r.verdict } as HookFrame;
-    broker.request(frame, c);
+    const queued = broker.request(frame, c)!;
     expect(broker.pending()[0]!.human).toBe(r.verdict.human);
-    expect(broker.answer('req-1', { action: 'widen' })).toBe(true);
+    expect(broker.answer(queued.id, { action: 'widen' })).toBe(true);
     expect(c.replies.at(-1)).toMatchObject({ type: 'answer', decision: 'allow' });
     broker.dispose();
 
