@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import SlowFirst from './test/helpers/slow-first.js';
 
 export default defineConfig({
   test: {
@@ -16,5 +17,7 @@ export default defineConfig({
     minWorkers: 1,
     // The run's own TMPDIR, removed at the end (leaked temp folders, the client's own included).
     globalSetup: ['test/helpers/private-tmpdir.ts'],
+    // The slowest files first, so no long one starts last beside an idle worker (test/helpers/slow-first.ts).
+    sequence: { sequencer: SlowFirst },
   },
 });

@@ -1,0 +1,43 @@
+// Test files in an order that keeps both workers busy to the end. vitest
+// orders by the durations it cached in an earlier run, and without that cache
+// (a fresh clone: CI) by file size, largest first: the bench's smoke test,
+// small and about three minutes long, then ran last, beside an idle worker.
+// So the files measured slowest go first, in this order, and the rest after
+// them as vitest would order them. Measured on this project's suite
+// (2 cores, 2026-11-28); a file missing from the list only runs later, and a
+// listed one that no longer exists is ignored.
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+const SLOWEST = [
+  'test/process/bench-quick.test.ts',
+  'test/e2e/review-precision.e2e.test.ts',
+  'test/e2e/git-trust-plants.e2e.test.ts',
+  'test/e2e/review-integrity.e2e.test.ts',
+  'test/e2e/control-socket.e2e.test.ts',
+  'test/e2e/review-gate.e2e.test.ts',
+  'test/e2e/fleet-worktrees.e2e.test.ts',
+  'test/e2e/trust-writes.e2e.test.ts',
+  'test/e2e/worktree-sandbox.e2e.test.ts',
+  'test/e2e/guard.e2e.test.ts',
+  'test/e2e/roz-files-branch.e2e.test.ts',
+  'test/e2e/fleet-demo.e2e.test.ts',
+  'test/process/cli.test.ts',
+  'test/process/fleet-merge.test.ts',
+  'test/e2e/object-store.e2e.test.ts',
+  'test/process/guard-corpus-sample.test.ts',
+];
+
+export default class SlowFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rest = await super.sort(files);
+    const rank = (f: TestSpecification): number => {
+      const i = SLOWEST.findIndex((s) => f.moduleId.endsWith(`/${s}`));
+      return i < 0 ? SLOWEST.length : i;
+    };
+    // Stable: among the unlisted, vitest's own order stands.
+    return rest
+      .map((f, i) => ({ f, i, r: rank(f) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((x) => x.f);
+  }
+}
