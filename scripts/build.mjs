@@ -38,6 +38,8 @@ const onDemand = {
 /** Store modules only some hooks need, by specifier and the one engine module that imports them. */
 const storeOnDemand = {
   '../store/tree-snapshot.js': { name: 'tree-snapshot', entry: 'src/store/tree-snapshot.ts', importer: 'src/engine/snapshots.ts' },
+  // The daily sweep of roz's snapshot objects (a SessionStart once a day).
+  '../store/snapshot-prune.js': { name: 'snapshot-prune', entry: 'src/store/snapshot-prune.ts', importer: 'src/engine/cleanup.ts' },
   // Taking the agent's staged git objects in (zlib, index-pack): only when some wait.
   '../store/object-intake.js': { name: 'object-intake', entry: 'src/store/object-intake.ts', importer: 'src/engine/object-intake-hook.ts' },
 };

@@ -8,7 +8,7 @@ import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { join } from 'node:path';
 import type { SessionState } from '../core/session-state.js';
 import type { SessionStore } from '../store/session-store.js';
-import { PRUNE_GRACE_MS, pruneSnapshots, type PruneResult } from '../store/snapshot-prune.js';
+import type { PruneResult } from '../store/snapshot-prune.js';
 
 const DAY_MS = 86_400_000;
 /** Its mtime is when the automatic clean-up last ran. */
@@ -26,8 +26,13 @@ export interface CleanResult {
   snapshots?: PruneResult;
 }
 
-/** Sweep the snapshot objects no session left in `storeRoot` needs; stat caches idle past the retention go too. */
-export function pruneAfterClean(storeRoot: string, opts: { now: Date; retentionMs: number; dryRun?: boolean }): PruneResult {
+/**
+ * Sweep the snapshot objects no session left in `storeRoot` needs; stat caches
+ * idle past the retention go too. Loaded when it runs (once a day in a hook):
+ * the sweep is no part of every hook's bundle (hook-snapshot-prune.cjs).
+ */
+export async function pruneAfterClean(storeRoot: string, opts: { now: Date; retentionMs: number; dryRun?: boolean }): Promise<PruneResult> {
+  const { pruneSnapshots, PRUNE_GRACE_MS } = await import('../store/snapshot-prune.js');
   return pruneSnapshots(storeRoot, { now: opts.now, graceMs: PRUNE_GRACE_MS, statCacheMaxAgeMs: opts.retentionMs, dryRun: opts.dryRun === true });
 }
 
@@ -59,11 +64,11 @@ export function cleanSessions(store: SessionStore, opts: { cutoff: Date | null; 
  * The stamp is written before the pass, so parallel session starts do not
  * both run it; a failure only warns (it is housekeeping, never a verdict).
  */
-export function autoCleanup(
+export async function autoCleanup(
   store: SessionStore,
   opts: { storeRoot: string; retentionDays: number; now: Date; current: string },
   warn: (m: string) => void,
-): CleanResult | null {
+): Promise<CleanResult | null> {
   const stamp = join(opts.storeRoot, CLEANUP_STAMP);
   try {
     if (opts.now.getTime() - statSync(stamp).mtimeMs < DAY_MS) return null;
@@ -73,7 +78,7 @@ export function autoCleanup(
   try {
     writeFileAtomicSync(opts.storeRoot, stamp, `${opts.now.toISOString()}\n`, { durable: false });
     const cleaned = cleanSessions(store, { cutoff: new Date(opts.now.getTime() - opts.retentionDays * DAY_MS), spare: opts.current });
-    const snapshots = pruneAfterClean(opts.storeRoot, { now: opts.now, retentionMs: opts.retentionDays * DAY_MS });
+    const snapshots = await pruneAfterClean(opts.storeRoot, { now: opts.now, retentionMs: opts.retentionDays * DAY_MS });
     if (snapshots.skipped) warn(`roz: snapshot objects not pruned this time (${snapshots.skipped})`);
     return { ...cleaned, snapshots };
   } catch (err) {

@@ -256,7 +256,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     }
     for (const w of policy.warnings) warn(w);
     if (event === 'SessionStart' && !deps.store) {
-      autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
+      await autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
     }
     // Export never waits on the network inside a hook: at the end of a turn or
     // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.

@@ -4,7 +4,7 @@ import { compactStatsIndex } from '../../store/stats-index.js';
 import { cleanSessions, pruneAfterClean } from '../../engine/cleanup.js';
 import { c, cliContext, parseDuration, printJson, table, UsageError } from '../context.js';
 
-export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: boolean }): number {
+export async function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: boolean }): Promise<number> {
   if (opts.before && opts.all) throw new UsageError('use either --before or --all, not both');
   const ctx = cliContext();
   const maxAge = opts.before ? parseDuration(opts.before) : ctx.config.cleanup.retention_days * 86_400_000;
@@ -15,7 +15,11 @@ export function cleanCommand(opts: { before?: string; all?: boolean; dryRun?: bo
   process.stdout.write(kept.length ? `; kept ${kept.length} with a pending review (${kept.join(', ')})\n` : '\n');
   if (ctx.store.root !== ':memory:') {
     // The snapshot objects only the removed sessions named (with --dry-run, those of sessions that would stay are counted as kept).
-    const p = pruneAfterClean(ctx.store.root, { now: new Date(), retentionMs: ctx.config.cleanup.retention_days * 86_400_000, dryRun: opts.dryRun === true });
+    const p = await pruneAfterClean(ctx.store.root, {
+      now: new Date(),
+      retentionMs: ctx.config.cleanup.retention_days * 86_400_000,
+      dryRun: opts.dryRun === true,
+    });
     if (p.skipped) process.stdout.write(`roz: snapshot objects not pruned (${p.skipped})\n`);
     else if (p.objects > 0)
       process.stdout.write(
