@@ -3,11 +3,11 @@
 // Proves what docs/clients.md says Codex sends and obeys: the events fire with
 // the shell tool named `Bash`, a PreToolUse deny stops the command, and the
 // workspace-write sandbox refuses a write outside the workspace.
-import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { onResponses, startFakeResponsesApi } from './harness/fake-responses-api.js';
+import { jsonLines, runToEnd } from './harness/run-to-end.js';
 import { createWorkspace, REPO_ROOT } from './harness/workspace.js';
 
 const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
@@ -68,32 +68,6 @@ function codexConfig(baseUrl: string, hook: string): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** Runs a process to its end (or kills it after `timeoutMs`), collecting its output. */
-function runToEnd(
-  bin: string,
-  args: string[],
-  cwd: string,
-  env: NodeJS.ProcessEnv,
-  timeoutMs: number,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((done) => {
-    const child = spawn(bin, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString('utf8');
-    });
-    child.stderr.on('data', (c: Buffer) => {
-      stderr += c.toString('utf8');
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      done({ code, stdout, stderr });
-    });
-  });
-}
-
 describe.sequential('Codex CLI 0.169.0 hooks (real client, offline)', () => {
   const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
@@ -120,12 +94,7 @@ describe.sequential('Codex CLI 0.169.0 hooks (real client, offline)', () => {
     const run = await runToEnd(process.execPath, args, ws.repo, { ...ws.env, CODEX_HOME: codexHome }, 60_000);
     expect(run.code, run.stderr).toBe(0);
 
-    const events = existsSync(log)
-      ? readFileSync(log, 'utf8')
-          .split('\n')
-          .filter(Boolean)
-          .map((l) => JSON.parse(l) as HookEvent)
-      : [];
+    const events = jsonLines<HookEvent>(existsSync(log) ? readFileSync(log, 'utf8') : '');
     const names = events.map((e) => e.hook_event_name);
     expect(names[0]).toBe('SessionStart');
     expect(names).toContain('UserPromptSubmit');
