@@ -1,6 +1,7 @@
 // Runs a non-Claude client (Codex, Gemini) to its end, or kills it after a timeout,
 // collecting its output: their e2e tests drive them in print mode with no pty.
 import { spawn } from 'node:child_process';
+import { killTree } from './kill-tree.js';
 
 export interface EndedRun {
   code: number | null;
@@ -21,7 +22,8 @@ export function runToEnd(bin: string, args: string[], cwd: string, env: NodeJS.P
     child.stderr.on('data', (c: Buffer) => {
       stderr += c.toString('utf8');
     });
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    // Codex's npm entry is a node shim over a native binary: kill everything it started.
+    const timer = setTimeout(() => (child.pid === undefined ? child.kill('SIGKILL') : killTree(child.pid)), timeoutMs);
     child.on('close', (code) => {
       clearTimeout(timer);
       done({ code, stdout, stderr, durationMs: Date.now() - started });
