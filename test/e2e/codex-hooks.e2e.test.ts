@@ -120,4 +120,28 @@ describe.sequential('Codex CLI 0.169.0 hooks (real client, offline)', () => {
     expect(api.requests[1]?.toolOutputs[0]).toContain('Read-only file system');
     expect(api.requests[1]?.toolOutputs[0]).toContain('outside_rc=1');
   });
+  test("Codex's own exec policy refuses `rm -rf` after PreToolUse, before it runs (approval: never)", async () => {
+    const ws = createWorkspace();
+    cleanups.push(ws.cleanup);
+    mkdirSync(join(ws.repo, 'build'));
+    writeFileSync(join(ws.repo, 'build', 'a'), 'x\n');
+    const api = await startFakeResponsesApi([
+      { name: 'rm', when: onResponses.start(), reply: { shell: 'rm -rf build' } },
+      { name: 'done', when: onResponses.afterOutputs(1), reply: { say: 'Done.' } },
+    ]);
+    cleanups.push(api.close);
+    const codexHome = join(ws.home, '.codex');
+    mkdirSync(codexHome, { recursive: true });
+    const log = join(ws.root, 'hooks.jsonl');
+    writeFileSync(join(codexHome, 'config.toml'), codexConfig(api.baseUrl, writeHook(ws.root, log)));
+    const args = [CODEX_BIN, 'exec', '--dangerously-bypass-hook-trust', '--skip-git-repo-check', '-s', 'workspace-write', 'clean up'];
+    const run = await runToEnd(process.execPath, args, ws.repo, { ...ws.env, CODEX_HOME: codexHome }, 60_000);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(ws.repo, 'build', 'a'))).toBe(true);
+    expect(api.requests[1]?.toolOutputs[0]).toContain('rm -f style commands are not permitted');
+    // PreToolUse still saw the call (roz's guard would see it too), but nothing ran.
+    const events = jsonLines<HookEvent>(existsSync(log) ? readFileSync(log, 'utf8') : '');
+    expect(events.filter((e) => e.hook_event_name === 'PreToolUse').map((e) => e.tool_input?.command)).toEqual(['rm -rf build']);
+    expect(events.filter((e) => e.hook_event_name === 'PostToolUse')).toHaveLength(0);
+  });
 });
