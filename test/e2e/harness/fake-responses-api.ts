@@ -1,0 +1,90 @@
+// A scripted fake OpenAI Responses API on loopback, so the real Codex CLI can
+// run offline (issue 33). Each request is answered by the first step whose
+// `when` matches; a step replies with one shell call (Codex's `exec_command`
+// function tool, which its hooks see as `Bash`) or a final message, streamed
+// as server-sent events the way `/v1/responses` streams them.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface ResponsesRequest {
+  /** 1-based position among all /responses requests. */
+  index: number;
+  /** Names of the function tools the client offered. */
+  tools: string[];
+  /** Output text of every function_call_output in the input, oldest first. */
+  toolOutputs: string[];
+  raw: Record<string, unknown>;
+}
+
+export type ResponsesReply = { shell: string } | { say: string };
+
+export interface ResponsesStep {
+  name: string;
+  when: (req: ResponsesRequest) => boolean;
+  reply: ResponsesReply;
+}
+
+export interface FakeResponsesApi {
+  /** Base URL for a Codex `model_providers` entry (ends in /v1). */
+  baseUrl: string;
+  requests: ResponsesRequest[];
+  close(): Promise<void>;
+}
+
+type Item = Record<string, unknown>;
+
+export function parseResponsesRequest(raw: Record<string, unknown>, index: number): ResponsesRequest {
+  const tools = Array.isArray(raw.tools) ? (raw.tools as Item[]).map((t) => String(t.name ?? t.type ?? '')) : [];
+  const input = Array.isArray(raw.input) ? (raw.input as Item[]) : [];
+  const toolOutputs = input.filter((i) => i.type === 'function_call_output').map((i) => String(i.output ?? ''));
+  return { index, tools, toolOutputs, raw };
+}
+
+function sse(res: http.ServerResponse, event: Item): void {
+  res.write(`event: ${String(event.type)}\ndata: ${JSON.stringify(event)}\n\n`);
+}
+
+/** Serves the script; a request no step matches is answered with a plain final message. */
+export async function startFakeResponsesApi(steps: ResponsesStep[]): Promise<FakeResponsesApi> {
+  const requests: ResponsesRequest[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
+    req.on('end', () => {
+      if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
+        res.writeHead(404, { 'content-type': 'application/json' });
+        res.end('{}');
+        return;
+      }
+      const parsed = parseResponsesRequest(JSON.parse(body) as Record<string, unknown>, requests.length + 1);
+      requests.push(parsed);
+      const step = steps.find((s) => s.when(parsed));
+      const reply: ResponsesReply = step?.reply ?? { say: 'Nothing scripted.' };
+      const id = `resp_${parsed.index}`;
+      const item: Item =
+        'shell' in reply
+          ? { type: 'function_call', name: 'exec_command', call_id: `call_${parsed.index}`, arguments: JSON.stringify({ cmd: reply.shell }) }
+          : { type: 'message', role: 'assistant', id: `msg_${parsed.index}`, content: [{ type: 'output_text', text: reply.say }] };
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      sse(res, { type: 'response.created', response: { id } });
+      sse(res, { type: 'response.output_item.done', item });
+      sse(res, { type: 'response.completed', response: { id, usage: { input_tokens: 1, output_tokens: 1, total_tokens: 2 } } });
+      res.end();
+    });
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}/v1`,
+    requests,
+    close: () => new Promise<void>((ok) => server.close(() => ok())),
+  };
+}
+
+/** Step matchers: the first turn, and a turn after N tool outputs. */
+export const onResponses = {
+  start: () => (r: ResponsesRequest) => r.toolOutputs.length === 0,
+  afterOutputs: (n: number) => (r: ResponsesRequest) => r.toolOutputs.length === n,
+};
