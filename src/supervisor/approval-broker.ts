@@ -137,7 +137,10 @@ export class ApprovalBroker {
       approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
     // The client's own dialog is answered by a human each time: no rule of roz's answers it.
-    if (approval.code !== 'CLIENT_DIALOG' && this.sessionRules.has(sessionRuleKey(approval.agent_name, approval.session_id, approval.tool_name, approval.code, toolInput))) {
+    if (
+      approval.code !== 'CLIENT_DIALOG' &&
+      this.sessionRules.has(sessionRuleKey(approval.agent_name, approval.session_id, approval.tool_name, approval.code, toolInput))
+    ) {
       this.settle(approval, conn, frame.id, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
       return null;
     }
@@ -230,7 +233,7 @@ export class ApprovalBroker {
     for (const w of [...this.waiting.values()]) {
       const a = w.approval;
       if (a.code !== 'CLIENT_DIALOG' || a.agent_name !== agent || a.session_id !== sessionId || a.agent?.id !== agentId) continue;
-      this.noDecision(w, 'pane', 'answered in the agent\'s own pane');
+      this.noDecision(w, 'pane', "answered in the agent's own pane");
       n += 1;
     }
     return n;

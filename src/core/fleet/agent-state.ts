@@ -60,7 +60,15 @@ export type AgentEvent =
   | { kind: 'exit'; code: number | null; signal: string | null };
 
 export function initialAgent(): AgentLive {
-  return { status: { kind: 'starting' }, pending: [], review: 'none', clientPrompt: null, busy: false, turn: { blockedByYou: false, refusedByRoz: false, ended: false }, exit: null };
+  return {
+    status: { kind: 'starting' },
+    pending: [],
+    review: 'none',
+    clientPrompt: null,
+    busy: false,
+    turn: { blockedByYou: false, refusedByRoz: false, ended: false },
+    exit: null,
+  };
 }
 
 /** The next state after one event. Never mutates its argument. */
