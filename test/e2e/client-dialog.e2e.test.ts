@@ -73,17 +73,17 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
           main: [
             { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } },
             {
-              name: 'second',
-              when: (req) => req.toolResults.length === 1,
-              reply: { text: 'And the second.', tools: [write(join(repo, 'two.txt'), 'two\n')] },
-            },
-            {
               name: 'done',
-              when: (req) => req.toolResults.length >= 2,
+              when: (req) => req.toolResults.some((r) => r.isError),
               reply: (req) => {
                 blockedText = req.toolResults.map((r) => `${r.isError ? 'ERROR ' : ''}${r.text}`).join('\n');
                 return say('DIALOG-DONE');
               },
+            },
+            {
+              name: 'second',
+              when: (req) => req.toolResults.length === 1,
+              reply: { text: 'And the second.', tools: [write(join(repo, 'two.txt'), 'two\n')] },
             },
           ],
         },
