@@ -118,22 +118,30 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
     300_000,
   );
 
-  test.each(PINNED_CLIENTS)('%s: control: without roz the dialog opens in the pane and no queue has it', async (client) => {
-    const claude = claudeBin(client);
-    const { home, repo, storage } = workspace(client);
-    api = await startFakeApi(
-      { main: [{ name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } }] },
-      { maxRequests: 20 },
-    );
-    const env = ptyClientEnv({ home, storage, apiUrl: api.url });
-    const t = startPtyScreen(claude, ['--permission-mode', 'default', TASK], { cols: 120, rows: 40, env, cwd: repo });
-    term = t;
-    running = true;
-    void t.exited.then(() => (running = false));
-    await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog", 90_000);
-    const r = spawnSync(process.execPath, [ROZ_BIN, 'queue', '--json'], { cwd: repo, env, encoding: 'utf8' });
-    // No supervisor runs here: roz has nothing queued (exit 3: none runs).
-    expect(r.status).not.toBe(0);
-    expect(existsSync(join(repo, 'one.txt'))).toBe(false);
-  }, 180_000);
+  test.each(PINNED_CLIENTS)(
+    '%s: control: without roz the dialog opens in the pane and no queue has it',
+    async (client) => {
+      const claude = claudeBin(client);
+      const { home, repo, storage } = workspace(client);
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } },
+          ],
+        },
+        { maxRequests: 20 },
+      );
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
+      const t = startPtyScreen(claude, ['--permission-mode', 'default', TASK], { cols: 120, rows: 40, env, cwd: repo });
+      term = t;
+      running = true;
+      void t.exited.then(() => (running = false));
+      await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog", 90_000);
+      const r = spawnSync(process.execPath, [ROZ_BIN, 'queue', '--json'], { cwd: repo, env, encoding: 'utf8' });
+      // No supervisor runs here: roz has nothing queued (exit 3: none runs).
+      expect(r.status).not.toBe(0);
+      expect(existsSync(join(repo, 'one.txt'))).toBe(false);
+    },
+    180_000,
+  );
 });
