@@ -16,10 +16,11 @@ const DEADLINE_MS = 25_000;
 // Under `roz run` a PreToolUse may wait for a human: the supervisor passes its
 // approval timeout (ROZ_APPROVAL_TIMEOUT_MS) and the hook waits that long plus
 // a margin, inside hooks.json's 600 s PreToolUse timeout. Standalone: 25 s.
+// A PermissionRequest (the client's own dialog, queued for the human) waits the same.
 const SUPERVISED_MARGIN_MS = 5_000;
 const SUPERVISED_MAX_MS = 590_000;
 function deadlineFor(event: string, env: NodeJS.ProcessEnv): number {
-  if (!env.ROZ_SOCKET || event !== 'PreToolUse') return DEADLINE_MS;
+  if (!env.ROZ_SOCKET || (event !== 'PreToolUse' && event !== 'PermissionRequest')) return DEADLINE_MS;
   const wait = Number(env.ROZ_APPROVAL_TIMEOUT_MS);
   if (!Number.isFinite(wait) || wait <= 0) return DEADLINE_MS;
   return Math.min(SUPERVISED_MAX_MS, Math.max(DEADLINE_MS, wait + SUPERVISED_MARGIN_MS));

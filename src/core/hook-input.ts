@@ -48,6 +48,10 @@ interface Inputs {
     stop_hook_active?: boolean;
   };
   SessionEnd: BaseInput & { reason?: string };
+  /** The client's own permission dialog opens (sent by both pins when it asks the human). */
+  PermissionRequest: ToolHookInput & { permission_suggestions?: unknown };
+  /** The client tells the human something: `permission_prompt`, `idle_prompt`. */
+  Notification: BaseInput & { message: string; notification_type?: string };
 }
 
 export type HookEventName = keyof Inputs;
@@ -83,6 +87,8 @@ export const hookFields: Record<HookEventName, Record<string, FieldKind>> = {
     stop_hook_active: 'boolean?',
   },
   SessionEnd: { ...base, reason: 'string?' },
+  PermissionRequest: { ...tool, permission_suggestions: 'unknown?' },
+  Notification: { ...base, message: 'string=""', notification_type: 'string?' },
 };
 
 const describe = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
@@ -120,6 +126,8 @@ export const hookCliNames: Record<string, HookEventName> = {
   'subagent-start': 'SubagentStart',
   'subagent-stop': 'SubagentStop',
   'session-end': 'SessionEnd',
+  'permission-request': 'PermissionRequest',
+  notification: 'Notification',
 };
 
 export type ParseResult<E extends HookEventName> = { ok: true; input: HookInput<E> } | { ok: false; error: string };

@@ -69,6 +69,7 @@ export function destructiveLine(f: { rule: string; command: string; why: string 
 /** What each code means when its producer gave no line of its own. */
 const CODE_LINES: Record<DenialCode, string> = {
   REVIEW_REQUIRED: 'needs an independent review first',
+  CLIENT_DIALOG: 'the client asks permission',
   SELF_APPROVAL: 'the agent tried to approve its own work',
   DECISION_REFUSED: 'a review decision was refused',
   REVIEWER_MODEL: "the agent tried to pick the reviewer's model",

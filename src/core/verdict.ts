@@ -16,6 +16,8 @@ export type DenialCode =
   | 'STALE_FILE'
   | 'DESTRUCTIVE_BLOCKED'
   | 'HUMAN_GATE'
+  /** The client's own permission dialog (PermissionRequest), queued for the human: roz never answers it by itself. */
+  | 'CLIENT_DIALOG'
   | 'HOOK_ERROR';
 
 export type Verdict =

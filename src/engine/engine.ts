@@ -12,6 +12,7 @@ import * as review from '../core/review/policy.js';
 import type { SessionState } from '../core/session-state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
+import { clientDialogVerdict } from '../core/client-dialog.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { guardPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
 import { newSession } from '../core/session-state.js';
@@ -408,6 +409,13 @@ function reviewOf(event: HookEventName, state: SessionState, input: HookInput, c
       return review.onSubagentStop(state, input as HookInput<'SubagentStop'>, ctx);
     case 'SessionEnd':
       return review.onSessionEnd(state, input as HookInput<'SessionEnd'>, ctx);
+    case 'PermissionRequest': {
+      // The client's own dialog: a request for the human in roz's queue (client-dialog.ts), never roz's decision.
+      const i = input as HookInput<'PermissionRequest'>;
+      return result(clientDialogVerdict(i.tool_name, i.tool_input));
+    }
+    case 'Notification':
+      return result();
   }
 }
 

@@ -12,6 +12,14 @@ export function renderOutput(event: HookEventName, verdict: Verdict, warnings: s
     case 'allow':
     case 'ask':
     case 'deny':
+      if (event === 'PermissionRequest' && verdict.kind !== 'ask') {
+        // Only a human's answer from roz reaches here as allow/deny; an `ask` (nobody answered) is no
+        // decision at all, so the client's own dialog stays open.
+        out.hookSpecificOutput = {
+          hookEventName: 'PermissionRequest',
+          decision: verdict.kind === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: verdict.reason },
+        };
+      }
       if (event === 'PreToolUse') {
         out.hookSpecificOutput = {
           hookEventName: 'PreToolUse',

@@ -136,7 +136,11 @@ export class ApprovalBroker {
     if (frame.verdict.widen && frame.verdict.widen.globs.length > 0)
       approval.widen = { intent_id: frame.verdict.widen.intent_id, globs: [...frame.verdict.widen.globs] };
 
-    if (this.sessionRules.has(sessionRuleKey(approval.agent_name, approval.session_id, approval.tool_name, approval.code, toolInput))) {
+    // The client's own dialog is answered by a human each time: no rule of roz's answers it.
+    if (
+      approval.code !== 'CLIENT_DIALOG' &&
+      this.sessionRules.has(sessionRuleKey(approval.agent_name, approval.session_id, approval.tool_name, approval.code, toolInput))
+    ) {
       this.settle(approval, conn, frame.id, 'allow', 'roz: approved by the human earlier in this session', 'session-rule', 'session');
       return null;
     }
@@ -220,9 +224,34 @@ export class ApprovalBroker {
     return true;
   }
 
+  /**
+   * The client's own dialogs of `agent` (its session `sessionId`) that were answered in its pane: an event
+   * after them says so (core/client-dialog.ts). They leave the queue; their hooks return no decision.
+   */
+  withdrawClientDialogs(agent: string, sessionId: string, agentId: string | undefined): number {
+    let n = 0;
+    for (const w of [...this.waiting.values()]) {
+      const a = w.approval;
+      if (a.code !== 'CLIENT_DIALOG' || a.agent_name !== agent || a.session_id !== sessionId || a.agent?.id !== agentId) continue;
+      this.noDecision(w, 'pane', "answered in the agent's own pane");
+      n += 1;
+    }
+    return n;
+  }
+
+  /** A client dialog leaves the queue without roz's decision: the hook returns none, the client's dialog decides. */
+  private noDecision(w: Waiting, by: string, reason: string): void {
+    this.drop(w.approval.id);
+    w.conn.reply({ v: PROTOCOL_VERSION, id: w.frameId, type: 'ack' });
+    this.trace(w.approval, { decided_by: by, decision: 'none', scope: 'once', reason });
+    this.opts.onChange();
+  }
+
   private expire(id: string): void {
     const w = this.waiting.get(id);
     if (!w) return;
+    // roz never answers a client dialog by itself: past the wait, the dialog stays in the agent's pane.
+    if (w.approval.code === 'CLIENT_DIALOG') return this.noDecision(w, 'nobody', 'no human answered from roz; the dialog stays in the pane');
     this.drop(id);
     const secs = Math.round((this.now() - w.approval.received_at) / 1000);
     this.settle(

@@ -54,7 +54,8 @@ export function httpHooksFragment(opts: HttpHooksOptions): ClaudeSettings {
           url: `${opts.baseUrl}/hook/${event}`,
           headers: { Authorization: `Bearer \${${tokenEnv}}` },
           allowedEnvVars: [tokenEnv],
-          timeout: event === 'PreToolUse' ? opts.preToolUseTimeoutS : (entry.hooks[0]?.timeout ?? 30),
+          // A PermissionRequest waits for the human like a PreToolUse ask, but fails open: no decision keeps the client's dialog.
+          timeout: event === 'PreToolUse' || event === 'PermissionRequest' ? opts.preToolUseTimeoutS : (entry.hooks[0]?.timeout ?? 30),
           ...(event === 'PreToolUse' ? { onFailure: 'block' } : {}),
         },
       ],

@@ -26,6 +26,7 @@ import { TelemetrySender } from './telemetry-sender.js';
 import { FIRST_AGENT } from './channel-server.js';
 import { type AgentLive, initialAgent, nextAgent, type AgentEvent } from '../core/fleet/agent-state.js';
 import { agentEventOf } from '../core/fleet/hook-event.js';
+import { answersClientDialog } from '../core/client-dialog.js';
 import { fleetQueue, type QueuedRequest } from '../core/fleet/queue.js';
 import { NotifyCommand } from './notify-command.js';
 
@@ -85,6 +86,8 @@ interface FleetAgent {
   live: AgentLive;
   /** The review facts last seen in the store (decision time, breaker trips): a change is a state event. */
   seenDecision: string | null;
+  /** The last re-arm of its review gate already told (review.rearmed.at). */
+  seenRearm: string | null;
   seenTrips: number;
   /** What its launch decided (agentLaunched): its enforcement and where it runs; null until then. */
   launch: AgentLaunchInfo | null;
@@ -150,7 +153,7 @@ export class Supervisor {
       (file) => this.config.watch(file),
       () => this.changed(),
     );
-    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent(), seenDecision: null, seenTrips: 0, launch: null });
+    this.fleet.set(FIRST_AGENT, { session: this.agent, live: initialAgent(), seenDecision: null, seenRearm: null, seenTrips: 0, launch: null });
     this.notifier = new NotifyCommand({
       env: opts.env,
       cwd: opts.cwd ?? process.cwd(),
@@ -277,7 +280,7 @@ export class Supervisor {
       (file) => this.config.watch(file),
       () => this.changed(),
     );
-    this.fleet.set(name, { session, live: initialAgent(), seenDecision: null, seenTrips: 0, launch: null });
+    this.fleet.set(name, { session, live: initialAgent(), seenDecision: null, seenRearm: null, seenTrips: 0, launch: null });
     this.changed();
     return { token, env: { ...this.childEnv(), ROZ_TOKEN: token } };
   }
@@ -336,7 +339,9 @@ export class Supervisor {
   /** A request left the broker (human, rule, timeout, abandoned): its agent is told. */
   private syncAnswered(): void {
     const waiting = new Set(this.broker.pending().map((p) => p.id));
-    for (const [name, a] of this.fleet) for (const p of a.live.pending) if (!waiting.has(p.id)) this.applyAgent(name, { kind: 'answered', id: p.id });
+    const blocked = (id: string): boolean => this.broker.history().some((d) => d.approval.id === id && d.decided_by === 'human' && d.decision === 'deny');
+    for (const [name, a] of this.fleet)
+      for (const p of a.live.pending) if (!waiting.has(p.id)) this.applyAgent(name, { kind: 'answered', id: p.id, blocked: blocked(p.id) });
   }
 
   private onFrame(frame: HookFrame, conn: HookConnection, agent: string = FIRST_AGENT): void {
@@ -350,6 +355,11 @@ export class Supervisor {
       return;
     }
     if (ev.session_id) member.session.saw(ev.session_id);
+    // A tool ran, the turn ended, the client idles: a client dialog of this agent still queued was answered in its pane.
+    if (answersClientDialog(frame.event, frame.input)) {
+      const aid = typeof frame.input.agent_id === 'string' ? frame.input.agent_id : undefined;
+      this.broker.withdrawClientDialogs(agent, typeof frame.input.session_id === 'string' ? frame.input.session_id : '', aid);
+    }
     const state = agentEventOf(frame.event, frame.input, frame.verdict);
     if (state) this.applyAgent(agent, state);
     if (frame.event === 'Stop' || frame.event === 'SubagentStop') this.reviewFacts(agent, member);
@@ -382,6 +392,12 @@ export class Supervisor {
     if (d?.valid && d.decided_at !== member.seenDecision) {
       member.seenDecision = d.decided_at;
       this.applyAgent(name, { kind: 'decision', outcome: d.kind === 'complete' ? 'COMPLETE' : 'ISSUES' });
+    }
+    // Files changed after an approval re-armed the gate: the old outcome no longer describes the work.
+    const rearmed = state.review.rearmed?.at ?? null;
+    if (rearmed && rearmed !== member.seenRearm) {
+      member.seenRearm = rearmed;
+      this.applyAgent(name, { kind: 'review-armed' });
     }
     const trips = state.review.breaker.trips.length;
     if (trips > member.seenTrips) {

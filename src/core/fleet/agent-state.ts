@@ -13,6 +13,10 @@ export type AgentStatus =
   | { kind: 'approved' }
   | { kind: 'issues' }
   | { kind: 'breaker' }
+  /** How the last turn ended when no review outcome says more: the human blocked a request, roz refused a tool call, or it just finished. */
+  | { kind: 'blocked' }
+  | { kind: 'refused' }
+  | { kind: 'finished' }
   | { kind: 'exited'; code: number | null; signal: string | null };
 
 export type ReviewMark = 'none' | 'reviewing' | 'approved' | 'issues' | 'breaker';
@@ -32,6 +36,8 @@ export interface AgentLive {
   clientPrompt: string | null;
   /** Between a prompt and the stop that ends its turn. */
   busy: boolean;
+  /** What happened in the current (or last) turn: a human block, a roz refusal. Reset by the next prompt. */
+  turn: { blockedByYou: boolean; refusedByRoz: boolean; ended: boolean };
   exit: { code: number | null; signal: string | null } | null;
 }
 
@@ -41,7 +47,10 @@ export type AgentEvent =
   | { kind: 'prompt' }
   | { kind: 'tool' }
   | { kind: 'ask'; id: string; summary: string; at: number }
-  | { kind: 'answered'; id: string }
+  /** `blocked`: the human refused it (not a timeout, not a pane answer). */
+  | { kind: 'answered'; id: string; blocked?: boolean }
+  /** roz's hook refused a tool call (deny) in this turn. */
+  | { kind: 'refused' }
   | { kind: 'notification'; type: string; message: string }
   | { kind: 'reviewer-start' }
   | { kind: 'decision'; outcome: 'COMPLETE' | 'ISSUES' }
@@ -51,13 +60,21 @@ export type AgentEvent =
   | { kind: 'exit'; code: number | null; signal: string | null };
 
 export function initialAgent(): AgentLive {
-  return { status: { kind: 'starting' }, pending: [], review: 'none', clientPrompt: null, busy: false, exit: null };
+  return {
+    status: { kind: 'starting' },
+    pending: [],
+    review: 'none',
+    clientPrompt: null,
+    busy: false,
+    turn: { blockedByYou: false, refusedByRoz: false, ended: false },
+    exit: null,
+  };
 }
 
 /** The next state after one event. Never mutates its argument. */
 export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
   if (prev.exit) return prev; // an exited agent stays exited: late events change nothing
-  const s: AgentLive = { ...prev, pending: [...prev.pending] };
+  const s: AgentLive = { ...prev, pending: [...prev.pending], turn: { ...prev.turn } };
   switch (ev.kind) {
     case 'session-start':
       // Nothing else changes (a SessionStart after /compact comes mid-turn): the status is computed again below.
@@ -65,6 +82,7 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
     case 'prompt':
       s.busy = true;
       s.clientPrompt = null;
+      s.turn = { blockedByYou: false, refusedByRoz: false, ended: false };
       break;
     case 'tool':
       s.busy = true;
@@ -75,6 +93,10 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
       break;
     case 'answered':
       s.pending = s.pending.filter((p) => p.id !== ev.id);
+      if (ev.blocked) s.turn.blockedByYou = true;
+      break;
+    case 'refused':
+      s.turn.refusedByRoz = true;
       break;
     case 'notification':
       // permission_prompt: the client's own dialog; idle_prompt: it waits for input.
@@ -95,7 +117,10 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
     case 'stop':
       s.clientPrompt = null;
       if (ev.tripped) s.review = 'breaker';
-      if (ev.verdict === 'allow') s.busy = false;
+      if (ev.verdict === 'allow') {
+        s.busy = false;
+        s.turn.ended = true;
+      }
       break;
     case 'exit':
       s.exit = { code: ev.code, signal: ev.signal };
@@ -118,7 +143,10 @@ export function statusOf(s: AgentLive): AgentStatus {
   if (s.busy) return { kind: 'working' };
   if (s.review === 'breaker') return { kind: 'breaker' };
   if (s.review === 'issues') return { kind: 'issues' };
+  if (s.turn.blockedByYou) return { kind: 'blocked' };
+  if (s.turn.refusedByRoz) return { kind: 'refused' };
   if (s.review === 'approved') return { kind: 'approved' };
+  if (s.turn.ended) return { kind: 'finished' };
   return { kind: 'idle' };
 }
 
@@ -138,6 +166,10 @@ export function statusLabel(status: AgentStatus): string {
       return 'ISSUES open';
     case 'breaker':
       return 'breaker tripped';
+    case 'blocked':
+      return 'blocked by you';
+    case 'refused':
+      return 'refused by roz';
     case 'exited':
       return status.signal ? `exited (${status.signal})` : `exited (${status.code ?? '?'})`;
     default:

@@ -17,8 +17,10 @@ export function agentEventOf(event: string, input: Record<string, unknown>, verd
       return verdict.kind === 'block' ? null : { kind: 'prompt' };
     case 'PreToolUse':
       // An ask is the broker's; a deny or block means no tool ran.
-      return verdict.kind === 'ask' || verdict.kind === 'deny' || verdict.kind === 'block' ? null : { kind: 'tool' };
+      if (verdict.kind === 'deny') return { kind: 'refused' };
+      return verdict.kind === 'ask' || verdict.kind === 'block' ? null : { kind: 'tool' };
     case 'PostToolUse':
+    case 'PostToolUseFailure':
       return { kind: 'tool' };
     case 'Notification':
       return { kind: 'notification', type: str('notification_type'), message: str('message') };

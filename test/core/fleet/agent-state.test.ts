@@ -16,9 +16,9 @@ describe('an agent state fed by hook events', () => {
     expect(run({ kind: 'prompt' }, up!).status).toEqual({ kind: 'working' });
   });
 
-  test('a prompt makes it work; a let-through stop makes it idle', () => {
+  test('a prompt makes it work; a let-through stop says the turn finished', () => {
     expect(run({ kind: 'prompt' }).status).toEqual({ kind: 'working' });
-    expect(run({ kind: 'prompt' }, { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'idle' });
+    expect(run({ kind: 'prompt' }, { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'finished' });
     // A blocked stop keeps it working: the agent has been sent back to work.
     expect(run({ kind: 'prompt' }, { kind: 'stop', verdict: 'block' }).status).toEqual({ kind: 'working' });
   });
@@ -65,7 +65,31 @@ describe('an agent state fed by hook events', () => {
     expect(statusLabel(issues.status)).toBe('ISSUES open');
     // A new prompt after the approval is work again; an armed review forgets the old outcome.
     expect(nextAgent(approved, { kind: 'prompt' }).status).toEqual({ kind: 'working' });
-    expect(nextAgent(nextAgent(approved, { kind: 'review-armed' }), { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'idle' });
+    expect(nextAgent(nextAgent(approved, { kind: 'review-armed' }), { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'finished' });
+  });
+
+  test('after a turn, the list says how it ended: blocked by you, refused by roz, finished; the next prompt forgets it', () => {
+    const ask = { kind: 'ask', id: 'a1', summary: 'Write x', at: 1 } as const;
+    const blocked = run({ kind: 'prompt' }, ask, { kind: 'answered', id: 'a1', blocked: true }, { kind: 'stop', verdict: 'allow' });
+    expect(statusLabel(blocked.status)).toBe('blocked by you');
+    // A request that left the queue otherwise (approved, timed out, answered in the pane) is no block.
+    expect(run({ kind: 'prompt' }, ask, { kind: 'answered', id: 'a1' }, { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'finished' });
+    const denyFrame = agentEventOf('PreToolUse', {}, { kind: 'deny' });
+    expect(denyFrame).toEqual({ kind: 'refused' });
+    const refused = run({ kind: 'prompt' }, denyFrame!, { kind: 'stop', verdict: 'allow' });
+    expect(statusLabel(refused.status)).toBe('refused by roz');
+    expect(nextAgent(refused, { kind: 'prompt' }).status).toEqual({ kind: 'working' });
+    expect(nextAgent(nextAgent(refused, { kind: 'prompt' }), { kind: 'stop', verdict: 'allow' }).status).toEqual({ kind: 'finished' });
+    // A review outcome says more than how the turn ended; before any turn it is idle.
+    const reviewed = run({ kind: 'prompt' }, { kind: 'decision', outcome: 'COMPLETE' }, { kind: 'stop', verdict: 'allow' });
+    expect(reviewed.status).toEqual({ kind: 'approved' });
+    expect(run({ kind: 'session-start' }).status).toEqual({ kind: 'idle' });
+  });
+
+  test('a PostToolUseFailure is a tool that ran (the client dialog was answered)', () => {
+    const s = run({ kind: 'prompt' }, { kind: 'notification', type: 'permission_prompt', message: 'Claude needs your permission' });
+    expect(s.status.kind).toBe('client-prompt');
+    expect(nextAgent(s, agentEventOf('PostToolUseFailure', {}, { kind: 'none' })!).status).toEqual({ kind: 'working' });
   });
 
   test('a tripped breaker shows as such once the agent stops', () => {

@@ -1,0 +1,147 @@
+// Issue 31 part 1 on both pinned clients: the client's own permission dialog
+// (a Write in default permission mode, interactive, in a real pty through the
+// built `roz run`) is a request in roz's queue. `roz queue` lists it,
+// `roz approve ID` from the human's terminal lets the Write land; on a second
+// Write, `roz block ID REASON` refuses it and the model reads the reason.
+// Control: the same client without roz opens its dialog and no queue has it.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { on, say, startFakeApi, summarize, write, type FakeApi } from './harness/fake-api.js';
+import { killTree } from './harness/kill-tree.js';
+import { ptyClientEnv } from './harness/run-print.js';
+import { assertRozBuilt } from './harness/roz.js';
+import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+
+const TASK = 'DIALOG-TASK: write two files';
+
+describe.sequential("the client's own dialog in roz's queue (real client, pty)", () => {
+  let term: PtyScreen | undefined;
+  let running = false;
+  let dir: string | undefined;
+  let api: FakeApi | undefined;
+  afterEach(async () => {
+    if (term && running) killTree(term.pid);
+    term = undefined;
+    await api?.close();
+    api = undefined;
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  function workspace(client: (typeof PINNED_CLIENTS)[number]) {
+    dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-dialog-')));
+    const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
+    for (const d of [home, repo, storage]) mkdirSync(d);
+    const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
+    git('init', '-q', '-b', 'main');
+    writeFileSync(join(repo, 'README.md'), '# dialog\n');
+    git('add', '-A');
+    git('-c', 'user.name=e2e', '-c', 'user.email=e2e@roz.invalid', 'commit', '-qm', 'init');
+    seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
+    return { home, repo, storage };
+  }
+
+  const queue = (repo: string, env: NodeJS.ProcessEnv): Array<{ id: string; tool: string; summary: string }> => {
+    const r = spawnSync(process.execPath, [ROZ_BIN, 'queue', '--json'], { cwd: repo, env, encoding: 'utf8' });
+    return r.status === 0 ? (JSON.parse(r.stdout) as Array<{ id: string; tool: string; summary: string }>) : [];
+  };
+
+  async function until<T>(what: string, ms: number, fn: () => T | null, dump: () => string): Promise<T> {
+    const t0 = Date.now();
+    for (;;) {
+      const v = fn();
+      if (v !== null) return v;
+      if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}${dump()}`);
+      await new Promise((r) => setTimeout(r, 300));
+    }
+  }
+
+  test.each(PINNED_CLIENTS)(
+    '%s: a Write in default mode waits in roz queue; roz approve lets it land; roz block refuses the next and the model reads why',
+    async (client) => {
+      assertRozBuilt();
+      const claude = claudeBin(client);
+      expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
+      const { home, repo, storage } = workspace(client);
+      let blockedText = '';
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } },
+            {
+              name: 'done',
+              when: (req) => req.toolResults.some((r) => r.isError),
+              reply: (req) => {
+                blockedText = req.toolResults.map((r) => `${r.isError ? 'ERROR ' : ''}${r.text}`).join('\n');
+                return say('DIALOG-DONE');
+              },
+            },
+            {
+              name: 'second',
+              when: (req) => req.toolResults.length === 1,
+              reply: { text: 'And the second.', tools: [write(join(repo, 'two.txt'), 'two\n')] },
+            },
+          ],
+        },
+        { maxRequests: 40 },
+      );
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
+      const t = startPtyScreen(
+        process.execPath,
+        [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, '--permission-mode', 'default', TASK],
+        { cols: 120, rows: 40, env, cwd: repo },
+      );
+      term = t;
+      running = true;
+      void t.exited.then(() => (running = false));
+      const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api!.requests)}`;
+
+      const first = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump);
+      expect(first.summary, dump()).toBe(`the client asks: Write ${join(repo, 'one.txt')}`);
+      const ok = spawnSync(process.execPath, [ROZ_BIN, 'approve', first.id], { cwd: repo, env, encoding: 'utf8' });
+      expect(ok.status, ok.stderr).toBe(0);
+      await until('one.txt to land', 60_000, () => (existsSync(join(repo, 'one.txt')) ? true : null), dump);
+      expect(readFileSync(join(repo, 'one.txt'), 'utf8')).toBe('one\n');
+
+      const second = await until('the second dialog', 90_000, () => queue(repo, env).find((q) => q.summary.includes('two.txt')) ?? null, dump);
+      const no = spawnSync(process.execPath, [ROZ_BIN, 'block', second.id, 'NOT-TWO-PLEASE'], { cwd: repo, env, encoding: 'utf8' });
+      expect(no.status, no.stderr).toBe(0);
+      await until('the model to read the block', 60_000, () => (blockedText ? blockedText : null), dump);
+      expect(blockedText, dump()).toContain('NOT-TWO-PLEASE');
+      expect(existsSync(join(repo, 'two.txt'))).toBe(false);
+      expect(queue(repo, env)).toEqual([]);
+    },
+    300_000,
+  );
+
+  test.each(PINNED_CLIENTS)(
+    '%s: control: without roz the dialog opens in the pane and no queue has it',
+    async (client) => {
+      const claude = claudeBin(client);
+      const { home, repo, storage } = workspace(client);
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } },
+          ],
+        },
+        { maxRequests: 20 },
+      );
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
+      const t = startPtyScreen(claude, ['--permission-mode', 'default', TASK], { cols: 120, rows: 40, env, cwd: repo });
+      term = t;
+      running = true;
+      void t.exited.then(() => (running = false));
+      await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog", 90_000);
+      const r = spawnSync(process.execPath, [ROZ_BIN, 'queue', '--json'], { cwd: repo, env, encoding: 'utf8' });
+      // No supervisor runs here: roz has nothing queued (exit 3: none runs).
+      expect(r.status).not.toBe(0);
+      expect(existsSync(join(repo, 'one.txt'))).toBe(false);
+    },
+    180_000,
+  );
+});
