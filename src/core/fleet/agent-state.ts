@@ -13,7 +13,8 @@ export type AgentStatus =
   | { kind: 'approved' }
   | { kind: 'issues' }
   | { kind: 'breaker' }
-  | { kind: 'exited'; code: number | null; signal: string | null };
+  /** `stopped`: the human stopped it (`roz agent stop`); its worktree, branch and session stay for `start`. */
+  | { kind: 'exited'; code: number | null; signal: string | null; stopped?: boolean };
 
 export type ReviewMark = 'none' | 'reviewing' | 'approved' | 'issues' | 'breaker';
 
@@ -32,7 +33,7 @@ export interface AgentLive {
   clientPrompt: string | null;
   /** Between a prompt and the stop that ends its turn. */
   busy: boolean;
-  exit: { code: number | null; signal: string | null } | null;
+  exit: { code: number | null; signal: string | null; stopped?: boolean } | null;
 }
 
 export type AgentEvent =
@@ -48,7 +49,7 @@ export type AgentEvent =
   /** A Stop the hook let through (`allow`) or blocked (`block`); `tripped` when the breaker opened. */
   | { kind: 'stop'; verdict: 'allow' | 'block'; tripped?: boolean }
   | { kind: 'review-armed' }
-  | { kind: 'exit'; code: number | null; signal: string | null };
+  | { kind: 'exit'; code: number | null; signal: string | null; stopped?: boolean };
 
 export function initialAgent(): AgentLive {
   return { status: { kind: 'starting' }, pending: [], review: 'none', clientPrompt: null, busy: false, exit: null };
@@ -98,7 +99,7 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
       if (ev.verdict === 'allow') s.busy = false;
       break;
     case 'exit':
-      s.exit = { code: ev.code, signal: ev.signal };
+      s.exit = { code: ev.code, signal: ev.signal, ...(ev.stopped ? { stopped: true } : {}) };
       s.pending = [];
       s.clientPrompt = null;
       s.busy = false;
@@ -110,7 +111,7 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
 
 /** The one state the human sees: what needs them first, then what the agent is doing. */
 export function statusOf(s: AgentLive): AgentStatus {
-  if (s.exit) return { kind: 'exited', code: s.exit.code, signal: s.exit.signal };
+  if (s.exit) return { kind: 'exited', code: s.exit.code, signal: s.exit.signal, ...(s.exit.stopped ? { stopped: true } : {}) };
   const oldest = s.pending[0];
   if (oldest) return { kind: 'waiting', what: oldest.summary, pending: s.pending.length };
   if (s.clientPrompt !== null) return { kind: 'client-prompt', message: s.clientPrompt };
@@ -139,6 +140,8 @@ export function statusLabel(status: AgentStatus): string {
     case 'breaker':
       return 'breaker tripped';
     case 'exited':
+      // Stopped by the human: not a crash, whatever signal ended it.
+      if (status.stopped) return 'stopped';
       return status.signal ? `exited (${status.signal})` : `exited (${status.code ?? '?'})`;
     default:
       return status.kind;
