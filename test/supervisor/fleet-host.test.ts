@@ -271,7 +271,23 @@ describe('the control socket drives the fleet host', () => {
     expect(await w.rozAsync('agent', 'stop', 'e')).toContain('stopped e');
     await until(() => h.get('e')!.code !== null, 'e to exit');
     expect(h.get('main')!.code).toBeNull();
+    // roz agent start: the running roz run starts it again (no conversation recorded in its worktree: fresh).
+    expect(await w.rozAsync('agent', 'start', 'e')).toMatch(/^started e in /);
+    await until(() => h.get('e')!.code === null, 'e to run again');
+    await expect(w.rozAsync('agent', 'start', 'e')).rejects.toThrow(/e is already running/);
   }, 60_000);
+
+  it('roz agent start without a running roz run says how to start one (exit 3)', () => {
+    const w = world();
+    let err: { status?: number; stderr?: string } = {};
+    try {
+      w.rozCli('agent', 'start', 'e');
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.status).toBe(3);
+    expect(String(err.stderr)).toMatch(/no roz run is running in this project/);
+  });
 });
 
 describe('in-process http hooks in a fleet', () => {
