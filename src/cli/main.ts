@@ -310,6 +310,17 @@ export function buildProgram(): Command {
       }),
     );
   agent
+    .command('start')
+    .description("start a registered agent in the running roz run: a stopped agent resumes its last conversation (the client's --resume)")
+    .argument('<name>')
+    .addHelpText('after', CONTROL_EXITS)
+    .action(
+      run(async (name: string) => {
+        const { agentStartCommand } = await import('./commands/queue.js');
+        return agentStartCommand(name);
+      }),
+    );
+  agent
     .command('stop')
     .description('stop an agent of the running supervisor, or --all (every agent and the supervisor)')
     .argument('[name]')

@@ -45,6 +45,14 @@ export function sessionsIn(store: SessionStore, worktree: string): SessionState[
   return sessionsByProject(store).get(worktree) ?? [];
 }
 
+/** A client session id roz may pass to `--resume`: a UUID, never anything that reads as an option. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The newest session recorded in `worktree` (a real path) whose id the client can resume, else null. */
+export function lastSessionIn(store: SessionStore, worktree: string): string | null {
+  return sessionsIn(store, worktree).find((s) => SESSION_ID.test(s.session_id))?.session_id ?? null;
+}
+
 /** Every valid review decision of those sessions, oldest first, with the session it was recorded in. */
 export function decisionsIn(sessions: readonly SessionState[]): Array<ReviewedDecision & { session_id: string; summary: string }> {
   const all = sessions.flatMap((s) =>

@@ -10,6 +10,9 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
+import { lastSessionIn } from '../store/agent-sessions.js';
+import { FileSessionStore } from '../store/file-store.js';
+import { realpathSync } from 'node:fs';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
 import { FIRST_AGENT } from './channel-server.js';
 import type { ControlServer } from './control-server.js';
@@ -65,7 +68,7 @@ export interface RozCliResult {
 }
 
 export class FleetHost implements FleetControl {
-  private readonly runs = new Map<string, HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null }>();
+  private readonly runs = new Map<string, HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null; stopping: boolean }>();
   private readonly listeners = new Set<() => void>();
   private readonly handlers: Array<readonly [NodeJS.Signals, () => void]>;
   private size: { cols: number; rows: number };
@@ -213,9 +216,12 @@ export class FleetHost implements FleetControl {
       return { ok: false, message: (err as Error).message };
     }
     const recorded = record.claude_args ?? this.req.args;
+    // An agent that already had a conversation in its worktree resumes it (the client's `--resume`): its
+    // first prompt is never sent again into a fresh conversation, where it could repeat work already done.
+    const resume = isClaudeCommand(this.req.command) ? this.lastSession(record.worktree) : null;
     // The prompt is claude's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
     const sep = isClaudeCommand(this.req.command) && !recorded.includes('--') ? ['--'] : [];
-    const args = [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
+    const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
     const launch: LaunchRequest = {
       command: this.req.command,
       args,
@@ -232,10 +238,19 @@ export class FleetHost implements FleetControl {
       const prepared = prepareLaunch(launch, { loaded: this.first.loaded, clientVersion: this.first.clientVersion });
       token = this.supervisor.addAgent(name);
       await this.launch(name, launch, prepared, token.env, record.branch);
-      return { ok: true, message: `started ${name} in ${record.worktree}` };
+      return { ok: true, message: resume ? `resumed ${name} in ${record.worktree} (session ${resume})` : `started ${name} in ${record.worktree}` };
     } catch (err) {
       if (token) this.supervisor.agentExited(name, null, null);
       return { ok: false, message: err instanceof RunError ? err.message : `could not start ${name}: ${(err as Error).message}` };
+    }
+  }
+
+  /** The newest session roz's store recorded in this worktree (its client's session id), if any. */
+  private lastSession(worktree: string): string | null {
+    try {
+      return lastSessionIn(new FileSessionStore(this.first.loaded.config.storage.path), realpathSync.native(worktree));
+    } catch {
+      return null; // no store or no worktree: a fresh conversation, as before
     }
   }
 
@@ -251,18 +266,22 @@ export class FleetHost implements FleetControl {
   async stopAgent(name: string): Promise<{ ok: boolean; message: string }> {
     const run = this.runs.get(name);
     if (!run) return { ok: false, message: `no agent ${name} is running here` };
-    if (run.code !== null) return { ok: true, message: `${name} had already exited (${run.code})` };
+    if (run.code !== null) return { ok: true, message: run.stopping ? `${name} is already stopped` : `${name} had already exited (${run.code})` };
+    run.stopping = true;
     this.kill(run, 'SIGTERM');
     // The last agent: the run (and the control socket that may have asked) ends with it, so answer now.
     if (this.list().every((r) => r === run || r.code !== null)) return { ok: true, message: `stopping ${name} (the run ends with it)` };
-    const code = await run.exited;
-    return { ok: true, message: `stopped ${name} (exit ${code})` };
+    await run.exited;
+    return { ok: true, message: `stopped ${name} (its worktree, branch and session stay: roz agent start ${name} resumes it)` };
   }
 
   /** Stop every running agent; the run ends once they all exited (answered at once: the run and its control socket end). */
   async stopAll(): Promise<{ ok: boolean; message: string }> {
     const running = [...this.runs.values()].filter((r) => r.code === null);
-    for (const r of running) this.kill(r, 'SIGTERM');
+    for (const r of running) {
+      r.stopping = true;
+      this.kill(r, 'SIGTERM');
+    }
     return { ok: true, message: running.length ? `stopping ${running.map((r) => r.name).join(', ')} (the run ends with them)` : 'no agent was running' };
   }
 
@@ -333,6 +352,7 @@ export class FleetHost implements FleetControl {
       settings,
       code: null as number | null,
       killTimer: null as NodeJS.Timeout | null,
+      stopping: false,
       exited: child.exited,
     };
     this.runs.set(name, run);
@@ -352,12 +372,13 @@ export class FleetHost implements FleetControl {
     this.changed();
   }
 
-  private ended(run: HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null }, code: number): void {
-    run.code = code;
+  private ended(run: HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null; stopping: boolean }, code: number): void {
+    // Stopped by the human (`roz agent stop`, `stop --all`): a clean end, exit 0, not the signal's 143.
+    run.code = run.stopping ? 0 : code;
     if (run.killTimer) clearTimeout(run.killTimer);
     run.settings?.dispose();
     const signal = run.child.exitSignal;
-    this.supervisor.agentExited(run.name, signal ? null : code, signal);
+    this.supervisor.agentExited(run.name, signal ? null : code, signal, run.stopping);
     this.changed();
     if ([...this.runs.values()].every((r) => r.code !== null)) {
       this.over = true;
@@ -406,4 +427,23 @@ export class FleetHost implements FleetControl {
     })();
     return this.closed;
   }
+}
+
+/** The recorded arguments without an earlier `--resume ID` / `--continue` (the resumed session is chosen here). */
+function withoutResume(args: readonly string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === '--') {
+      out.push(...args.slice(i));
+      break;
+    }
+    if (a === '--resume' || a === '-r') {
+      i++;
+      continue;
+    }
+    if (a.startsWith('--resume=') || a === '--continue' || a === '-c') continue;
+    out.push(a);
+  }
+  return out;
 }

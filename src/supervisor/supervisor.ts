@@ -286,8 +286,8 @@ export class Supervisor {
   }
 
   /** The agent's child exited: it stays exited, its token is refused from now on. */
-  agentExited(name: string, code: number | null, signal: string | null): void {
-    this.applyAgent(name, { kind: 'exit', code, signal });
+  agentExited(name: string, code: number | null, signal: string | null, stopped = false): void {
+    this.applyAgent(name, { kind: 'exit', code, signal, ...(stopped ? { stopped: true } : {}) });
     if (name !== FIRST_AGENT) this.intake.removeAgent(name);
     this.changed();
   }

@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
 import { FleetHost } from '../../src/supervisor/fleet-host.js';
+import { statusLabel } from '../../src/core/fleet/agent-state.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { repoRoot } from './helpers/bundle.js';
 import { sendRaw, until } from './helpers/channel.js';
@@ -120,13 +121,15 @@ describe('FleetHost', () => {
     expect(live('b').status.kind).toBe('working');
     expect(live('main').status.kind).toBe('starting');
 
-    // Stopped: SIGTERM, the signal in its state, its token refused from then on.
-    expect(await h.stopAgent('b')).toMatchObject({ ok: true, message: 'stopped b (exit 143)' });
+    // Stopped: SIGTERM, but it reads "stopped" (not a crash), its token refused from then on.
+    expect(await h.stopAgent('b')).toMatchObject({ ok: true, message: expect.stringMatching(/^stopped b \(its worktree, branch and session stay/) });
     await until(() => live('b').status.kind === 'exited', "b's exit in its state");
-    expect(live('b').status).toEqual({ kind: 'exited', code: null, signal: 'SIGTERM' });
+    expect(live('b').status).toEqual({ kind: 'exited', code: null, signal: 'SIGTERM', stopped: true });
+    expect(statusLabel(live('b').status)).toBe('stopped');
+    expect(h.get('b')!.code).toBe(0);
     const refused = await sendRaw(h.supervisor.socketPath, frame(b.token, 'UserPromptSubmit', { session_id: 'sb', prompt: 'x' }), { untilClose: true });
     expect(JSON.parse(refused[0]!)).toMatchObject({ type: 'error', code: 'BAD_TOKEN' });
-    expect(await h.stopAgent('b')).toMatchObject({ ok: true, message: 'b had already exited (143)' });
+    expect(await h.stopAgent('b')).toMatchObject({ ok: true, message: 'b is already stopped' });
 
     // Started again: a new token, a fresh state.
     expect(await h.startAgent('b')).toMatchObject({ ok: true });
@@ -150,6 +153,62 @@ describe('FleetHost', () => {
     const result = await h.finish();
     expect(result.code).toBe(5);
     host = null;
+  }, 60_000);
+
+  it('stopAll ends the run with 0, not 143: stopping is not a crash', async () => {
+    const w = world();
+    host = await FleetHost.start({ command: w.agent, args: [], cwd: w.repo, env: w.env, approvalTimeoutMs: 10_000, pty: { cols: 80, rows: 24 } });
+    const h = host;
+    await until(() => w.report('main').length === 1, 'main to start', 10_000);
+    expect(await h.stopAll()).toMatchObject({ ok: true, message: 'stopping main (the run ends with them)' });
+    const result = await h.finish();
+    expect(result.code).toBe(0);
+    expect(statusLabel(h.supervisor.agents().find((a) => a.name === 'main')!.live.status)).toBe('stopped');
+    host = null;
+  }, 30_000);
+
+  it("a stopped agent starts again into its last conversation (the client's --resume), never its first prompt again", async () => {
+    const w = world();
+    // The client must be claude for --resume: the fake agent under that name (answers the version probe).
+    const bin = join(w.top, 'bin');
+    mkdirSync(bin);
+    const claude = join(bin, 'claude');
+    writeFileSync(
+      claude,
+      readFileSync(w.agent, 'utf8').replace(
+        "const fs = require('node:fs');",
+        "const fs = require('node:fs');\nif (process.argv.includes('--version')) { console.log('2.1.330 (Claude Code)'); process.exit(0); }",
+      ),
+    );
+    chmodSync(claude, 0o755);
+    w.rozCli('agent', 'add', 'b', '--prompt', 'delete the old files', '--', '--model', 'x');
+    host = await FleetHost.start({ command: claude, args: [], cwd: w.repo, env: w.env, approvalTimeoutMs: 10_000, pty: { cols: 80, rows: 24 } });
+    const h = host;
+    const worktree = join(w.top, 'proj.roz', 'b');
+    expect(await h.startAgent('b')).toMatchObject({ ok: true, message: `started b in ${worktree}` });
+    await until(() => w.report('b').length === 1, 'b to start', 10_000);
+    expect(w.report('b')[0]!.argv).toContain('delete the old files');
+
+    // Its conversation, as roz's store records it (SessionStart in its worktree); an id that is no UUID never reaches argv.
+    const files = new FileSessionStore(w.env.ROZ_STORAGE_PATH!);
+    const sid = '0b7c2f4e-1a2b-4c3d-8e9f-0123456789ab';
+    const record = (id: string, n: number) =>
+      files.update(id, new Date(Date.UTC(2026, 0, 1, 0, 0, n)), (st) => {
+        st.git = { project_dir: worktree, identity: null, at: new Date().toISOString() };
+        return { value: null, trace: [] };
+      });
+    await record(sid, 1);
+    await record('--evil', 2);
+    expect((await h.stopAgent('b')).ok).toBe(true);
+
+    const again = await h.startAgent('b');
+    expect(again).toMatchObject({ ok: true, message: `resumed b in ${worktree} (session ${sid})` });
+    await until(() => w.report('b').length === 2, 'b to start again', 10_000);
+    const argv = w.report('b').find((r) => r.argv.includes('--resume'))!.argv;
+    expect(argv.slice(argv.indexOf('--resume'), argv.indexOf('--resume') + 2)).toEqual(['--resume', sid]);
+    expect(argv).toContain('--model');
+    expect(argv).not.toContain('delete the old files');
+    expect(argv).not.toContain('--evil');
   }, 60_000);
 
   it("addAgent makes the worktree as `roz agent add` does and starts it with the first agent's arguments; mergeAgent runs the merge gate", async () => {
@@ -212,7 +271,23 @@ describe('the control socket drives the fleet host', () => {
     expect(await w.rozAsync('agent', 'stop', 'e')).toContain('stopped e');
     await until(() => h.get('e')!.code !== null, 'e to exit');
     expect(h.get('main')!.code).toBeNull();
+    // roz agent start: the running roz run starts it again (no conversation recorded in its worktree: fresh).
+    expect(await w.rozAsync('agent', 'start', 'e')).toMatch(/^started e in /);
+    await until(() => h.get('e')!.code === null, 'e to run again');
+    await expect(w.rozAsync('agent', 'start', 'e')).rejects.toThrow(/e is already running/);
   }, 60_000);
+
+  it('roz agent start without a running roz run says how to start one (exit 3)', () => {
+    const w = world();
+    let err: { status?: number; stderr?: string } = {};
+    try {
+      w.rozCli('agent', 'start', 'e');
+    } catch (e) {
+      err = e as typeof err;
+    }
+    expect(err.status).toBe(3);
+    expect(String(err.stderr)).toMatch(/no roz run is running in this project/);
+  });
 });
 
 describe('in-process http hooks in a fleet', () => {

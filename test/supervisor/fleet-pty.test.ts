@@ -181,12 +181,12 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     pty.write('m');
     await pty.waitFor(/refused \(exit 5\): refused to merge roz\/b into main: b's work was never reviewed/, 'the merge refused, and why', 30_000);
 
-    // x then y: b stops and shows as exited; the run goes on with main.
+    // x then y: b stops and reads "stopped" (not a crash's exit code); the run goes on with main.
     pty.write('x');
     await pty.waitFor('stop b? y stops it', 'the confirmation');
     pty.write('y');
-    await pty.waitFor(/stopped b \(exit 143\)/, 'b stopped');
-    await pty.waitFor(/b\s+roz\/b\s+exited/, 'b exited in the list');
+    await pty.waitFor(/stopped b \(its worktree/, 'b stopped');
+    await pty.waitFor(/b\s+roz\/b\s+stopped/, 'b stopped in the list');
 
     // r then y: roz agent rm, run by this window: b's commit is not merged, so it is refused and says how.
     pty.write('r');

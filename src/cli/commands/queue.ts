@@ -135,6 +135,21 @@ export async function liveAgents(): Promise<Map<string, LiveAgent & { cwd: strin
   return out;
 }
 
+/** `roz agent start NAME`: the running roz run starts it (resumed when it had a conversation in its worktree). */
+export async function agentStartCommand(name: string): Promise<number> {
+  const reply = await askToStart(name);
+  if (!reply) {
+    say(`no roz run is running in this project: start one (roz run claude), then roz agent start ${name} or n in its agents tab`);
+    return NO_SUPERVISOR;
+  }
+  if (!reply.ok) {
+    say(reply.message);
+    return exitFor(reply);
+  }
+  process.stdout.write(`${reply.message}\n`);
+  return 0;
+}
+
 /** Ask the running supervisor to start an agent `roz agent add` just created; null when none runs. */
 export async function askToStart(name: string): Promise<ControlReply | null> {
   const ctx = cliContext();

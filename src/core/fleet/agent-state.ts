@@ -17,7 +17,8 @@ export type AgentStatus =
   | { kind: 'blocked' }
   | { kind: 'refused' }
   | { kind: 'finished' }
-  | { kind: 'exited'; code: number | null; signal: string | null };
+  /** `stopped`: the human stopped it (`roz agent stop`); its worktree, branch and session stay for `start`. */
+  | { kind: 'exited'; code: number | null; signal: string | null; stopped?: boolean };
 
 export type ReviewMark = 'none' | 'reviewing' | 'approved' | 'issues' | 'breaker';
 
@@ -38,7 +39,7 @@ export interface AgentLive {
   busy: boolean;
   /** What happened in the current (or last) turn: a human block, a roz refusal. Reset by the next prompt. */
   turn: { blockedByYou: boolean; refusedByRoz: boolean; ended: boolean };
-  exit: { code: number | null; signal: string | null } | null;
+  exit: { code: number | null; signal: string | null; stopped?: boolean } | null;
 }
 
 export type AgentEvent =
@@ -57,7 +58,7 @@ export type AgentEvent =
   /** A Stop the hook let through (`allow`) or blocked (`block`); `tripped` when the breaker opened. */
   | { kind: 'stop'; verdict: 'allow' | 'block'; tripped?: boolean }
   | { kind: 'review-armed' }
-  | { kind: 'exit'; code: number | null; signal: string | null };
+  | { kind: 'exit'; code: number | null; signal: string | null; stopped?: boolean };
 
 export function initialAgent(): AgentLive {
   return {
@@ -123,7 +124,7 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
       }
       break;
     case 'exit':
-      s.exit = { code: ev.code, signal: ev.signal };
+      s.exit = { code: ev.code, signal: ev.signal, ...(ev.stopped ? { stopped: true } : {}) };
       s.pending = [];
       s.clientPrompt = null;
       s.busy = false;
@@ -135,7 +136,7 @@ export function nextAgent(prev: AgentLive, ev: AgentEvent): AgentLive {
 
 /** The one state the human sees: what needs them first, then what the agent is doing. */
 export function statusOf(s: AgentLive): AgentStatus {
-  if (s.exit) return { kind: 'exited', code: s.exit.code, signal: s.exit.signal };
+  if (s.exit) return { kind: 'exited', code: s.exit.code, signal: s.exit.signal, ...(s.exit.stopped ? { stopped: true } : {}) };
   const oldest = s.pending[0];
   if (oldest) return { kind: 'waiting', what: oldest.summary, pending: s.pending.length };
   if (s.clientPrompt !== null) return { kind: 'client-prompt', message: s.clientPrompt };
@@ -171,6 +172,8 @@ export function statusLabel(status: AgentStatus): string {
     case 'refused':
       return 'refused by roz';
     case 'exited':
+      // Stopped by the human: not a crash, whatever signal ended it.
+      if (status.stopped) return 'stopped';
       return status.signal ? `exited (${status.signal})` : `exited (${status.code ?? '?'})`;
     default:
       return status.kind;

@@ -127,3 +127,13 @@ describe('the line a detached window says', () => {
     expect(detachLine([exited])).toBe('roz: no agent runs — `roz attach` to come back');
   });
 });
+
+describe('an agent the human stopped', () => {
+  test('reads "stopped", whatever signal ended it; an exit nobody asked for still shows its code or signal', () => {
+    const stopped = nextAgent(initialAgent(), { kind: 'exit', code: null, signal: 'SIGTERM', stopped: true });
+    expect(stopped.status).toEqual({ kind: 'exited', code: null, signal: 'SIGTERM', stopped: true });
+    expect(statusLabel(stopped.status)).toBe('stopped');
+    expect(statusLabel(nextAgent(initialAgent(), { kind: 'exit', code: null, signal: 'SIGTERM' }).status)).toBe('exited (SIGTERM)');
+    expect(statusLabel(nextAgent(initialAgent(), { kind: 'exit', code: 3, signal: null }).status)).toBe('exited (3)');
+  });
+});

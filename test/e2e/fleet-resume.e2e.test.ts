@@ -1,0 +1,148 @@
+// Stop and resume (issue 31, part 4) with the real client, both pins, in a
+// real pty through the built CLI: agent b (made by `roz agent add b --prompt
+// ...`) starts from the agents tab and its model answers the first prompt;
+// `x y` stops it and it reads "stopped" (not a crash's exit code); `n b`
+// starts it again into the SAME conversation (the client's `--resume`): the
+// first prompt is never sent again, and the next prompt typed into b's pane
+// reaches the model with the earlier exchange in the request. Stopping
+// every agent ends `roz run` with 0.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
+import { killTree } from './harness/kill-tree.js';
+import { ptyClientEnv } from './harness/run-print.js';
+import { assertRozBuilt } from './harness/roz.js';
+import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+
+const HOTKEY = '\x1d';
+const B_TASK = 'B-TASK: remember the word PELICAN';
+const B_FIRST = 'B-FIRST: noted PELICAN.';
+const B_AGAIN = 'B-AGAIN: which word?';
+const B_SECOND = 'B-SECOND: it was PELICAN.';
+
+async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    t.write(k);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.sequential('stop and resume an agent of a roz run (real client, scripted model, pty)', () => {
+  let term: PtyScreen | undefined;
+  let running = false;
+  let dir: string | undefined;
+  let api: FakeApi | undefined;
+  afterEach(async () => {
+    if (term && running) killTree(term.pid);
+    term = undefined;
+    await api?.close();
+    api = undefined;
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+  });
+
+  test.each(PINNED_CLIENTS)(
+    '%s: stop reads "stopped"; start resumes the conversation, never re-sends the first prompt; the run ends 0',
+    async (client) => {
+      assertRozBuilt();
+      const claude = claudeBin(client);
+      expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
+      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-resume-')));
+      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
+      for (const d of [home, repo, storage]) mkdirSync(d);
+      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('config', 'user.name', 'roz e2e');
+      git('config', 'user.email', 'e2e@roz.invalid');
+      writeFileSync(join(repo, 'README.md'), '# fleet\n');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'initial commit');
+      const wt = join(dir, 'repo.roz', 'b');
+      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
+      const cj = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, unknown> };
+      cj.projects[wt] = cj.projects[repo];
+      writeFileSync(join(home, '.claude.json'), JSON.stringify(cj, null, 2));
+
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'b-first', when: on.user(/B-TASK/), reply: say(B_FIRST) },
+            { name: 'b-second', when: on.user(/B-AGAIN/), reply: say(B_SECOND) },
+          ],
+        },
+        { maxRequests: 60 },
+      );
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
+      const clientArgs = ['--permission-mode', 'default'];
+      const add = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'add', 'b', '--prompt', B_TASK, '--', ...clientArgs], { cwd: repo, env, encoding: 'utf8' });
+      expect(add.status, add.stderr).toBe(0);
+
+      const t = startPtyScreen(
+        process.execPath,
+        [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, ...clientArgs],
+        { cols: 120, rows: 40, env, cwd: repo },
+      );
+      term = t;
+      running = true;
+      void t.exited.then(() => (running = false));
+      const step = (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
+        t.waitFor(cond, what, ms).catch((err: Error) => {
+          throw new Error(`${err.message}\n--- fake API:\n${summarize(api!.requests)}`);
+        });
+      const answered = (name: string) => api!.requests.filter((r) => r.answeredBy === name);
+
+      await step(/roz │/, "roz's status line", 60_000);
+      await new Promise((r) => setTimeout(r, 3_000));
+
+      // b starts as recorded and its model answers the first prompt.
+      await press(t, HOTKEY, '6', 'n');
+      await step("new agent's name:", 'the name prompt', 10_000);
+      await press(t, 'b', '\r');
+      await step(/started b in .*repo\.roz\/b/, 'b started', 30_000);
+      await step(() => answered('b-first').length === 1, "b's first turn", 90_000);
+      // Its SessionStart reached roz's store (the session the restart resumes).
+      await new Promise((r) => setTimeout(r, 2_000));
+
+      // x y: b stops and reads "stopped".
+      await step(/› b /, 'b selected', 10_000);
+      await press(t, 'x', 'y');
+      await step(/stopped b \(its worktree/, 'b stopped', 30_000);
+      await step(/b\s+roz\/b\s+stopped/, 'b stopped in the list', 10_000);
+
+      // n b: resumed, not started fresh.
+      await press(t, 'n');
+      await step("new agent's name:", 'the name prompt again', 10_000);
+      await press(t, 'b', '\r');
+      await step(/resumed b in .*repo\.roz\/b \(session [0-9a-f-]{36}\)/, 'b resumed', 30_000);
+      await new Promise((r) => setTimeout(r, 5_000));
+      // Its pane: the human asks on, in the same conversation.
+      await press(t, '\r');
+      await new Promise((r) => setTimeout(r, 2_000));
+      t.write(B_AGAIN);
+      await new Promise((r) => setTimeout(r, 500));
+      t.write('\r');
+      await step(() => answered('b-second').length === 1, "b's second turn", 90_000);
+      // The first prompt went to the model once (a side request, the client's title, aside); the resumed request carries the earlier exchange.
+      expect(answered('b-first').length, summarize(api.requests)).toBe(1);
+      const second = answered('b-second')[0]!;
+      const texts = second.messages.map((m) => m.text).join('\n');
+      expect(texts).toContain(B_TASK);
+      expect(texts).toContain(B_FIRST);
+      expect(api.requests.filter((r) => r.role === 'main' && r.lastUserText.includes('B-TASK')).length, summarize(api.requests)).toBe(1);
+
+      // Stop both: the run ends with 0 (stopped is not a crash).
+      await press(t, HOTKEY, '6');
+      await step(/› b /, 'b selected again', 10_000);
+      await press(t, 'x', 'y');
+      await step(/b\s+roz\/b\s+stopped/, 'b stopped again', 30_000);
+      await press(t, 'k', 'x', 'y');
+      expect(await t.exited).toBe(0);
+      running = false;
+    },
+    300_000,
+  );
+});
