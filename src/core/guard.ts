@@ -10,7 +10,7 @@ export type GuardMode = 'ask' | 'deny' | 'off';
 
 export interface DestructiveFindings {
   destructive: boolean;
-  findings: ReadonlyArray<{ rule: string; command: string; why: string }>;
+  findings: ReadonlyArray<{ rule: string; command: string; why: string; via?: string }>;
 }
 
 /** Said in every ask: who can answer, and what happens when nobody can. */
@@ -22,7 +22,7 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}
 export function guardVerdict(d: DestructiveFindings, what: string, mode: GuardMode): PolicyResult {
   if (!d.destructive || mode === 'off') return result();
   const f = d.findings[0]!;
-  const why = `${what} is destructive (${f.why}: \`${clip(f.command, 120)}\`)`;
+  const why = `${what} is destructive (${f.why}: \`${clip(f.command, 120)}\`${f.via === undefined ? '' : ` through ${f.via}`})`;
   const instead = 'Find a non-destructive way (move to a backup instead of deleting, a new commit instead of a force push) or ask the human to run it.';
   const human = destructiveLine(f);
   const notes = [{ type: mode === 'ask' ? 'DestructiveAsked' : 'DestructiveDenied', rules: d.findings.map((x) => x.rule) }];

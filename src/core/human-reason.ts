@@ -56,14 +56,31 @@ const DESTRUCTIVE_WORDS: Record<string, (ops: string[], command: string) => stri
   'git-push-force': () => 'force-push: rewrites shared history',
   'git-branch-force-delete': (ops) => `deletes branch ${ops.at(-1) ?? ''} even if unmerged`.trim(),
   'roz-answer': (ops) => `the agent tries to answer roz's queue itself (roz ${ops.join(' ')})`,
+  'sql-drop': (_ops, command) => sqlEffect(command),
 };
+
+/** What a destructive SQL statement does, in words: `drops the database app`, `empties the table users`. */
+function sqlEffect(command: string): string | null {
+  const sql = command.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\s+/g, ' ');
+  const name = (s: string): string => s.replace(/[`"[\];]/g, '');
+  let m = /\bdrop\s+(database|table|schema|view|keyspace|collection|user|role|index)\s+(?:if\s+exists\s+)?([\w."`[\]]+)/i.exec(sql);
+  if (m) return `drops the ${m[1]!.toLowerCase()} ${name(m[2]!)}`;
+  m = /\btruncate\s+(?:table\s+)?([\w."`[\]]+)/i.exec(sql);
+  if (m) return `empties the table ${name(m[1]!)}`;
+  m = /\bdelete\s+from\s+([\w."`[\]]+)/i.exec(sql);
+  if (m) return `deletes every row of ${name(m[1]!)}`;
+  if (/\.dropDatabase\s*\(/.test(sql)) return 'drops the database';
+  return null;
+}
 
 const tree = (p: string): string => (p.endsWith('/') ? p : `${p}/`);
 
 /** A destructive command's line from its first finding: `deletes the tree build/`. */
-export function destructiveLine(f: { rule: string; command: string; why: string }): string {
+export function destructiveLine(f: { rule: string; command: string; why: string; via?: string }): string {
   const words = DESTRUCTIVE_WORDS[f.rule]?.(operands(f.command), f.command) ?? null;
-  return line(words ?? `${f.why}: ${oneLine(f.command)}`);
+  const through = f.via === undefined ? '' : ` through ${f.via}`;
+  // The runner is said before a long command is cut, so the human always reads where it runs.
+  return words !== null ? line(`${words}${through}`) : line(`${f.why}${through}: ${oneLine(f.command)}`);
 }
 
 /** What each code means when its producer gave no line of its own. */

@@ -171,7 +171,8 @@ export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreTool
   for (const entry of governed) {
     const { target, path } = entry;
     // A tree target (`git stash`) is in scope only when the scope covers everything below it.
-    const probe = path.rel === null ? null : target.tree ? `${path.rel === '.' ? '' : `${path.rel}/`}.roz-any-path/any-file` : path.rel;
+    // The project root itself (`git rm -r .`) holds every file: in scope when the scope covers them all.
+    const probe = path.rel === null ? null : target.tree || path.rel === '.' ? `${path.rel === '.' ? '' : `${path.rel}/`}.roz-any-path/any-file` : path.rel;
     if (probe === null || !inScope(probe)) outside.push(entry);
   }
   if (outside.length > 0) {

@@ -4,7 +4,7 @@ import type { AndOr, Command, CommandNode, CompoundList, ParsedScript, PipelineN
 import type { NestingFrame, NestingKind, ShellAnalysis, ShellAssignment, ShellParseError, ShellRedirect, ShellWord, SimpleCommand } from './types.js';
 import { evaluateHead, MAX_ITEMS, printedText, spliceEnvSplit, splitItems, xargsReplace } from './stdin-args.js';
 import { basename, cookWord, literalWord, partsDynamic } from './words.js';
-import { DASH_C_RUNNERS, SUBCOMMAND_RUNNERS, WATCH, WRAPPERS, looksLikeWrapper, peelWrapper } from './wrappers.js';
+import { DASH_C_RUNNERS, PROGRAM_RUNNERS, SUBCOMMAND_RUNNERS, WATCH, WRAPPERS, looksLikeWrapper, packageBinary, peelWrapper } from './wrappers.js';
 
 export type * from './types.js';
 
@@ -308,6 +308,14 @@ class Walker {
       if (wrapperName === 'env') words = spliceEnvSplit(words, start) ?? words;
       const spec = WRAPPERS[wrapperName];
       if (spec === undefined) {
+        // `docker exec db psql …`, `npx prisma@5 migrate reset`: judge the program the runner starts.
+        const program = programStart(wrapperName, words, start);
+        if (program !== undefined) {
+          wrappers = [...wrappers, program.label];
+          if (program.binary !== undefined) words = [...words.slice(0, program.start), literalWord(program.binary), ...words.slice(program.start + 1)];
+          start = program.start;
+          continue;
+        }
         const next = runnerStart(wrapperName, words, start);
         if (next === undefined) break;
         wrappers = [...wrappers, wrapperName];
@@ -652,6 +660,55 @@ function envChdir(words: readonly ShellWord[], at: number, end: number): ShellWo
     else if (/^-[^-]*C./.test(v)) found = { ...words[i]!, value: v.slice(v.indexOf('C') + 1) };
   }
   return found;
+}
+
+/** Runners whose first word is a package, not yet a binary name (`npx prisma@5` runs `prisma`). */
+const PACKAGE_LABELS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'pnpm dlx', 'yarn dlx', 'npm x', 'pipx run']);
+
+/**
+ * Where the program starts behind a program runner (PROGRAM_RUNNERS): after the subcommand path,
+ * its options, the container/pod/service/image operands and a `--`. Undefined when this
+ * invocation runs no program (`docker ps`, `docker run IMAGE` with the image's own command).
+ */
+function programStart(name: string, words: readonly ShellWord[], at: number): { start: number; label: string; binary?: string } | undefined {
+  const runners = PROGRAM_RUNNERS[name];
+  if (runners === undefined) return undefined;
+  for (const r of runners) {
+    let i = at + 1;
+    const skipOptions = (): void => {
+      while (i < words.length) {
+        const v = words[i]!.value;
+        if (v === '--' || !v.startsWith('-') || v.length < 2) return;
+        if (v.startsWith('--')) i += !v.includes('=') && r.longWithValue.includes(v) ? 2 : 1;
+        else {
+          const k = [...v.slice(1)].findIndex((c) => r.shortWithValue.includes(c));
+          i += k !== -1 && k === v.length - 2 ? 2 : 1;
+        }
+      }
+    };
+    let matched = true;
+    for (const part of r.path) {
+      skipOptions();
+      if (words[i]?.value !== part) {
+        matched = false;
+        break;
+      }
+      i++;
+    }
+    if (!matched) continue;
+    skipOptions();
+    for (let n = 0; n < r.positionals && i < words.length && words[i]!.value !== '--'; n++) {
+      i++;
+      skipOptions();
+    }
+    if (words[i]?.value === '--') i++;
+    if (i >= words.length || words[i]!.dynamic) return undefined;
+    const label = [name, ...r.path].join(' ');
+    const word = words[i]!.value;
+    const binary = PACKAGE_LABELS.has(label) && word.includes('@') ? packageBinary(word) : undefined;
+    return binary === undefined ? { start: i, label } : { start: i, label, binary };
+  }
+  return undefined;
 }
 
 /**

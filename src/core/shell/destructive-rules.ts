@@ -568,6 +568,53 @@ function checkoutOperands(argv: readonly string[], args: ParsedArgs): number {
   return n;
 }
 
+/**
+ * Framework and ORM commands that drop, reset or roll back a whole database, as data: the tool
+ * (the binary, or the script an interpreter runs: `php artisan`, `python manage.py`), the task
+ * words that destroy, and the flags that make a push destructive. Checked against the task
+ * words, so `rails db:migrate` passes and `rails db:drop` asks.
+ */
+const FRAMEWORK_RESETS: Readonly<Record<string, RegExp>> = {
+  prisma: /^(?:migrate reset|db push --(?:force-reset|accept-data-loss))\b/,
+  'drizzle-kit': /^(?:drop|push --force)\b/,
+  rails: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
+  rake: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
+  artisan: /^(?:migrate:(?:fresh|reset|refresh)|db:wipe)\b/,
+  'manage.py': /^(?:flush|reset_db)\b/,
+  'django-admin': /^(?:flush|reset_db)\b/,
+  knex: /^migrate:rollback .*--all\b/,
+  typeorm: /^schema:drop\b/,
+  'typeorm-ts-node-commonjs': /^schema:drop\b/,
+  sequelize: /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
+  'sequelize-cli': /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
+  alembic: /^downgrade base\b/,
+  flyway: /^clean\b/,
+  liquibase: /^(?:drop-all|dropAll)\b/,
+  mix: /^ecto\.(?:drop|reset)\b/,
+  sqlx: /^database (?:drop|reset)\b/,
+  diesel: /^database reset\b/,
+  dbmate: /^drop\b/,
+  atlas: /^schema clean\b/,
+};
+const FRAMEWORK_SCRIPTS = new Set(['artisan', 'manage.py', 'rails', 'rake']);
+
+const frameworkReset: Condition = ({ cmd }) => {
+  let tool = cmd.name;
+  let from = 1;
+  // `php artisan migrate:fresh`, `python3 manage.py flush`, `ruby bin/rails db:drop`.
+  if (isInterpreter(tool) && cmd.argv[1] !== undefined) {
+    tool = cmd.argv[1].slice(cmd.argv[1].lastIndexOf('/') + 1);
+    if (!FRAMEWORK_SCRIPTS.has(tool)) return false;
+    from = 2;
+  }
+  const re = FRAMEWORK_RESETS[tool];
+  if (re === undefined) return false;
+  const words = cmd.argv.slice(from);
+  // Help or a dry run drops nothing.
+  if (words.some((w) => w === '--help' || w === '-h' || w === '--dry-run')) return false;
+  return re.test(words.join(' '));
+};
+
 // ---- the table ----------------------------------------------------------------------------
 
 export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
@@ -933,7 +980,8 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     id: 'terraform-destroy',
     description: 'terraform destroy deletes managed infrastructure',
     names: ['terraform', 'tofu', 'terragrunt'],
-    sub: [['apply'], ['plan']],
+    // `plan -destroy` only prints the plan: nothing is destroyed.
+    sub: [['apply']],
     when: argMatches(/^--?destroy$/),
   },
   {
@@ -976,6 +1024,12 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'deletes a GitHub repository, release, or other GitHub resource',
     names: ['gh'],
     when: ({ args }) => args.operands[1] === 'delete' || args.operands[1] === 'delete-asset',
+  },
+  {
+    id: 'framework-reset',
+    description: 'a framework or ORM command drops, resets or rolls back the whole database',
+    names: [...Object.keys(FRAMEWORK_RESETS), 'php', 'python', 'python3', 'ruby'],
+    when: frameworkReset,
   },
   {
     id: 'cloud-storage-delete',

@@ -10,6 +10,8 @@ export interface DestructiveFinding {
   /** The effective command (wrappers peeled), or its source text when it has no argv. */
   command: string;
   why: string;
+  /** The runner the command ran through (`docker exec`, `npx`, `ssh`), for the human's line. */
+  via?: string;
 }
 
 export interface DestructiveVerdict {
@@ -86,7 +88,22 @@ function check(rule: DestructiveRule, cmd: SimpleCommand, analysis: ShellAnalysi
   }
   if (rule.when !== undefined && !rule.when({ cmd, args, rest, all: analysis.commands })) return;
   if (findings.some((f) => f.rule === rule.id && f.command === describe(cmd))) return;
-  findings.push({ rule: rule.id, command: describe(cmd), why: rule.description });
+  const via = runnerOf(cmd);
+  findings.push(
+    via === undefined
+      ? { rule: rule.id, command: describe(cmd), why: rule.description }
+      : { rule: rule.id, command: describe(cmd), why: rule.description, via },
+  );
+}
+
+/** Wrappers worth naming to the human: runners into another place or program, not `env`/`nice`/a shell. */
+const NAMED_RUNNERS = new Set(['npx', 'bunx', 'pnpx', 'uvx', 'ssh', 'sudo', 'doas']);
+function runnerOf(cmd: SimpleCommand): string | undefined {
+  for (let i = cmd.wrappers.length - 1; i >= 0; i--) {
+    const w = cmd.wrappers[i]!;
+    if (w.includes(' ') || NAMED_RUNNERS.has(w)) return w;
+  }
+  return undefined;
 }
 
 function describe(cmd: SimpleCommand): string {

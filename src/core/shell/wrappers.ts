@@ -163,7 +163,6 @@ export const DASH_C_RUNNERS: ReadonlySet<string> = new Set(['su', 'runuser', 'sc
  */
 export const SUBCOMMAND_RUNNERS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   uv: { run: 0 },
-  uvx: {},
   poetry: { run: 0 },
   pipenv: { run: 0 },
   pdm: { run: 0 },
@@ -188,6 +187,132 @@ export const SUBCOMMAND_RUNNERS: Readonly<Record<string, Readonly<Record<string,
   'env-cmd': {},
   'cross-env': {},
 };
+
+/** A tool whose subcommand runs another program (`docker exec C CMD`, `npx PKG`, `kubectl exec POD -- CMD`). */
+export interface ProgramRunner {
+  /** Subcommand path after the tool's global options; empty when the tool itself runs the program (`npx`). */
+  path: readonly string[];
+  /** Options (global and the subcommand's) that take a value as the next word. */
+  shortWithValue: string;
+  longWithValue: readonly string[];
+  /** Operands before the program (the container, the pod, the service, the image). */
+  positionals: number;
+}
+
+const CONTAINER_VALUE_LONG = [
+  '--host',
+  '--context',
+  '--config',
+  '--log-level',
+  '--file',
+  '--project-name',
+  '--profile',
+  '--env-file',
+  '--project-directory',
+  '--env',
+  '--user',
+  '--workdir',
+  '--detach-keys',
+  '--name',
+  '--volume',
+  '--mount',
+  '--publish',
+  '--network',
+  '--net',
+  '--entrypoint',
+  '--label',
+  '--label-file',
+  '--platform',
+  '--pull',
+  '--restart',
+  '--memory',
+  '--cpus',
+  '--hostname',
+  '--add-host',
+  '--device',
+  '--dns',
+  '--link',
+  '--log-driver',
+  '--log-opt',
+  '--shm-size',
+  '--tmpfs',
+  '--ulimit',
+  '--volumes-from',
+  '--cap-add',
+  '--cap-drop',
+  '--security-opt',
+  '--gpus',
+  '--ipc',
+  '--pid',
+  '--runtime',
+  '--cidfile',
+  '--expose',
+  '--group-add',
+  '--health-cmd',
+  '--index',
+  '--stop-signal',
+  '--userns',
+];
+const container = (path: string[], positionals = 1): ProgramRunner => ({
+  path,
+  shortWithValue: 'HcfpeluvwmaU',
+  longWithValue: CONTAINER_VALUE_LONG,
+  positionals,
+});
+const CONTAINER_RUNNERS: ProgramRunner[] = [
+  container(['exec']),
+  container(['run']),
+  container(['container', 'exec']),
+  container(['container', 'run']),
+  container(['compose', 'exec']),
+  container(['compose', 'run']),
+];
+const COMPOSE_RUNNERS: ProgramRunner[] = [container(['exec']), container(['run'])];
+const KUBE_EXEC: ProgramRunner = {
+  path: ['exec'],
+  shortWithValue: 'ncf',
+  longWithValue: ['--namespace', '--container', '--filename', '--context', '--kubeconfig', '--cluster', '--user', '--pod-running-timeout'],
+  positionals: 1,
+};
+const PACKAGE_RUNNER = (path: string[], long: string[] = []): ProgramRunner => ({
+  path,
+  shortWithValue: 'p',
+  longWithValue: ['--package', '--spec', '--from', '--with', '--python', '--index-url', '--registry', ...long],
+  positionals: 0,
+});
+
+/**
+ * Tools that run another program, by subcommand: the program is judged as if run bare, and the
+ * human's line says through what (`drops the database app through docker exec`).
+ */
+export const PROGRAM_RUNNERS: Readonly<Record<string, readonly ProgramRunner[]>> = {
+  docker: CONTAINER_RUNNERS,
+  podman: CONTAINER_RUNNERS,
+  nerdctl: CONTAINER_RUNNERS,
+  finch: CONTAINER_RUNNERS,
+  'docker-compose': COMPOSE_RUNNERS,
+  'podman-compose': COMPOSE_RUNNERS,
+  kubectl: [KUBE_EXEC],
+  oc: [KUBE_EXEC],
+  kubecolor: [KUBE_EXEC],
+  npx: [PACKAGE_RUNNER([])],
+  bunx: [PACKAGE_RUNNER([])],
+  pnpx: [PACKAGE_RUNNER([])],
+  uvx: [PACKAGE_RUNNER([])],
+  pnpm: [PACKAGE_RUNNER(['dlx'])],
+  yarn: [PACKAGE_RUNNER(['dlx'])],
+  npm: [PACKAGE_RUNNER(['x'])],
+  pipx: [PACKAGE_RUNNER(['run'])],
+  heroku: [{ path: ['run'], shortWithValue: 'asea', longWithValue: ['--app', '--size', '--env', '--remote', '--type'], positionals: 0 }],
+  railway: [{ path: ['run'], shortWithValue: 'se', longWithValue: ['--service', '--environment'], positionals: 0 }],
+};
+
+/** `prisma@5.2.0` → `prisma`, `@scope/tool@1` → `tool`: the binary a package runner starts. */
+export function packageBinary(word: string): string {
+  const at = word.lastIndexOf('@');
+  const bare = at > 0 ? word.slice(0, at) : word;
+  return bare.startsWith('@') ? bare.slice(bare.indexOf('/') + 1) : bare;
+}
 
 /**
  * A command we do not know whose name says it wraps another (`mywrapper rm -rf x`,

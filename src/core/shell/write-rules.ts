@@ -222,6 +222,8 @@ const git: WriteExtractor = (cmd, sink) => {
     return;
   }
   if (sub === 'rm' || sub === 'mv') {
+    // `git rm --cached` (and `-n`) only changes the index: the work tree keeps every file.
+    if (sub === 'rm' && (args.long.has('--cached') || args.short.has('n') || args.long.has('--dry-run'))) return;
     for (let k = 0; k < args.operands.length; k++) sink.path(args.operands[k]!, `git ${sub}`, args.operandIndex[k]);
     return;
   }

@@ -34,7 +34,7 @@ describe('classifyDestructive findings', () => {
   it('names the effective command and explains why', () => {
     const verdict = classifyDestructive('sudo env X=1 rm -rf /srv/x');
     expect(verdict.destructive).toBe(true);
-    expect(verdict.findings).toEqual([{ rule: 'rm-recursive-force', command: 'rm -rf /srv/x', why: expect.stringContaining('rm -rf') }]);
+    expect(verdict.findings).toEqual([{ rule: 'rm-recursive-force', command: 'rm -rf /srv/x', why: expect.stringContaining('rm -rf'), via: 'sudo' }]);
   });
 
   it('reports each destructive command of a list', () => {
