@@ -122,13 +122,13 @@ describe('how long a supervised PreToolUse waits for a human', () => {
     expect(waitMs).toBeLessThan(24_000);
   });
 
-  it('hooks.json gives PreToolUse 600 s (room for the longest --approval-timeout, 580 s + 5 s) and every other hook 30 s', () => {
+  it('hooks.json gives PreToolUse and PermissionRequest 600 s (room for the longest --approval-timeout, 580 s + 5 s) and every other hook 30 s', () => {
     const hooks = JSON.parse(readFileSync(join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks as Record<
       string,
       Array<{ hooks: Array<{ timeout: number }> }>
     >;
     for (const [event, groups] of Object.entries(hooks)) {
-      for (const g of groups) for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' ? 600 : 30]);
+      for (const g of groups) for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' || event === 'PermissionRequest' ? 600 : 30]);
     }
     expect(MAX_APPROVAL_TIMEOUT_S + 5).toBeLessThan(600);
     expect(parseTimeout(undefined)).toBe(DEFAULT_APPROVAL_TIMEOUT_S * 1000);
