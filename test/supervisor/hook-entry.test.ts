@@ -128,7 +128,8 @@ describe('how long a supervised PreToolUse waits for a human', () => {
       Array<{ hooks: Array<{ timeout: number }> }>
     >;
     for (const [event, groups] of Object.entries(hooks)) {
-      for (const g of groups) for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' || event === 'PermissionRequest' ? 600 : 30]);
+      for (const g of groups)
+        for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' || event === 'PermissionRequest' ? 600 : 30]);
     }
     expect(MAX_APPROVAL_TIMEOUT_S + 5).toBeLessThan(600);
     expect(parseTimeout(undefined)).toBe(DEFAULT_APPROVAL_TIMEOUT_S * 1000);
