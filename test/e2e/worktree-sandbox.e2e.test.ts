@@ -14,8 +14,9 @@ import { beforeAll, describe, expect, test } from 'vitest';
 import { bundle } from '../supervisor/helpers/bundle.js';
 import { killTree } from './harness/kill-tree.js';
 import { clientEnv } from './harness/run-print.js';
-import { bash, on, reply, say, startFakeApi, summarize, write, type ParsedRequest } from './harness/fake-api.js';
+import { bash, on, reply, say, startFakeApi, summarize, write } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
+import { bashResultText, probe, probes } from './harness/probes.js';
 import { runRoz } from './harness/roz.js';
 import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, rozCli, type Workspace } from './harness/workspace.js';
 
@@ -47,7 +48,6 @@ const rev = (f: Fleet, ref: string): string => execFileSync('git', ['rev-parse',
 // Paths come in through variables and git itself, so the run is about the
 // sandbox, not roz's command parser (a first line) in front of it.
 function attackCommand(f: Fleet): string {
-  const probe = (name: string, cmd: string) => `{ ${cmd} ; } >"$TMPDIR/${name}.out" 2>&1; echo "${name}=$? $(tail -c 160 $TMPDIR/${name}.out | tr '\\n' ' ')"`;
   return [
     'C="$(git rev-parse --path-format=absolute --git-common-dir)"; u=update-ref',
     probe('WORK-COMMIT', 'echo agent > agent.txt && git add agent.txt && git commit -q -m agent-work && git log -1 --format=%s'),
@@ -69,17 +69,6 @@ function attackCommand(f: Fleet): string {
   ].join('\n');
 }
 
-const resultText = (req: ParsedRequest): string =>
-  req.toolResults
-    .filter((r) => r.toolName === 'Bash')
-    .map((r) => r.text)
-    .join('\n');
-function probes(text: string): Record<string, { code: number; out: string }> {
-  const out: Record<string, { code: number; out: string }> = {};
-  for (const m of text.matchAll(/^([A-Z-]+)=(\d+) ?(.*)$/gm)) out[m[1]!] = { code: Number(m[2]), out: m[3] ?? '' };
-  return out;
-}
-
 const scenario = (cmd: string) => ({
   main: [
     { name: 'attack', when: on.start(), reply: reply('Working.', bash(cmd)) },
@@ -97,8 +86,8 @@ describe.each(PINNED_CLIENTS)('an agent in its own worktree under roz exec, clie
     const bBefore = rev(f, 'roz/b');
     const run = await runRoz({ prompt: 'do the task', client, workspace: f.ws, exec: true, timeoutMs: 150_000, scenario: scenario(attackCommand(f)) });
     const why = run.why();
-    const attack = run.requests.find((r) => /ALL-PROBES-DONE/.test(resultText(r)));
-    const p = probes(attack ? resultText(attack) : '');
+    const attack = run.requests.find((r) => /ALL-PROBES-DONE/.test(bashResultText(r)));
+    const p = probes(attack ? bashResultText(attack) : '');
     if (process.env.ROZ_E2E_VERBOSE) process.stderr.write(`[${client}] ${JSON.stringify(p, null, 1)}\n`);
     expect(Object.keys(p), why).toContain('MAIN-CHECKOUT');
 
@@ -154,8 +143,8 @@ describe.each(PINNED_CLIENTS)('an agent in its own worktree under roz exec, clie
       'echo ALL-PROBES-DONE',
     ].join('\n');
     const run = await runRoz({ prompt: 'do the task', client, workspace: f.ws, extraArgs: ['--settings', file], timeoutMs: 150_000, scenario: scenario(cmd) });
-    const attack = run.requests.find((r) => /ALL-PROBES-DONE/.test(resultText(r)));
-    expect(attack && resultText(attack), run.why()).toMatch(/UPDATE-REF-MAIN=0/);
+    const attack = run.requests.find((r) => /ALL-PROBES-DONE/.test(bashResultText(r)));
+    expect(attack && bashResultText(attack), run.why()).toMatch(/UPDATE-REF-MAIN=0/);
     // the human's branch moved to the agent's commit
     expect(rev(f, 'main')).not.toBe(mainBefore);
     expect(rev(f, 'main')).toBe(rev(f, 'roz/a'));
