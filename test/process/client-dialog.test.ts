@@ -17,8 +17,9 @@ import { until } from '../supervisor/helpers/channel.js';
 
 const ROZ = join(repoRoot, 'bin', 'roz');
 const ENFORCED: Enforcement = { mode: 'enforced', reasons: [] };
+// Copies of ../shared/reference/payloads (the client's own samples): a clone of the repository holds them.
 const reference = (name: string): Record<string, unknown> =>
-  JSON.parse(readFileSync(join(repoRoot, '..', 'shared', 'reference', 'payloads', name), 'utf8')) as Record<string, unknown>;
+  JSON.parse(readFileSync(join(import.meta.dirname, 'fixtures', 'client-payloads', name), 'utf8')) as Record<string, unknown>;
 
 let sup: Supervisor | null = null;
 let ctl: ControlServer | null = null;
