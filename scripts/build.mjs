@@ -10,9 +10,9 @@
 //    only when asked). node-pty is native and only used by `roz run`: external.
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
-import { esmBundleOptions, externals } from './esbuild-shared.mjs';
+import { esmBundleOptions, externals, launcherOptions } from './esbuild-shared.mjs';
 
 const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 const outdir = 'plugin/dist';
@@ -80,6 +80,12 @@ const onDemandFiles = {
     });
   },
 };
+
+// The launcher, plugin/bin/roz, from src/launcher/roz.ts. Committed as built (a
+// checkout whose dist/ is missing still has it, and it fails closed):
+// test/process/launcher-build.test.ts checks the committed file is this build.
+await build({ ...launcherOptions, outfile: 'plugin/bin/roz' });
+chmodSync('plugin/bin/roz', 0o755);
 
 // The renderer alone, for the launcher when hook.cjs cannot run (plugin/bin/roz cannotStart).
 const render = await build({ ...hookCjs, entryPoints: ['src/engine/render-entry.ts'], outfile: join(outdir, 'render.cjs') });

@@ -40,3 +40,23 @@ export const esmBundleOptions = {
   banner: cjsShimBanner,
   jsx: 'automatic',
 };
+
+/**
+ * The hook launcher (src/launcher/roz.ts -> plugin/bin/roz): one CommonJS file
+ * that node parses on every hook, so nothing is added to it: no minifying (it
+ * is read by people auditing what runs in every tool call), no interop
+ * helpers (it requires node builtins by hand), comments dropped (esbuild keeps
+ * none but legal ones; the source has them). esbuild puts "use strict" first.
+ */
+export const launcherOptions = {
+  entryPoints: ['src/launcher/roz.ts'],
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  logLevel: 'warning',
+  legalComments: 'none',
+  banner: {
+    js: ['#!/usr/bin/env node', '// roz hook launcher. GENERATED from src/launcher/roz.ts by scripts/build.mjs: edit there, then `npm run build`.'].join('\n'),
+  },
+};

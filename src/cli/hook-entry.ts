@@ -9,6 +9,7 @@ import { hookOrigin } from '../engine/hook-origin.js';
 import { renderOutput } from '../engine/output.js';
 import { none } from '../core/verdict.js';
 import { aboutToWait, onFirstWait } from '../core/first-wait.js';
+import { launcherGlobals } from '../core/launcher-globals.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
 // Stay inside the client's hook timeout (30 s in hooks.json): fail open first.
@@ -42,8 +43,8 @@ async function readStdin(): Promise<string> {
   let buf: Buffer = Buffer.allocUnsafe(64 * 1024);
   let size = 0;
   // plugin/bin/roz made the first read (to choose its code cache by the tool): its bytes, or its error.
-  let head = (globalThis as { __rozStdinHead?: StdinHead }).__rozStdinHead;
-  (globalThis as { __rozStdinHead?: StdinHead }).__rozStdinHead = undefined;
+  let head = launcherGlobals().__rozStdinHead ?? undefined;
+  launcherGlobals().__rozStdinHead = undefined;
   if (head) buf = head.buf;
   for (;;) {
     if (size === buf.length) {
@@ -80,9 +81,6 @@ async function readStdin(): Promise<string> {
   return buf.toString('utf8', 0, size);
 }
 
-/** The launcher's first read of stdin (plugin/bin/roz readStdinHead). */
-type StdinHead = { buf: Buffer; size: number; err: NodeJS.ErrnoException | null };
-
 /** Write all of `text` to fd with writeSync; false when the fd is non-blocking and full (EAGAIN). */
 function writeAllSync(fd: number, text: string): boolean {
   const buf = Buffer.from(text, 'utf8');
@@ -101,7 +99,7 @@ function writeAllSync(fd: number, text: string): boolean {
 function finish(stdout: string, stderr: string, code = 0): void {
   // Tells plugin/bin/roz this run answered: a run with a code cache that exits
   // without this set gets the launcher's fail-open answer, and the cache is discarded.
-  (globalThis as { __rozHookAnswered?: boolean }).__rozHookAnswered = true;
+  launcherGlobals().__rozHookAnswered = true;
   // Written with writeSync for the same reason stdin is read with readSync: the
   // process.stdout stream would load net for the pipe. The client reads the
   // whole answer before it looks at the exit.

@@ -4,6 +4,7 @@
 // every process that calls it. A no-op outside that loader (tests, CLI).
 import type { HookEventName } from '../core/hook-input.js';
 import { FILE_TOOLS } from '../core/governance/mutations.js';
+import { launcherGlobals } from '../core/launcher-globals.js';
 
 /**
  * The lazily loaded parts (governance, the supervisor channel) and the kind of
@@ -15,7 +16,7 @@ import { FILE_TOOLS } from '../core/governance/mutations.js';
 export type CodePath = 'governance' | 'supervised' | `hook:${HookEventName}` | `hook:${HookEventName}:${'Bash' | 'file' | 'other'}`;
 
 export function markCodePath(path: CodePath): void {
-  (globalThis as { __rozCodePaths?: Set<string> }).__rozCodePaths?.add(path);
+  launcherGlobals().__rozCodePaths?.add(path);
 }
 
 /** The kind of hook this process runs: its event, and for a tool event, which kind of tool. */

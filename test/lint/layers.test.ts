@@ -1,6 +1,6 @@
 // The layer rule in biome.json (run by `npm test` as `npm run lint`): imports
 // point one way, tui -> supervisor -> engine -> store -> core; cli may import
-// anything; core touches no file system, process or OS. One biome run over
+// anything; core touches no file system, process or OS; the launcher imports core only. One biome run over
 // probe files, each importing one layer from another.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +33,9 @@ it('a layer may import the layers below it, never one above; cli imports anythin
     probe('core', 'node:child_process', true);
     probe('core', 'node:path', false);
     probe('store', 'node:fs', false);
+    // The hook launcher (plugin/bin/roz) runs when the rest of roz cannot: core only.
+    probe('launcher', '../core/x.js', false);
+    for (const to of ['store', 'engine', 'supervisor', 'tui', 'cli']) probe('launcher', `../${to}/x.js`, true);
 
     const r = spawnSync(join(repo, 'node_modules', '.bin', 'biome'), ['lint', '--vcs-enabled=false', '--reporter=json', '--max-diagnostics=none', 'src'], {
       cwd: dir,

@@ -3,7 +3,9 @@
 import type { ToolHookInput } from '../hook-input.js';
 import type { UnknownWrite, WriteReport, WriteTarget } from '../shell/writes.js';
 
-export const FILE_TOOLS: ReadonlySet<string> = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
+import { FILE_TOOLS } from '../file-tools.js';
+
+export { FILE_TOOLS };
 
 // The shapes come from core/shell/writes.ts; governance takes the analyser as
 // a parameter so tests can substitute it.

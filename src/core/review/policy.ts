@@ -15,6 +15,7 @@ import type { SessionState } from '../session-state.js';
 import { namedFiles, noteSeen, noteUnseenWrites, projectFiles, unseenChanges, unseenSentence, WRITTEN_DURING_REVIEW } from './seen-tree.js';
 import type { RozFilesOffDisk } from './roz-files-text.js';
 import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type TreeSnapshot } from './state.js';
+import { FILE_TOOLS } from '../file-tools.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {
@@ -451,16 +452,13 @@ function capitalise(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
-/** Tools whose PostToolUse means a file changed (the path is in tool_input). */
-const WRITE_TOOLS = new Set(['Write', 'Edit', 'MultiEdit', 'NotebookEdit']);
-
 /**
  * The files a finished tool call wrote, as far as the call says: a Write-like
  * tool's path, or the targets the shell parser names in a Bash command (a
  * failed command may still have written before it failed). null: no write seen.
  */
 function writtenBy(input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, ctx: ReviewContext): { files: string[]; how: string } | null {
-  if (input.hook_event_name !== 'PostToolUseFailure' && WRITE_TOOLS.has(input.tool_name)) {
+  if (input.hook_event_name !== 'PostToolUseFailure' && FILE_TOOLS.has(input.tool_name)) {
     const file = input.tool_input.file_path ?? input.tool_input.notebook_path;
     return { files: typeof file === 'string' ? [file] : [], how: `with ${input.tool_name}` };
   }
