@@ -23,7 +23,7 @@ import type { ProjectIntents } from './project-intents.js';
 import { AgentSession } from './agent-session.js';
 import { ConfigWatch, type LoadedConfig } from './config-watch.js';
 import { TelemetrySender } from './telemetry-sender.js';
-import { FIRST_AGENT } from './channel-server.js';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import { type AgentLive, initialAgent, nextAgent, type AgentEvent } from '../core/fleet/agent-state.js';
 import { agentEventOf } from '../core/fleet/hook-event.js';
 import { answersClientDialog } from '../core/client-dialog.js';

@@ -4,6 +4,7 @@
 // is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import { intakeAt } from '../../store/object-intake.js';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -210,7 +211,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
           base: null,
           head: null,
           shared: true,
-          where: a.where ?? agentWhere(null, name === 'main'),
+          where: a.where ?? agentWhere(null, name === FIRST_AGENT),
           state: a.state,
           pending: a.pending,
           review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
