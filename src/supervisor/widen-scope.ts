@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { parseActiveIntents } from '../core/governance/intents-parser.js';
 import { scopeMatcher } from '../core/governance/scope.js';
-import { AGENT_TRACE_VERSION, intentUrn, ROZ_NAMESPACE, type TraceRecord } from '../core/governance/trace-record.js';
+import { intentUrn, ROZ_NAMESPACE, traceHeader, type TraceRecord } from '../core/governance/trace-record.js';
 import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { gitHead } from '../store/git-head.js';
@@ -93,13 +93,8 @@ export function widenScope(opts: {
   const check = parseActiveIntents(next);
   if (!check.ok) return { ok: false, error: `the widened file would be invalid: ${check.problems[0]?.reason ?? 'unknown problem'}` };
   writeFileAtomicSync(home, file, next);
-  const revision = gitHead(home);
   const record: TraceRecord = {
-    version: AGENT_TRACE_VERSION,
-    id: process.getBuiltinModule('node:crypto').randomUUID(),
-    timestamp: opts.now.toISOString(),
-    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
-    tool: { name: 'roz', version: rozVersion },
+    ...traceHeader(process.getBuiltinModule('node:crypto').randomUUID(), opts.now, gitHead(home), rozVersion),
     files: [
       {
         path: '.orchestration/active_intents.yaml',
