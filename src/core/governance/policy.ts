@@ -58,7 +58,7 @@ function clip(s: string, n: number): string {
   return s.length > n ? `${s.slice(0, n)}…` : s;
 }
 
-export function governPreToolUse(gov: GovernanceState, input: HookInput<'PreToolUse'>, ctx: GovernanceContext): PolicyResult {
+export function intentsOnPreToolUse(gov: GovernanceState, input: HookInput<'PreToolUse'>, ctx: GovernanceContext): PolicyResult {
   const command = input.tool_name === 'Bash' && typeof input.tool_input.command === 'string' ? input.tool_input.command : null;
   // Destructive commands go to the human even when they write no file we can name (`git push --force`).
   const destructive = command !== null ? ctx.destructive(command) : { destructive: false, findings: [] };
