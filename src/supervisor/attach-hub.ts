@@ -10,6 +10,7 @@
 // server refuses `attach` to an advisory launch, and each answer and key
 // re-checks, so an agent whose session turns advisory later cannot type or
 // answer through a screen's connection either.
+import type { MergeResult } from '../core/fleet/merge-result.js';
 import type { Socket } from 'node:net';
 import { type AttachClientLine, type AttachServerLine, HELLO_EVENTS, LineSplitter, MAX_ATTACH_LINE, parseAttachLine } from './attach-protocol.js';
 import type { ConnectedAgent, Outcome } from './fleet-connection.js';
@@ -34,7 +35,7 @@ export interface AttachHost {
   write(name: string, data: string): void;
   resize(cols: number, rows: number): void;
   addAgent(name: string, prompt?: string): Promise<Outcome>;
-  mergeAgent(name: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  mergeAgent(name: string): Promise<MergeResult>;
   stopAgent(name: string): Promise<Outcome>;
 }
 
