@@ -6,7 +6,7 @@
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import { intakeAt } from '../../store/object-intake.js';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
 import { ledgerLineName, ledgerUnion } from '../../core/fleet/ledger-union.js';
@@ -19,12 +19,13 @@ import { rozVersion } from '../../core/version.js';
 import { rozFilesRefusal } from '../../core/fleet/roz-files.js';
 import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, rozFilesOnBranch, treeReader } from '../../store/agent-merge.js';
 import { decisionsIn, recordedLedgerLines, sessionsByProject, sessionsIn } from '../../store/agent-sessions.js';
-import { addAgent, FleetError, listAgents, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
+import { addAgent, listAgents, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
+import { lockRegistry } from '../../store/agent-registry.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
 import { repoOf } from '../../store/git-repo.js';
-import { acquireLock } from '../../store/lock.js';
 import { appendLedger } from '../../store/ledger.js';
 import { randomUuid } from '../../store/random-uuid.js';
 import { appendRegularFile, readOptionalText } from '../../store/regular-file.js';
@@ -47,19 +48,13 @@ const fail = (err: unknown): number => {
 /** A word for the shell: quoted unless it is plainly safe. */
 const sh = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-/** One `add` or `rm` at a time per store: each reads the registry, changes git, and writes the registry back. */
-async function registryLock(storeDir: string): Promise<() => void> {
-  mkdirSync(join(storeDir, 'fleet'), { recursive: true, mode: 0o700 });
-  return acquireLock(join(storeDir, 'fleet', 'registry'), { staleMs: 300_000, refreshMs: null, waitMs: 30_000 });
-}
-
 export async function agentAddCommand(
   name: string,
   claudeArgs: string[],
   opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean },
 ): Promise<number> {
   const ctx = cliContext();
-  const release = await registryLock(ctx.config.storage.path);
+  const release = await lockRegistry(ctx.config.storage.path);
   try {
     const { agent, note } = addAgent(ctx.config.storage.path, process.cwd(), {
       name,
@@ -248,7 +243,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
 
 export async function agentRmCommand(name: string, opts: { discard?: boolean }): Promise<number> {
   const ctx = cliContext();
-  const release = await registryLock(ctx.config.storage.path);
+  const release = await lockRegistry(ctx.config.storage.path);
   try {
     const r = removeAgent(ctx.config.storage.path, process.cwd(), name, opts.discard === true);
     for (const line of r.said) process.stdout.write(`${line}\n`);
