@@ -12,7 +12,7 @@ import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger } from '../store/ledger.js';
-import { agentRootsFromRegistry } from '../store/agent-base.js';
+import { findAgent } from '../store/agent-registry.js';
 import { findProjectRoot, orchestrationPaths } from '../store/orchestration.js';
 import { intentsHome } from '../store/project-root.js';
 
@@ -39,11 +39,11 @@ export function acceptableGlob(glob: string): boolean {
 /**
  * The project a request came from and the checkout whose intents file `g`
  * edits: for an agent in its worktree, the base checkout's (roz's registry,
- * store/agent-base.ts: the file its hooks enforce, which its sandbox cannot
+ * store/agent-registry.ts: the file its hooks enforce, which its sandbox cannot
  * write), never the copy in the worktree. Null: no governed project.
  */
 export function widenTarget(cwd: string, storeRoot: string, projectDir: string | undefined): { root: string; intentsFrom: string } | null {
-  const agent = agentRootsFromRegistry(storeRoot, cwd);
+  const agent = findAgent(storeRoot, cwd)?.roots ?? null;
   const root = findProjectRoot(cwd, { projectDir, agent });
   return root ? { root, intentsFrom: intentsHome(root, agent) } : null;
 }

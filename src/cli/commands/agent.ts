@@ -10,10 +10,12 @@ import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
 import { describeMerge, mergeExitCode, type MergeResult } from '../../core/fleet/merge-result.js';
 import type { SessionState } from '../../core/session-state.js';
-import { addAgentWork, registryLock } from '../../engine/fleet/agent-add.js';
+import { addAgentWork } from '../../engine/fleet/agent-add.js';
+import { lockRegistry } from '../../store/agent-registry.js';
 import { mergeAgent } from '../../engine/fleet/agent-merge.js';
 import { sessionsByProject } from '../../store/agent-sessions.js';
-import { FleetError, listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
+import { listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { c, cliContext, printJson, table } from '../context.js';
 import { everyAgentsWork } from './agent-diff.js';
@@ -230,7 +232,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
 
 export async function agentRmCommand(name: string, opts: { discard?: boolean }): Promise<number> {
   const ctx = cliContext();
-  const release = await registryLock(ctx.config.storage.path);
+  const release = await lockRegistry(ctx.config.storage.path);
   try {
     const r = removeAgent(ctx.config.storage.path, process.cwd(), name, opts.discard === true);
     for (const line of r.said) process.stdout.write(`${line}\n`);
