@@ -27,20 +27,16 @@ import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
 import { bundle } from '../supervisor/helpers/bundle.js';
-import { bash, on, reply, say, startFakeApi, summarize, write, type Matcher, type ParsedRequest } from './harness/fake-api.js';
+import { bash, on, reply, say, startFakeApi, summarize, write, type ParsedRequest } from './harness/fake-api.js';
 import { killTree } from './harness/kill-tree.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { assertRozBuilt, reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, spawnReviewer, stopFeedbacks, type RozRun } from './harness/roz.js';
 import { clientEnv } from './harness/run-print.js';
+import { bashRan } from './harness/steps.js';
 import { addFakeTool, claudeBin, rozJson, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, type Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 240_000;
 const GIT = '/usr/bin/git';
-
-const bashRan =
-  (re: RegExp): Matcher =>
-  (req) =>
-    req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
 
 /** Each program-running knob, the file whose attribute names it, and how plain git runs it (the control). */
 const KNOBS = ['fsmonitor', 'clean', 'smudge', 'process', 'infoattr', 'textconv', 'extdiff', 'hook', 'pager', 'include', 'credential', 'ssh', 'gpg'];
