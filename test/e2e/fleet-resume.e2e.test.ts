@@ -1,6 +1,7 @@
 // Stop and resume (issue 31, part 4) with the real client, the newest pin
-// (roz's own path: README.md, "Which pins"), in a real pty through the built CLI: agent b (made by `roz agent add b --prompt
-// ...`) starts from the agents tab and its model answers the first prompt;
+// (roz's own path: README.md, "Which pins"), in a real pty through the built
+// CLI: agent b (made by `roz agent add b --prompt ...`) starts from the agents
+// tab and its model answers the first prompt;
 // `x y` stops it and it reads "stopped" (not a crash's exit code); `n b`
 // starts it again into the SAME conversation (the client's `--resume`): the
 // first prompt is never sent again, and the next prompt typed into b's pane
