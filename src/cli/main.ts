@@ -360,6 +360,25 @@ export function buildProgram(): Command {
       }),
     );
 
+  agent
+    .command('push')
+    .description("push the agent's branch roz/NAME to a remote (and open a pull request with gh), only when its approved tree is exactly the branch's")
+    .argument('<name>')
+    .option('--pr', 'open a pull request with gh (GitHub CLI) after the push')
+    .option('--remote <name>', 'the remote to push to', 'origin')
+    .option('--repo <owner/repo>', "the GitHub repository for --pr, when the remote's URL does not name one")
+    .option('--json', 'print the result as JSON: {kind: pushed|nothing|refused|no-agent|failed, ...}')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 pushed (or nothing to push), 5 refused (never reviewed or approved, ISSUES open, changed since the approval,\nroz files on the branch), 3 no such agent, 2 bad usage (no such remote, no branch of its own), 1 other errors (the push\nfailed; pushed but gh could not open the pull request).',
+    )
+    .action(
+      run(async (name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }) => {
+        const { agentPushCommand } = await import('./commands/agent.js');
+        return agentPushCommand(name, opts);
+      }),
+    );
+
   program
     .command('mcp')
     .description('serve the select_active_intent MCP tool over stdio (started by Claude Code from the plugin)')

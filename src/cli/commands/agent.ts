@@ -7,10 +7,11 @@
 import { userInfo } from 'node:os';
 import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
-import { describeMerge, mergeExitCode, type MergeResult } from '../../core/fleet/merge-result.js';
+import { describeMerge, describePush, mergeExitCode, type MergeResult, pushExitCode } from '../../core/fleet/merge-result.js';
 import type { SessionState } from '../../core/session-state.js';
 import { addAgentWork, registryLock } from '../../engine/fleet/agent-add.js';
 import { mergeAgent } from '../../engine/fleet/agent-merge.js';
+import { pushAgent } from '../../engine/fleet/agent-push.js';
 import { sessionsByProject } from '../../store/agent-sessions.js';
 import { FleetError, listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
 import { ObjectError } from '../../store/git-objects.js';
@@ -255,4 +256,16 @@ export function printMerge(r: MergeResult, json: boolean): void {
     return;
   }
   for (const l of describeMerge(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
+}
+
+/** `roz agent push NAME [--pr]`: the gate's rule, then the push (engine/fleet/agent-push.ts). */
+export function agentPushCommand(name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }): number {
+  const ctx = cliContext();
+  const r = pushAgent(
+    { storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username },
+    { name, remote: opts.remote ?? 'origin', pr: opts.pr === true, ...(opts.repo !== undefined ? { repo: opts.repo } : {}), env: process.env },
+  );
+  if (opts.json) printJson(r);
+  else for (const l of describePush(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
+  return pushExitCode(r);
 }

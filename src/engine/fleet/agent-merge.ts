@@ -149,7 +149,23 @@ export function mergeAgent(ctx: GateContext, name: string): MergeResult {
   }
 }
 
-function mergeGated(ctx: GateContext, name: string): MergeResult {
+/** The gate's answer on the branch as it is now: what was approved (reviewer or human) and the facts, or the result that refuses. */
+export interface GateOpen {
+  g: GateAgent;
+  facts: BranchFacts;
+  sessions: SessionState[];
+  recorded: Set<string>;
+  decision: ReturnType<typeof decisionsIn>[number];
+  /** The approved tree, as the gate compares it. */
+  tree: string;
+}
+
+/**
+ * The gate, short of moving anything: the agent, its facts, the verdict over its
+ * reviews and human approvals, roz's own files on the branch. Used by the merge
+ * and by `agent push`: only an approved, unchanged tree goes on.
+ */
+export function openGate(ctx: GateContext, name: string): GateOpen | MergeResult {
   const g = gateAgent(ctx, name);
   if (!isGateAgent(g)) return g;
   const { agent, repo, base } = g;
@@ -171,7 +187,17 @@ function mergeGated(ctx: GateContext, name: string): MergeResult {
   const rozFiles = rozFilesRefusal(name, agent.branch, rozFilesOnBranch(repo.common, facts, recorded));
   if (rozFiles) return { ...refused, code: 'roz-files', why: rozFiles };
   if (!verdict.ok) return { ...refused, code: verdict.code, why: verdict.why };
-  const decision = found.at(-1)!;
+  return { g, facts, sessions, recorded, decision: found.at(-1)!, tree: verdict.tree };
+}
+
+export const isGateOpen = (v: GateOpen | MergeResult): v is GateOpen => 'facts' in v;
+
+function mergeGated(ctx: GateContext, name: string): MergeResult {
+  const open = openGate(ctx, name);
+  if (!isGateOpen(open)) return open;
+  const { g, facts, sessions, recorded, decision } = open;
+  const { agent, repo, base } = g;
+  const verdict = { tree: open.tree };
 
   const checkouts = baseCheckouts(g);
   for (const co of checkouts) {
