@@ -349,12 +349,13 @@ export function buildProgram(): Command {
     .description("merge the agent's branch into the branch it started from, only when its latest review approved exactly the branch's tree")
     .argument('<name>')
     .option('--json', 'print the result as JSON: {kind: merged|nothing|refused|conflict|dirty-base|no-agent|failed, ...}')
+    .option('--human', "review it yourself instead of the reviewer: its branch's diff is shown, you type its name to approve that tree (a terminal only)")
     .addHelpText(
       'after',
       '\nExit codes: 0 merged (or nothing to merge), 5 refused (never reviewed, ISSUES open, changed since the approval),\n6 conflict (nothing moved), 4 the base checkout has uncommitted changes, 3 no such agent, 1 other errors.',
     )
     .action(
-      run(async (name: string, opts: { json?: boolean }) => {
+      run(async (name: string, opts: { json?: boolean; human?: boolean }) => {
         const { agentMergeCommand } = await import('./commands/agent.js');
         return agentMergeCommand(name, opts);
       }),

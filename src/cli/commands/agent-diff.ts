@@ -22,7 +22,7 @@ export function everyAgentsWork(storeDir: string, cwd: string, patch: boolean): 
     });
 }
 
-function printWork(d: WorkDiff, stat: boolean): void {
+export function printWork(d: WorkDiff, stat: boolean): void {
   const [first, ...rest] = describeWork(d);
   process.stdout.write(`${c.bold(first!)}\n${rest.join('\n')}\n`);
   if (stat || d.patch === null) return;

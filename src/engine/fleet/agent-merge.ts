@@ -165,19 +165,20 @@ export interface GateOpen {
  * reviews and human approvals, roz's own files on the branch. Used by the merge
  * and by `agent push`: only an approved, unchanged tree goes on.
  */
-export function openGate(ctx: GateContext, name: string): GateOpen | MergeResult {
+export function openGate(ctx: GateContext, name: string, opts: { push?: boolean } = {}): GateOpen | MergeResult {
   const g = gateAgent(ctx, name);
   if (!isGateAgent(g)) return g;
   const { agent, repo, base } = g;
   const facts = gateFacts(ctx, g);
   const sessions = sessionsIn(ctx.store, agent.worktree);
   const { found, decisions } = gateDecisions(ctx.storeDir, sessions, facts);
+  // A push takes the branch even when the base already holds it (merged first, pushed after): the approval still decides.
   const verdict = mergeVerdict(name, {
     decisions,
     branchTree: facts.branchTreeForGate,
     branchHead: facts.branchHead,
-    baseHead: facts.baseHead,
-    alreadyMerged: facts.alreadyMerged,
+    baseHead: opts.push ? '' : facts.baseHead,
+    alreadyMerged: opts.push ? false : facts.alreadyMerged,
   });
   if (!verdict.ok && verdict.code === 'nothing-to-merge') return { kind: 'nothing', agent: name, why: verdict.why };
   const refused = { kind: 'refused' as const, agent: name, branch: agent.branch, base, worktree: agent.worktree, session: sessions[0]?.session_id ?? null };

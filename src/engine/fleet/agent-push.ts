@@ -41,7 +41,7 @@ function pushGated(ctx: GateContext, req: PushRequest): PushResult {
   const fail = (message: string, exit = 2): PushResult => ({ kind: 'failed', agent: req.name, message, exit });
   if (!isRemoteName(req.remote)) return fail(`--remote ${JSON.stringify(req.remote)}: not a remote name`);
   if (req.repo !== undefined && !isRepoSlug(req.repo)) return fail(`--repo ${JSON.stringify(req.repo)}: give OWNER/REPO (or HOST/OWNER/REPO)`);
-  const open = openGate(ctx, req.name);
+  const open = openGate(ctx, req.name, { push: true });
   if (!isGateOpen(open)) {
     if (open.kind === 'merged' || open.kind === 'conflict' || open.kind === 'dirty-base') return fail('unexpected gate result', 1);
     return open;
