@@ -303,9 +303,10 @@ export function buildProgram(): Command {
     .option('--stat', 'only the commits and the changed files with their +/- line counts')
     .option('--json', 'print JSON: {agent, branch, base_commit, head, added, removed, files, ahead, behind, commits, changed, patch}')
     .option('--all', 'every agent with a worktree of its own')
+    .option('--branch', 'only what its branch holds (its commits, not uncommitted or untracked files): what a merge or push takes')
     .addHelpText('after', '\nExit codes: 0 shown, 3 no such agent, 2 an agent without a branch of its own (or bad usage), 1 other errors (a forged object).')
     .action(
-      run(async (name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean }) => {
+      run(async (name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean; branch?: boolean }) => {
         const { agentDiffCommand } = await import('./commands/agent-diff.js');
         return agentDiffCommand(name, opts);
       }),

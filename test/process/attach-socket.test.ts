@@ -54,6 +54,7 @@ class FakeHost implements AttachHost {
     for (const l of this.change) l();
     return { ok: true, message: `started ${name}` };
   };
+  humanMerge = async (name: string) => ({ ok: false, message: `not ${name}` });
   mergeAgent = async (name: string): Promise<MergeResult> => ({
     kind: 'refused',
     agent: name,

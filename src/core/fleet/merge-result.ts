@@ -152,7 +152,7 @@ export function describeMerge(r: MergeResult): OutLine[] {
 }
 
 /** One line for the agents tab: the verdict, or `refused (exit N): why`. */
-export function mergeMessage(r: MergeResult): { ok: boolean; message: string } {
+export function mergeMessage(r: MergeResult): { ok: boolean; message: string; review?: boolean } {
   const code = mergeExitCode(r);
   const lines = describeMerge(r);
   const shown = code === 0 ? lines.filter((l) => !l.err) : lines.filter((l) => l.err).length ? lines.filter((l) => l.err) : lines;
@@ -161,7 +161,8 @@ export function mergeMessage(r: MergeResult): { ok: boolean; message: string } {
     .join('\n')
     .replace(/^roz: /, '')
     .trim();
-  return { ok: code === 0, message: `${code === 0 ? '' : `refused (exit ${code}): `}${text}` };
+  const review = r.kind === 'refused' && (r.code === 'never-reviewed' || r.code === 'changed-since-approval');
+  return { ok: code === 0, message: `${code === 0 ? '' : `refused (exit ${code}): `}${text}`, ...(review ? { review: true } : {}) };
 }
 
 /** What `roz agent add` returns. */

@@ -21,6 +21,7 @@ import { decisionsIn, recordedLedgerLines, sessionsIn } from '../../store/agent-
 import { type AgentRecord, FleetError, type FleetRepo, listAgents, type ListedAgent, worktrees } from '../../store/agent-worktrees.js';
 import { type BaseCheckout, humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
+import { humanApprovalsFor } from '../../store/human-approvals.js';
 import { repoOf } from '../../store/git-repo.js';
 import { runGit } from '../../store/git.js';
 import { appendLedger } from '../../store/ledger.js';
@@ -69,8 +70,11 @@ export function gateFacts(ctx: GateContext, g: GateAgent): BranchFacts {
 }
 
 /** The approvals and refusals recorded for the agent (reviewer and human), trees as the gate compares them. */
-function gateDecisions(storeDir: string, sessions: SessionState[], facts: BranchFacts) {
-  const found = decisionsIn(sessions);
+function gateDecisions(storeDir: string, sessions: SessionState[], facts: BranchFacts, worktree: string) {
+  // The sessions' decisions (the reviewer's, and a human's recorded there), and a human's recorded without a session.
+  const found: ReturnType<typeof decisionsIn> = [...decisionsIn(sessions), ...humanApprovalsFor(storeDir, worktree)].sort((a, b) =>
+    a.decided_at.localeCompare(b.decided_at),
+  );
   const snap = treeReader(snapshotRepo(storeDir));
   const decisions: ReviewedDecision[] = found.map((d) => {
     if (!d.tree) return d;
@@ -171,7 +175,7 @@ export function openGate(ctx: GateContext, name: string, opts: { push?: boolean 
   const { agent, repo, base } = g;
   const facts = gateFacts(ctx, g);
   const sessions = sessionsIn(ctx.store, agent.worktree);
-  const { found, decisions } = gateDecisions(ctx.storeDir, sessions, facts);
+  const { found, decisions } = gateDecisions(ctx.storeDir, sessions, facts, agent.worktree);
   // A push takes the branch even when the base already holds it (merged first, pushed after): the approval still decides.
   const verdict = mergeVerdict(name, {
     decisions,

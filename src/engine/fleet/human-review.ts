@@ -23,6 +23,7 @@ import { agentWork } from '../../store/agent-diff.js';
 import { LEDGER_PATH, treeForGate, treeReader } from '../../store/agent-merge.js';
 import { sessionsIn } from '../../store/agent-sessions.js';
 import { FleetError } from '../../store/agent-worktrees.js';
+import { appendHumanApproval } from '../../store/human-approvals.js';
 import { commitTree, ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
 import { appendLedger } from '../../store/ledger.js';
@@ -110,18 +111,29 @@ export async function recordHumanApproval(ctx: GateContext, name: string, head: 
         error: `${g.agent.branch} changed since you saw it (${head.slice(0, 12)} -> ${at?.slice(0, 12) ?? 'gone'}): nothing approved, look again`,
       };
     const tree = approvedTree(ctx, g.repo.common, head);
-    const session = sessionsIn(ctx.store, g.agent.worktree)[0]?.session_id;
-    if (!session) return { ok: false, error: `roz has no session of ${name} recorded (its worktree ${g.agent.worktree}): nowhere to record the approval` };
+    const session = sessionsIn(ctx.store, g.agent.worktree)[0]?.session_id ?? null;
     const decidedAt = now.toISOString();
     const summary = `approved by ${human} at a terminal: ${g.agent.branch} at ${head.slice(0, 12)}`;
     try {
-      await ctx.store.update(session, now, (state) => {
-        state.review.decision_history.push({ kind: 'complete', summary, decided_at: decidedAt, agent_id: null, tree, human, valid: true });
-        return {
-          value: undefined,
-          trace: [{ ts: decidedAt, event: 'roz:HumanApproval', session_id: session, agent: name, branch: g.agent.branch, commit: head, tree, human }],
-        };
-      });
+      // No session of the agent in roz's store (work done before roz ran it): the approval goes to roz's fleet file.
+      if (!session)
+        appendHumanApproval(ctx.storeDir, {
+          worktree: g.agent.worktree,
+          agent: name,
+          branch: g.agent.branch,
+          commit: head,
+          tree,
+          human,
+          decided_at: decidedAt,
+        });
+      else
+        await ctx.store.update(session, now, (state) => {
+          state.review.decision_history.push({ kind: 'complete', summary, decided_at: decidedAt, agent_id: null, tree, human, valid: true });
+          return {
+            value: undefined,
+            trace: [{ ts: decidedAt, event: 'roz:HumanApproval', session_id: session, agent: name, branch: g.agent.branch, commit: head, tree, human }],
+          };
+        });
     } catch (err) {
       return {
         ok: false,
@@ -138,7 +150,7 @@ export async function recordHumanApproval(ctx: GateContext, name: string, head: 
       files: [],
       metadata: {
         [ROZ_NAMESPACE]: {
-          session_id: session,
+          session_id: session ?? 'none',
           intent_id: 'none',
           mutation_class: 'INTENT_EVOLUTION',
           tool_name: 'roz:human-review',
@@ -153,7 +165,7 @@ export async function recordHumanApproval(ctx: GateContext, name: string, head: 
     } catch (err) {
       ledgerError = (err as Error).message;
     }
-    return { ok: true, session_id: session, decided_at: decidedAt, tree, human, ledger_error: ledgerError };
+    return { ok: true, session_id: session ?? '(none)', decided_at: decidedAt, tree, human, ledger_error: ledgerError };
   } catch (err) {
     if (err instanceof FleetError || err instanceof ObjectError) return { ok: false, error: err.message };
     throw err;
