@@ -96,7 +96,7 @@ export function outsideWrites(targets: ReadonlyArray<{ path: string; via: string
  * The guard on its own, for a project without intent governance. `outside` lists files beyond the
  * project the command would destroy (see outsideWrites); those are asked about like a destructive command.
  */
-export function guardPreToolUse(
+export function guardOnPreToolUse(
   input: HookInput<'PreToolUse'>,
   classify: (command: string) => DestructiveFindings,
   mode: GuardMode,

@@ -8,8 +8,8 @@ import { join, resolve } from 'node:path';
 import type { RozConfig } from '../core/config.js';
 import type { ProtectedPaths } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
-import { agentRootsFromRegistry } from '../store/agent-base.js';
-import { findProjectRoot, orchestrationPaths } from '../store/project-root.js';
+import { findAgent } from '../store/agent-registry.js';
+import { findProjectRoot, orchestrationPaths, type AgentRoots } from '../store/project-root.js';
 import { codeCacheDir } from './code-paths.js';
 import { fileToolWriteArea, outsideDenyPaths } from './file-tool-area.js';
 import { configPath, loadConfig } from './config-loader.js';
@@ -25,6 +25,8 @@ export function protectedPaths(
   settingsFile: string | null,
   pluginDir: string | null = pluginRoot(env),
   rozConfig: RozConfig = loadConfig(env).config,
+  /** The agent whose worktree `cwd` is, as the launch found it (store/agent-place.ts); undefined: look it up. */
+  agentRoots?: AgentRoots | null,
 ): ProtectedPaths {
   const home = env.HOME || homedir();
   const real = (p: string): string => resolveReal(resolve(cwd, p));
@@ -32,8 +34,8 @@ export function protectedPaths(
   const area = fileToolWriteArea(env, cwd, home, rozConfig.enforce.write_paths);
   const cache = codeCacheDir(env, home);
   const config = real(configPath(env, home));
-  // An agent in its worktree: the base checkout's intents govern it (from roz's registry, store/agent-base.ts).
-  const agent = agentRootsFromRegistry(store, cwd);
+  // An agent in its worktree: the base checkout's intents govern it (from roz's registry, store/agent-registry.ts).
+  const agent = agentRoots === undefined ? (findAgent(store, cwd)?.roots ?? null) : agentRoots;
   const project = findProjectRoot(cwd, { projectDir: env.CLAUDE_PROJECT_DIR, agent });
   const baseOrch = agent ? orchestrationPaths(agent.base).dir : null;
   // Only an existing .orchestration/: the sandbox mounts a placeholder for a

@@ -14,7 +14,7 @@ import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { clientDialogVerdict } from '../core/client-dialog.js';
 import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
-import { guardPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
+import { guardOnPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
 import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
 import { governanceOf } from '../core/governance/state.js';
@@ -29,12 +29,12 @@ import { renderOutput } from './output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { fileToolWriteArea } from './file-tool-area.js';
-import { onPreToolUseProtect } from '../core/enforce/protect.js';
+import { protectOnPreToolUse } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
-import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
+import { agentStaging, operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -123,10 +123,12 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     // of the session's project and the `.git` it started with (snapshots.ts).
     const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
     // The agent's new git objects, hashed again before the repository holds them (store/object-intake.ts).
+    const project = deps.env.CLAUDE_PROJECT_DIR || input.cwd;
+    const staging = event === 'PreToolUse' ? null : agentStaging(project);
     const objects =
       event === 'PreToolUse'
         ? null
-        : await takeAgentObjects(deps.env.CLAUDE_PROJECT_DIR || input.cwd, config.storage.path, () => {
+        : await takeAgentObjects(project, staging, config.storage.path, () => {
             try {
               return store.read(input.session_id)?.git?.identity;
             } catch {
@@ -135,7 +137,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           });
     for (const w of objects?.warnings ?? []) warn(w);
     if (event === 'Stop') {
-      const left = await operationLeftWarning(deps.env.CLAUDE_PROJECT_DIR || input.cwd);
+      const left = await operationLeftWarning(project, staging);
       if (left) warn(left);
     }
     const gov: GovernanceDeps = {
@@ -161,7 +163,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       rozFilesOffDisk: snaps.rozFilesOffDisk,
     };
     const protect = () =>
-      onPreToolUseProtect(input as HookInput<'PreToolUse'>, () =>
+      protectOnPreToolUse(input as HookInput<'PreToolUse'>, () =>
         protectedWrite(input as HookInput<'PreToolUse'>, {
           pluginDir: deps.env.CLAUDE_PLUGIN_ROOT || null,
           codeCache: codeCacheDir(deps.env, home),
@@ -340,7 +342,11 @@ function guardFailingOpen(judge: () => PolicyResult): PolicyResult {
   }
 }
 
-/** The review gate and intent governance are two policies over one event; the stricter verdict wins. */
+/**
+ * The review gate and intent governance are two policies over one event; the stricter verdict wins.
+ * Each policy's entry for an event is named `<policy>On<Event>` (guardOnPreToolUse,
+ * protectOnPreToolUse, governanceOnPostToolUse, …; the review gate's are `review.on<Event>`).
+ */
 function dispatch(
   event: HookEventName,
   state: SessionState,
@@ -377,7 +383,7 @@ function dispatch(
   if (event === 'PreToolUse')
     return mergeResults(
       r,
-      guardFailingOpen(() => guardPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask', outsideOf(input, gov))),
+      guardFailingOpen(() => guardOnPreToolUse(input as HookInput<'PreToolUse'>, destructiveVerdict, gov.guard ?? 'ask', outsideOf(input, gov))),
     );
   return r;
 }

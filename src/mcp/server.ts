@@ -11,7 +11,7 @@ import { bindSelection } from '../engine/governance/select.js';
 import { rozVersion } from '../core/version.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { findProjectRoot, loadIntents } from '../store/orchestration.js';
-import { agentRootsFor } from '../store/agent-base.js';
+import { agentRootsFor } from '../store/agent-registry.js';
 import { intentsHome } from '../store/project-root.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
 import type { SessionStore } from '../store/session-store.js';
@@ -33,7 +33,7 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
   const store = opts.store ?? new FileSessionStore(config.storage.path);
   const now = opts.now ?? (() => new Date());
   const server = new McpServer({ name: 'roz', version: rozVersion });
-  // An agent in its worktree selects among the base checkout's intents (store/agent-base.ts): the ones its hooks enforce.
+  // An agent in its worktree selects among the base checkout's intents (store/agent-registry.ts): the ones its hooks enforce.
   const project = (): { root: string; intentsFrom: string } | null => {
     const start = env.CLAUDE_PROJECT_DIR ?? cwd;
     const agent = agentRootsFor(env, config.storage.path, start);

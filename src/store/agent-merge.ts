@@ -21,6 +21,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, 
 import { join } from 'node:path';
 import { ledgerUnion } from '../core/fleet/ledger-union.js';
 import { changedRozFiles, LEDGER_PATH, ROZ_DIR, type RozEntries, type RozFilesOnBranch } from '../core/fleet/roz-files.js';
+import { registryDir } from './agent-registry.js';
 import { EMPTY_TREE } from './tree-snapshot.js';
 import { runGit, runGitBytes, type GitRepo } from './git.js';
 import { commitTree, entryAt, objectHash, ObjectError, parseTree, readObjects, treeWith, verifyTree, type TreeEntry } from './git-objects.js';
@@ -144,7 +145,7 @@ export interface MergeInput {
 
 /** A scratch bare repository in roz's store that sees the real objects (alternates) and nothing else of the repository. */
 function scratchRepo(storeDir: string, commonDir: string): GitRepo {
-  const parent = join(storeDir, 'fleet');
+  const parent = registryDir(storeDir);
   mkdirSync(parent, { recursive: true, mode: 0o700 });
   const dir = mkdtempSync(join(parent, 'merge-'));
   mkdirSync(join(dir, 'objects', 'info'), { recursive: true });

@@ -3,62 +3,21 @@
 // roz's registry of what it created), removed only when roz created them and
 // their work is merged or the human says to discard it.
 //
-// The registry lives in roz's store (`<store>/fleet/<hash of the repository's
-// common git dir>.json`), which an enforced agent cannot write. Every git call
+// The registry lives in roz's store and is read and written only through
+// store/agent-registry.ts (its schema, path and lock). Every git call
 // goes through the hardened runner (store/git.ts), and a call that writes a
 // work tree (worktree add, status) also gets every filter the repository's
 // config names switched off: nothing the agent wrote picks a program roz runs.
-import { createHash } from 'node:crypto';
 import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentBranch, checkAgentName, isInside, worktreePath } from '../core/fleet/agent-name.js';
 import { parseWorktreeList, type WorktreeEntry } from '../core/fleet/worktree-list.js';
-import { writeFileAtomicSync } from './atomic-write.js';
+import { readRegistry, writeRegistry, type AgentRecord } from './agent-registry.js';
+import { FleetError } from './fleet-error.js';
 import { runGit, type GitRepo } from './git.js';
 import { intakeAt } from './object-intake.js';
 import { repoOf } from './git-repo.js';
 import { ORCHESTRATION } from './project-root.js';
-import { readOptionalText } from './regular-file.js';
-
-export interface AgentRecord {
-  name: string;
-  /** `roz/NAME`, or null for an agent sharing the directory (no worktree). */
-  branch: string | null;
-  /** Absolute real path of its worktree (or of the shared directory). */
-  worktree: string;
-  /** The branch it merges into (`refs/heads/...`); null when shared. */
-  base_ref: string | null;
-  /** The commit its branch started from. */
-  base_commit: string | null;
-  /**
-   * The checkout whose `.orchestration/active_intents.yaml` governs the agent
-   * (the repository's main checkout, the human's): not the copy in its own
-   * worktree (docs/fleet.md, "Intents"). Absent in records made before it.
-   */
-  base_checkout?: string;
-  created_at: string;
-  /** No worktree of its own: it shares the directory with the others (their writes can collide). */
-  shared: boolean;
-  prompt?: string;
-  claude_args?: string[];
-}
-
-export interface FleetRegistry {
-  version: 1;
-  /** The repository's common git directory (real path), or the shared directory outside git. */
-  repo: string;
-  agents: Record<string, AgentRecord>;
-}
-
-export class FleetError extends Error {
-  override name = 'FleetError';
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-  }
-}
 
 const realOr = (p: string): string => {
   try {
@@ -115,31 +74,6 @@ export function noFilters(repo: GitRepo): string[] {
       names.add(m[1]!);
     }
   return [...names].flatMap((n) => ['-c', `filter.${n}.clean=`, '-c', `filter.${n}.smudge=`, '-c', `filter.${n}.process=`, '-c', `filter.${n}.required=false`]);
-}
-
-// ---- the registry
-
-function registryFile(storeDir: string, repoKey: string): string {
-  return join(storeDir, 'fleet', `${createHash('sha256').update(repoKey).digest('hex').slice(0, 24)}.json`);
-}
-
-export function readRegistry(storeDir: string, repoKey: string): FleetRegistry {
-  const text = readOptionalText(registryFile(storeDir, repoKey), 4 * 1024 * 1024);
-  if (text === null) return { version: 1, repo: repoKey, agents: {} };
-  let v: FleetRegistry;
-  try {
-    v = JSON.parse(text) as FleetRegistry;
-  } catch (err) {
-    throw new FleetError(`roz's fleet registry ${registryFile(storeDir, repoKey)} is not JSON (${(err as Error).message}); move it aside to start over`);
-  }
-  if (!v || v.version !== 1 || typeof v.agents !== 'object' || v.repo !== repoKey)
-    throw new FleetError(`roz's fleet registry ${registryFile(storeDir, repoKey)} is not one roz wrote for ${repoKey}`);
-  return v;
-}
-
-export function writeRegistry(storeDir: string, reg: FleetRegistry): void {
-  mkdirSync(storeDir, { recursive: true, mode: 0o700 });
-  writeFileAtomicSync(storeDir, registryFile(storeDir, reg.repo), `${JSON.stringify(reg, null, 2)}\n`, { mode: 0o600, dirMode: 0o700 });
 }
 
 // ---- create

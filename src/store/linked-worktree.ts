@@ -83,14 +83,17 @@ export function linkedWorktreeOf(cwd: string): LinkedWorktree | null {
  * An empty `packed-refs` in the common dir when there is none, so the sandbox
  * can deny an existing file: a missing one stays creatable from the agent's
  * Bash on both clients (observed), and git reads it under every ref without a
- * loose file. Empty is what git itself takes as "nothing packed".
+ * loose file. Empty is what git itself takes as "nothing packed". Returns
+ * whether it was missing (the facts must then be read again).
  */
-export function ensurePackedRefs(w: LinkedWorktree): void {
-  if (w.commonEntries.includes('packed-refs')) return;
+export function ensurePackedRefs(w: LinkedWorktree): boolean {
+  if (w.commonEntries.includes('packed-refs')) return false;
   try {
     writeFileSync(join(w.commonDir, 'packed-refs'), '', { flag: 'wx', mode: 0o644 });
+    return true;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return true; // made by another launch since it was read: read again
   }
 }
 

@@ -20,7 +20,8 @@ import {
   type RunPlan,
 } from '../core/launch-plan.js';
 import { loadConfig } from '../engine/config-loader.js';
-import { agentRootsFromRegistry } from '../store/agent-base.js';
+import type { OwningAgent } from '../store/agent-registry.js';
+import { agentPlace, type AgentPlace } from '../store/agent-place.js';
 import { AGENT_WORKTREE_ENV, BASE_CHECKOUT_ENV } from '../store/project-root.js';
 import { pluginRoot } from '../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
@@ -75,14 +76,21 @@ export interface PreparedLaunch {
   plan: RunPlan;
   /** `claude --version` as asked for this launch (null when not asked or unknown): later agents reuse it. */
   clientVersion: ClientVersion | null;
+  /** Where it runs: the registry's agent owning its directory, its linked worktree (computed here, once). */
+  place: AgentPlace;
 }
 
 /**
  * Plan one launch. `shared`: the run's config and client version, already
  * known from the first agent's launch (one config load per run, one
- * `claude --version`).
+ * `claude --version`). `owner`: the registry's agent the caller already found
+ * for `req.cwd` (the fleet host starting a recorded agent); else it is looked up.
  */
-export function prepareLaunch(req: LaunchRequest, shared?: { loaded: LoadedConfig; clientVersion: ClientVersion | null }): PreparedLaunch {
+export function prepareLaunch(
+  req: LaunchRequest,
+  shared?: { loaded: LoadedConfig; clientVersion: ClientVersion | null },
+  owner?: OwningAgent | null,
+): PreparedLaunch {
   // Not from the project's own folders on PATH (node_modules/.bin under npx): launch-node.ts.
   const file = resolveExecutable(req.command, pathOutsideProject(req.env.PATH, req.cwd));
   if (!file)
@@ -99,7 +107,18 @@ export function prepareLaunch(req: LaunchRequest, shared?: { loaded: LoadedConfi
   const launchNotes: string[] = [];
   const launchDir = launchPluginDir(req, pluginDir, transportFor(facts).http, env, launchNotes, loaded.config.storage.path);
   const planned = planRun(facts, launchDir);
-  return { file, pluginDir, launchDir, loaded, plan: { ...planned, notes: [...launchNotes, ...planned.notes] }, clientVersion: facts.clientVersion };
+  // An agent in a worktree roz made for it: its hooks take the base checkout's intents (docs/fleet.md,
+  // "Intents"), told from roz's registry, never from anything in the worktree.
+  const place = agentPlace(resolve(req.cwd, planned.storePath), req.cwd, owner);
+  return {
+    file,
+    pluginDir,
+    launchDir,
+    loaded,
+    plan: { ...planned, notes: [...launchNotes, ...planned.notes] },
+    clientVersion: facts.clientVersion,
+    place,
+  };
 }
 
 /** Whoever serves this agent's http hooks: the supervisor (for `agent`) or `roz exec`'s in-process hooks. */
@@ -130,9 +149,8 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
   const env = req.env;
   let settings: RunSettings | null = null;
   try {
-    // An agent in a worktree roz made for it: its hooks take the base checkout's intents (docs/fleet.md,
-    // "Intents"), told from roz's registry, never from anything in the worktree; anyone else's word is dropped.
-    const agentRoots = agentRootsFromRegistry(resolve(req.cwd, plan.storePath), req.cwd);
+    // Its roots as the launch found them (prepareLaunch); anyone else's word in the environment is dropped.
+    const agentRoots = prepared.place.agent?.roots ?? null;
     const roots: Record<string, string> = agentRoots ? { [AGENT_WORKTREE_ENV]: agentRoots.worktree, [BASE_CHECKOUT_ENV]: agentRoots.base } : {};
     const childEnv: Record<string, string> = { ...withoutAgentRoots(env), ...opts.reach, ...plan.env, ...roots };
     const fragments = [...(opts.fragments ?? [])];
@@ -142,7 +160,7 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     let args = plan.args;
     if (isClaudeCommand(req.command)) {
       const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
-      settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir, prepared.loaded.config);
+      settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir, prepared.loaded.config, prepared.place);
       args = withSettings(plan, settings.file).args;
       childEnv[SETTINGS_ENV] = settings.file;
       // roz's git first on the agent's PATH: it writes new objects into the staging store (plugin/git-shim/git).

@@ -2,6 +2,7 @@
 // way to approve is answer(), which only the TUI calls: a frame can create a
 // pending approval, never resolve one. A timeout denies.
 import { humanReason } from '../core/human-reason.js';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import { truncateValue } from '../core/truncate.js';
 import type { TraceRecord } from '../store/session-store.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
@@ -102,7 +103,7 @@ export class ApprovalBroker {
 
   /** Queue an `ask` frame for a human, or answer it from a rule the human made earlier. */
   /** The request as queued (null: refused, or answered at once by a session rule). */
-  request(frame: HookFrame, conn: HookConnection, agentName = 'main'): PendingApproval | null {
+  request(frame: HookFrame, conn: HookConnection, agentName = FIRST_AGENT): PendingApproval | null {
     if (frame.verdict.kind !== 'ask') throw new Error('only ask verdicts wait for a human');
     // Frame ids come from the hook: one already waiting (another agent's, or a replay) must not replace it.
     if ([...this.waiting.values()].some((w) => w.frameId === frame.id)) {

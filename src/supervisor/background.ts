@@ -60,7 +60,7 @@ export function launchWillConfine(req: LaunchRequest): Enforcement {
   try {
     const prepared = prepareLaunch(req);
     const user = prepared.plan.userSettings !== undefined ? [readUserSettings(prepared.plan.userSettings, req.cwd)] : [];
-    const settings = writeRunSettings(req.env, req.cwd, user, prepared.pluginDir, prepared.loaded.config);
+    const settings = writeRunSettings(req.env, req.cwd, user, prepared.pluginDir, prepared.loaded.config, prepared.place);
     try {
       return launchEnforcement(req.env, req.cwd, prepared.loaded.config.storage.path, settings.file);
     } finally {

@@ -31,7 +31,6 @@ export interface ChannelServerOptions {
 }
 
 /** The agent `roz run` starts in the current checkout (defined beside the agent-name rules, which reserve it). */
-export { FIRST_AGENT };
 
 export class ChannelServer {
   /** The first agent's token. */

@@ -9,7 +9,7 @@ import type { QueuedRequest } from '../core/fleet/queue.js';
 import type { HumanAnswer } from './approval-broker.js';
 import type { LiveEvent } from './live-event.js';
 import type { SessionStats } from './session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from './supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from './view.js';
 
 export interface Outcome {
   ok: boolean;

@@ -16,7 +16,7 @@ import { lastSessionIn } from '../store/agent-sessions.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { realpathSync } from 'node:fs';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
-import { FIRST_AGENT } from './channel-server.js';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import type { ControlServer } from './control-server.js';
 import { PTY_REPLAY_CHARS } from './attach-protocol.js';
 import type { ConnectedAgent } from './fleet-connection.js';

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { detectEnforcement } from '../engine/enforce-probe.js';
 import { controlKey } from '../store/control-record.js';
-import { FIRST_AGENT } from './channel-server.js';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import type { AttachHost } from './attach-hub.js';
 import { ControlServer } from './control-server.js';
 import type { FleetControl } from './fleet-control.js';

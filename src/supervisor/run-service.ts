@@ -10,7 +10,7 @@ import { launchAgent, launchFacts, prepareLaunch, RunError, type LaunchRequest, 
 import { InProcessHooks } from './in-process-hooks.js';
 import type { RunSettings } from './run-settings.js';
 import { Supervisor } from './supervisor.js';
-import { FIRST_AGENT } from './channel-server.js';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import type { ControlServer } from './control-server.js';
 import { startRunControl } from './run-control.js';
 

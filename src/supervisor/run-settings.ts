@@ -11,7 +11,8 @@ import { loadConfig } from '../engine/config-loader.js';
 import { protectedPaths } from '../engine/enforce-paths.js';
 import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
 import { ensureControlDir } from '../store/control-record.js';
-import { ensurePackedRefs, linkedWorktreeOf, loosenPackedRefs } from '../store/linked-worktree.js';
+import { linkedWorktreeOf } from '../store/linked-worktree.js';
+import { agentPlace, type AgentPlace } from '../store/agent-place.js';
 
 /** The env var that tells the hooks which settings file this run was launched with. */
 export const SETTINGS_ENV = 'ROZ_SETTINGS_FILE';
@@ -36,11 +37,12 @@ export function buildSettings(
   pluginDir?: string,
   config: RozConfig = loadConfig(env).config,
   objects: StagingPlace | null = null,
+  place?: AgentPlace,
 ): { settings: ClaudeSettings; paths: ProtectedPaths } {
-  const paths = protectedPaths(env, cwd, settingsFile, pluginDir, config);
+  const paths = protectedPaths(env, cwd, settingsFile, pluginDir, config, place ? (place.agent?.roots ?? null) : undefined);
   const network = config.enforce.network;
   // In a linked worktree (an agent's, issue 25): its own branch, not the shared repository.
-  const worktree = linkedWorktreeOf(cwd);
+  const worktree = place ? place.linked : linkedWorktreeOf(cwd);
   const own = worktree ? [worktreeSandboxFragment(worktree, objects !== null)] : [];
   // The repository's objects read-only (its common dir's, for a worktree too): new ones wait in staging.
   if (objects) own.push(objectsFragment(objects.objects, worktree ? null : objects.gitDir));
@@ -56,13 +58,17 @@ export function readUserSettings(value: string, cwd: string): ClaudeSettings {
   return doc as ClaudeSettings;
 }
 
-/** `config`: the run's one loaded config (core/launch-plan.ts); loaded here when not given. */
+/**
+ * `config`: the run's one loaded config (core/launch-plan.ts); loaded here when not given.
+ * `place`: where the launch runs, computed where it was prepared (store/agent-place.ts); computed here when not given.
+ */
 export function writeRunSettings(
   env: Record<string, string | undefined>,
   cwd: string,
   extra: ClaudeSettings[] = [],
   pluginDir?: string,
   config: RozConfig = loadConfig(env).config,
+  place?: AgentPlace,
 ): RunSettings {
   const store = resolve(cwd, config.storage.path);
   const runs = join(store, 'runs');
@@ -70,16 +76,11 @@ export function writeRunSettings(
   const dir = mkdtempSync(join(runs, 'run-'));
   const file = join(dir, 'settings.json');
   try {
-    // A missing packed-refs cannot be denied without breaking git (core/enforce/worktree-sandbox.ts): make it exist.
-    // A ref only in packed-refs has no file to deny: give it one (same value) first.
-    const worktree = linkedWorktreeOf(cwd);
-    if (worktree) {
-      ensurePackedRefs(worktree);
-      loosenPackedRefs(worktree);
-    }
+    // A linked worktree's refs made ready for its sandbox (store/agent-place.ts), once per launch.
+    const at = place ?? agentPlace(store, cwd);
     // The agent's new git objects wait here for roz to hash them (store/object-intake.ts).
     const objects = prepareStaging(cwd);
-    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config, objects);
+    const { settings, paths } = buildSettings(env, cwd, file, extra, pluginDir, config, objects, at);
     // The paths must exist before the sandbox mounts them read-only (or, the control records, unreadable).
     if (paths.codeCache) mkdirSync(paths.codeCache, { recursive: true, mode: 0o700 });
     ensureControlDir(store);

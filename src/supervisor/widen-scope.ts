@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { isMap, isSeq, parseDocument } from 'yaml';
 import { parseActiveIntents } from '../core/governance/intents-parser.js';
 import { scopeMatcher } from '../core/governance/scope.js';
-import { AGENT_TRACE_VERSION, intentUrn, ROZ_NAMESPACE, type TraceRecord } from '../core/governance/trace-record.js';
+import { intentUrn, ROZ_NAMESPACE, traceHeader, type TraceRecord } from '../core/governance/trace-record.js';
 import { rozVersion } from '../core/version.js';
 import { writeFileAtomicSync } from '../store/atomic-write.js';
 import { gitHead } from '../store/git-head.js';
 import { appendLedger } from '../store/ledger.js';
-import { agentRootsFromRegistry } from '../store/agent-base.js';
+import { findAgent } from '../store/agent-registry.js';
 import { findProjectRoot, orchestrationPaths } from '../store/orchestration.js';
 import { intentsHome } from '../store/project-root.js';
 
@@ -39,11 +39,11 @@ export function acceptableGlob(glob: string): boolean {
 /**
  * The project a request came from and the checkout whose intents file `g`
  * edits: for an agent in its worktree, the base checkout's (roz's registry,
- * store/agent-base.ts: the file its hooks enforce, which its sandbox cannot
+ * store/agent-registry.ts: the file its hooks enforce, which its sandbox cannot
  * write), never the copy in the worktree. Null: no governed project.
  */
 export function widenTarget(cwd: string, storeRoot: string, projectDir: string | undefined): { root: string; intentsFrom: string } | null {
-  const agent = agentRootsFromRegistry(storeRoot, cwd);
+  const agent = findAgent(storeRoot, cwd)?.roots ?? null;
   const root = findProjectRoot(cwd, { projectDir, agent });
   return root ? { root, intentsFrom: intentsHome(root, agent) } : null;
 }
@@ -93,13 +93,8 @@ export function widenScope(opts: {
   const check = parseActiveIntents(next);
   if (!check.ok) return { ok: false, error: `the widened file would be invalid: ${check.problems[0]?.reason ?? 'unknown problem'}` };
   writeFileAtomicSync(home, file, next);
-  const revision = gitHead(home);
   const record: TraceRecord = {
-    version: AGENT_TRACE_VERSION,
-    id: process.getBuiltinModule('node:crypto').randomUUID(),
-    timestamp: opts.now.toISOString(),
-    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
-    tool: { name: 'roz', version: rozVersion },
+    ...traceHeader(process.getBuiltinModule('node:crypto').randomUUID(), opts.now, gitHead(home), rozVersion),
     files: [
       {
         path: '.orchestration/active_intents.yaml',

@@ -11,7 +11,7 @@ import { render } from 'ink';
 import { StringDecoder } from 'node:string_decoder';
 import { needsHuman } from '../core/fleet/agent-state.js';
 import { nextNeedingYou } from '../core/fleet/queue.js';
-import { FIRST_AGENT } from '../supervisor/channel-server.js';
+import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import type { ConnectionEnd, FleetConnection } from '../supervisor/fleet-connection.js';
 import { TerminalGuard } from '../supervisor/terminal-guard.js';
 import { App } from './App.js';

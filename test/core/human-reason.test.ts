@@ -8,7 +8,7 @@ import { guardVerdict } from '../../src/core/guard.js';
 import { destructiveLine, HUMAN_MAX, humanReason, outsideScopeLine } from '../../src/core/human-reason.js';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { combine } from '../../src/core/verdict.js';
-import { governancePreToolUse } from '../../src/engine/governance/gate.js';
+import { governanceOnPreToolUse } from '../../src/engine/governance/gate.js';
 import { makeProject, pre, session } from '../governance/helpers.js';
 
 beforeAll(loadAllOnDemand);
@@ -51,13 +51,13 @@ describe('the human reason', () => {
     const s = session();
     governanceOf(s).intent_id = 'INT-001';
     const d = { env: { HOME: p.home }, now: new Date('2026-03-01T10:00:00Z'), storeRoot: p.store, home: p.home };
-    const r = governancePreToolUse(s, pre(p.root, 'Bash', { command: 'rm -rf build' }), d);
+    const r = governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: 'rm -rf build' }), d);
     expect(r.verdict.kind).toBe('ask');
     const human = humanReason(r.verdict)!;
     expect(human).toBe("build is outside INT-001's scope: src/auth/**, src/middleware/jwt.ts; deletes the tree build/");
     expect(human).not.toContain(p.root);
     // No intent selected: a denial with its own line.
-    const none = governancePreToolUse(session('s2'), pre(p.root, 'Write', { file_path: 'src/auth/a.ts', content: '' }), d);
+    const none = governanceOnPreToolUse(session('s2'), pre(p.root, 'Write', { file_path: 'src/auth/a.ts', content: '' }), d);
     expect(humanReason(none.verdict)).toBe('changes files with no intent selected');
   });
 

@@ -9,9 +9,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { HookInput } from '../../src/core/hook-input.js';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
-import { governanceStop } from '../../src/engine/governance/audit.js';
-import { governancePostToolUse } from '../../src/engine/governance/dispatch.js';
-import { governancePreToolUse } from '../../src/engine/governance/gate.js';
+import { governanceOnStop } from '../../src/engine/governance/audit.js';
+import { governanceOnPostToolUse } from '../../src/engine/governance/dispatch.js';
+import { governanceOnPreToolUse } from '../../src/engine/governance/gate.js';
 import { makeProject, post, pre, session } from './helpers.js';
 
 beforeAll(loadAllOnDemand);
@@ -27,17 +27,17 @@ describe('scope audit at Stop', () => {
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     // The first judged call after selection records the base.
-    expect(governancePreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p)).verdict.kind).toBe('none');
+    expect(governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p)).verdict.kind).toBe('none');
     expect(governanceOf(s).audit?.base?.tree).toMatch(/^[0-9a-f]{40}/);
 
     // In scope, through a judged Write: fine.
     p.write('src/auth/a.ts', 'a\n');
-    governancePostToolUse(s, post(p.root, 'Write', { file_path: join(p.root, 'src/auth/a.ts'), content: 'a\n' }), deps(p));
+    governanceOnPostToolUse(s, post(p.root, 'Write', { file_path: join(p.root, 'src/auth/a.ts'), content: 'a\n' }), deps(p));
     // Outside the scope, behind roz's back.
     p.write('src/billing/x.ts', 'sneaky\n');
     writeFileSync(join(p.root, 'src/billing/old.ts'), 'changed\n');
 
-    const first = governanceStop(s, stop(p.root), deps(p));
+    const first = governanceOnStop(s, stop(p.root), deps(p));
     expect(first.verdict.kind).toBe('block');
     const reason = first.verdict.kind === 'block' ? first.verdict.reason : '';
     expect(reason).toMatch(/^\[SCOPE_VIOLATION\]/);
@@ -55,7 +55,7 @@ describe('scope audit at Stop', () => {
     expect(un[0].files.map((f: { path: string }) => f.path)).toEqual(['src/billing/old.ts', 'src/billing/x.ts']);
 
     // The same set again: a visible warning, not a second block (no loop).
-    const again = governanceStop(s, stop(p.root, true), deps(p));
+    const again = governanceOnStop(s, stop(p.root, true), deps(p));
     expect(again.verdict.kind).toBe('none');
     expect(again.warnings.join('\n')).toMatch(/src\/billing\/x\.ts/);
   });
@@ -65,10 +65,10 @@ describe('scope audit at Stop', () => {
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     const call = pre(p.root, 'Bash', { command: 'bash -c "$GEN"' }, { tool_use_id: 'toolu_gen' });
-    expect(governancePreToolUse(s, call, deps(p)).verdict).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
+    expect(governanceOnPreToolUse(s, call, deps(p)).verdict).toMatchObject({ kind: 'ask', code: 'SCOPE_VIOLATION' });
     p.write('docs/generated.md', 'gen\n');
-    governancePostToolUse(s, post(p.root, 'Bash', { command: 'bash -c "$GEN"' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
-    expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
+    governanceOnPostToolUse(s, post(p.root, 'Bash', { command: 'bash -c "$GEN"' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
+    expect(governanceOnStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
   });
 
   it("running a project script is allowed, and what it writes outside the scope blocks the stop (issue 22's decision)", () => {
@@ -76,10 +76,10 @@ describe('scope audit at Stop', () => {
     const s = session();
     governanceOf(s).intent_id = 'INT-001';
     const call = pre(p.root, 'Bash', { command: 'python3 tools/gen.py' }, { tool_use_id: 'toolu_gen' });
-    expect(governancePreToolUse(s, call, deps(p)).verdict.kind).toBe('none');
+    expect(governanceOnPreToolUse(s, call, deps(p)).verdict.kind).toBe('none');
     p.write('docs/generated.md', 'gen\n');
-    governancePostToolUse(s, post(p.root, 'Bash', { command: 'python3 tools/gen.py' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
-    const stopped = governanceStop(s, stop(p.root), deps(p)).verdict;
+    governanceOnPostToolUse(s, post(p.root, 'Bash', { command: 'python3 tools/gen.py' }, {}, { tool_use_id: 'toolu_gen' }), deps(p));
+    const stopped = governanceOnStop(s, stop(p.root), deps(p)).verdict;
     expect(stopped).toMatchObject({ kind: 'block', reason: expect.stringMatching(/^\[SCOPE_VIOLATION\][\s\S]*docs\/generated\.md/) });
   });
 
@@ -87,11 +87,11 @@ describe('scope audit at Stop', () => {
     const p = makeProject();
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
-    governancePreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p));
+    governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: 'ls' }), deps(p));
     // Outside git the base is recorded as absent, so later calls do not try git again.
     expect(governanceOf(s).audit).toMatchObject({ intent_id: 'INT-001', base: null });
     p.write('src/billing/x.ts', 'x\n');
-    expect(governanceStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
+    expect(governanceOnStop(s, stop(p.root), deps(p)).verdict.kind).toBe('none');
     expect(existsSync(join(p.root, '.orchestration/agent_trace.jsonl'))).toBe(false);
   });
 });
@@ -111,7 +111,7 @@ describe('git moves are judged by the files they change', () => {
     gitIn(p.root, 'commit', '-q', '-m', 'a');
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
-    const judge = (command: string) => governancePreToolUse(s, pre(p.root, 'Bash', { command }), deps(p)).verdict;
+    const judge = (command: string) => governanceOnPreToolUse(s, pre(p.root, 'Bash', { command }), deps(p)).verdict;
 
     p.write('src/auth/a.ts', 'two\n');
     expect(judge('git stash').kind).toBe('none');

@@ -8,8 +8,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { traceRecordSchema } from '../../src/core/governance/trace-schema.js';
-import { governanceOnReviewIssues, governancePostToolUse, governanceSessionStart, runGovernance } from '../../src/engine/governance/dispatch.js';
-import { governancePreToolUse } from '../../src/engine/governance/gate.js';
+import { governanceOnReviewIssues, governanceOnPostToolUse, governanceOnSessionStart, runGovernance } from '../../src/engine/governance/dispatch.js';
+import { governanceOnPreToolUse } from '../../src/engine/governance/gate.js';
 import { bindSelection } from '../../src/engine/governance/select.js';
 import { readLedger } from '../../src/store/ledger.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
@@ -26,18 +26,18 @@ describe('governance engine', () => {
   it('is off without .orchestration/active_intents.yaml: everything allowed, nothing written', () => {
     const p = makeProject({ intents: null });
     const s = session('sess-1', p.root);
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Write', { file_path: '/etc/x' }), deps(p)))).toBe('none');
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: 'git push --force' }), deps(p)))).toBe('none');
-    expect(kind(governanceSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p)))).toBe('none');
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Write', { file_path: '/etc/x' }), deps(p)))).toBe('none');
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: 'git push --force' }), deps(p)))).toBe('none');
+    expect(kind(governanceOnSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p)))).toBe('none');
     p.write('a.txt', 'x');
-    governancePostToolUse(s, post(p.root, 'Write', { file_path: 'a.txt', content: 'x' }), deps(p));
+    governanceOnPostToolUse(s, post(p.root, 'Write', { file_path: 'a.txt', content: 'x' }), deps(p));
     expect(existsSync(join(p.root, '.orchestration'))).toBe(false);
   });
 
   it('SessionStart lists the selectable intents and the latest lessons', () => {
     const p = makeProject();
     p.write('.orchestration/CLAUDE.md', '# brain\n\n## Lessons Learned\n\n- old lesson\n- newest lesson\n');
-    const r = governanceSessionStart(
+    const r = governanceOnSessionStart(
       session(),
       { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart', model: 'claude-opus-4-5' } as never,
       deps(p),
@@ -54,7 +54,7 @@ describe('governance engine', () => {
     const s = session('sess-1', p.root);
     const d = deps(p);
     // Before selecting: refused.
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d))).toBe('deny:INTENT_REQUIRED');
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d))).toBe('deny:INTENT_REQUIRED');
     // The MCP server without a session id leaves the selection for the project.
     const bound = await bindSelection({
       store: new MemorySessionStore(),
@@ -67,14 +67,14 @@ describe('governance engine', () => {
     });
     expect(bound.ok && 'pending' in bound.bound).toBe(true);
     if (bound.ok) expect(bound.context).toMatch(/<intent_context id="INT-001"/);
-    const allowed = governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d);
+    const allowed = governanceOnPreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/jwt.ts' }), d);
     expect(kind(allowed)).toBe('none');
     expect(allowed.notes.map((n) => n.type)).toContain('IntentSelected');
     expect(governanceOf(s).intent_id).toBe('INT-001');
 
     const content = 'export function sign() {\n  return 1;\n}\nexport const x = 2;\n';
     p.write('src/auth/jwt.ts', content);
-    const r = governancePostToolUse(
+    const r = governanceOnPostToolUse(
       s,
       post(p.root, 'Write', { file_path: join(p.root, 'src/auth/jwt.ts'), content }, { type: 'create', originalFile: null, structuredPatch: [] }),
       d,
@@ -115,7 +115,7 @@ describe('governance engine', () => {
     // An Edit that keeps the top-level names is AST_REFACTOR, with the exact lines from the patch.
     const edited = 'export function sign() {\n  return 42;\n}\nexport const x = 2;\n';
     p.write('src/auth/jwt.ts', edited);
-    governancePostToolUse(
+    governanceOnPostToolUse(
       s,
       post(
         p.root,
@@ -149,31 +149,31 @@ describe('governance engine', () => {
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
     const file = p.write('src/auth/a.ts', 'v1\n');
-    governancePostToolUse(s, post(p.root, 'Read', { file_path: file }), deps(p));
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Edit', { file_path: file }), deps(p)))).toBe('none');
+    governanceOnPostToolUse(s, post(p.root, 'Read', { file_path: file }), deps(p));
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Edit', { file_path: file }), deps(p)))).toBe('none');
     // the agent itself rewrites it through Bash: remembered as its own write
     writeFileSync(file, 'v2\n');
-    governancePostToolUse(s, post(p.root, 'Bash', { command: 'echo v2 > src/auth/a.ts' }), deps(p));
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Edit', { file_path: file }), deps(p)))).toBe('none');
+    governanceOnPostToolUse(s, post(p.root, 'Bash', { command: 'echo v2 > src/auth/a.ts' }), deps(p));
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Edit', { file_path: file }), deps(p)))).toBe('none');
     // the human edits it behind the agent's back
     writeFileSync(file, 'v3 by human\n');
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Edit', { file_path: file }), deps(p)))).toBe('deny:STALE_FILE');
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Edit', { file_path: file }), deps(p)))).toBe('deny:STALE_FILE');
   });
 
   it('binds the intent when the agent called the MCP tool (hook sees the real session id)', () => {
     const p = makeProject();
     const s = session('sess-1', p.root);
-    governancePostToolUse(s, post(p.root, 'mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-002' }), deps(p));
+    governanceOnPostToolUse(s, post(p.root, 'mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-002' }), deps(p));
     expect(governanceOf(s).intent_id).toBeNull(); // DRAFT: not selectable
-    governancePostToolUse(s, post(p.root, 'mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-001' }), deps(p));
+    governanceOnPostToolUse(s, post(p.root, 'mcp__plugin_roz_roz__select_active_intent', { intent_id: 'INT-001' }), deps(p));
     expect(governanceOf(s)).toMatchObject({ intent_id: 'INT-001', selected_via: 'hook' });
   });
 
   it('remembers the project when the cwd drifts outside it', () => {
     const p = makeProject();
     const s = session('sess-1', p.root);
-    governanceSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
-    expect(kind(governancePreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), deps(p)))).toBe('deny:INTENT_REQUIRED');
+    governanceOnSessionStart(s, { session_id: 'sess-1', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
+    expect(kind(governanceOnPreToolUse(s, pre(p.outside, 'Bash', { command: 'echo x > y' }), deps(p)))).toBe('deny:INTENT_REQUIRED');
   });
 
   it('writes into $TMPDIR are scratch (allow_temp_writes), but not into a temp dir that holds the project', () => {
@@ -183,12 +183,12 @@ describe('governance engine', () => {
     const tmp = join(p.home, 'tmp');
     mkdirSync(tmp);
     const d = { ...deps(p), env: { HOME: p.home, TMPDIR: tmp } };
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), d))).toBe('none');
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), { ...d, allowTempWrites: false }))).toBe(
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), d))).toBe('none');
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${tmp}/scratch.txt` }), { ...d, allowTempWrites: false }))).toBe(
       'ask:SCOPE_VIOLATION',
     );
     // The project itself lives under the OS temp dir here: its neighbours are not scratch.
-    expect(kind(governancePreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${p.outside}/y` }), d))).toBe('ask:SCOPE_VIOLATION');
+    expect(kind(governanceOnPreToolUse(s, pre(p.root, 'Bash', { command: `echo x > ${p.outside}/y` }), d))).toBe('ask:SCOPE_VIOLATION');
   });
 
   it('fails closed: an internal error on a mutation is HOOK_ERROR, on a read only a warning', () => {
@@ -197,18 +197,22 @@ describe('governance engine', () => {
       throw new Error('analyser exploded');
     };
     const d = { ...deps(p), writeTargets: boom };
-    const r = governancePreToolUse(session(), pre(p.root, 'Bash', { command: 'echo x > src/auth/a' }), d);
+    const r = governanceOnPreToolUse(session(), pre(p.root, 'Bash', { command: 'echo x > src/auth/a' }), d);
     expect(kind(r)).toBe('deny:HOOK_ERROR');
     if (r.verdict.kind === 'deny') expect(r.verdict.reason).toMatch(/analyser exploded/);
-    expect(kind(governancePreToolUse(session(), pre(p.root, 'Read', { file_path: 'x' }), d))).toBe('none');
+    expect(kind(governanceOnPreToolUse(session(), pre(p.root, 'Read', { file_path: 'x' }), d))).toBe('none');
   });
 
   it('lessons: a failing test command and a review ISSUES each append a line, fed back at SessionStart', () => {
     const p = makeProject();
     const s = session('sess-1', p.root);
     governanceOf(s).intent_id = 'INT-001';
-    governancePostToolUse(s, failure(p.root, 'npm test', 'Exit code 1\nFAIL src/auth/jwt.test.ts > signs tokens\nAssertionError: expected 1 to be 2'), deps(p));
-    governancePostToolUse(s, failure(p.root, 'ls nope', 'Exit code 2\nNo such file'), deps(p));
+    governanceOnPostToolUse(
+      s,
+      failure(p.root, 'npm test', 'Exit code 1\nFAIL src/auth/jwt.test.ts > signs tokens\nAssertionError: expected 1 to be 2'),
+      deps(p),
+    );
+    governanceOnPostToolUse(s, failure(p.root, 'ls nope', 'Exit code 2\nNo such file'), deps(p));
     s.cwd = p.root;
     governanceOnReviewIssues(s, { summary: 'token expiry untested', message: 'add a test for expired tokens' }, deps(p));
     const brain = readFileSync(join(p.root, '.orchestration/CLAUDE.md'), 'utf8');
@@ -216,7 +220,7 @@ describe('governance engine', () => {
     expect(lessons).toHaveLength(2);
     expect(lessons[0]).toMatch(/\[INT-001\] 'npm test' failed: 'FAIL src\/auth\/jwt\.test\.ts/);
     expect(lessons[1]).toMatch(/review found issues: 'token expiry untested' — fix: 'add a test/);
-    const start = governanceSessionStart(session('sess-2'), { session_id: 'sess-2', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
+    const start = governanceOnSessionStart(session('sess-2'), { session_id: 'sess-2', cwd: p.root, hook_event_name: 'SessionStart' }, deps(p));
     expect(start.verdict.kind === 'context' && start.verdict.text).toMatch(/token expiry untested/);
   });
 });

@@ -12,7 +12,7 @@ import { literalGlob, literalTreeGlob } from '../../src/core/governance/literal-
 import { scopeMatcher, scopeMatcherPerGlob } from '../../src/core/governance/scope.js';
 import { governanceOf } from '../../src/core/governance/state.js';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
-import { governancePreToolUse } from '../../src/engine/governance/gate.js';
+import { governanceOnPreToolUse } from '../../src/engine/governance/gate.js';
 import { ApprovalBroker } from '../../src/supervisor/approval-broker.js';
 import type { HookFrame, ReplyFrame } from '../../src/supervisor/channel-protocol.js';
 import type { HookConnection } from '../../src/supervisor/channel-server.js';
@@ -127,7 +127,7 @@ describe('g on a file named like a glob, end to end', () => {
     const input = pre(p.root, 'Write', { file_path: join(p.root, name), content: 'x' });
 
     // The hook's verdict: an ask that offers the path as a literal glob, and says why in one line.
-    const r = governancePreToolUse(s, input, d);
+    const r = governanceOnPreToolUse(s, input, d);
     expect(r.verdict.kind).toBe('ask');
     if (r.verdict.kind !== 'ask') return;
     const glob = literalGlob(name)!;
@@ -161,9 +161,9 @@ describe('g on a file named like a glob, end to end', () => {
     expect(extra).toEqual([name]);
 
     // And the hook, reading the widened file: that file is in scope now, its neighbours are not.
-    expect(governancePreToolUse(s, input, d).verdict.kind).toBe('none');
+    expect(governanceOnPreToolUse(s, input, d).verdict.kind).toBe('none');
     for (const other of ['README.md', 'src/a.ts', 'x']) {
-      expect(governancePreToolUse(s, pre(p.root, 'Write', { file_path: join(p.root, other), content: 'x' }), d).verdict, other).toMatchObject({
+      expect(governanceOnPreToolUse(s, pre(p.root, 'Write', { file_path: join(p.root, other), content: 'x' }), d).verdict, other).toMatchObject({
         kind: 'ask',
         code: 'SCOPE_VIOLATION',
       });

@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { governanceOf } from '../../src/core/governance/state.js';
-import { governancePreToolUse } from '../../src/engine/governance/gate.js';
+import { governanceOnPreToolUse } from '../../src/engine/governance/gate.js';
 import { createMcpServer } from '../../src/mcp/server.js';
 import { MemorySessionStore } from '../../src/store/memory-store.js';
 import { makeProject, pre, session } from './helpers.js';
@@ -49,9 +49,11 @@ describe('MCP server', () => {
     await client.callTool({ name: 'select_active_intent', arguments: { intent_id: 'INT-001' } });
     const s = session('sess-7');
     const d = { env: { HOME: p.home }, now: new Date('2026-03-01T10:05:00Z'), storeRoot: p.store, home: p.home };
-    expect(governancePreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/x.ts' }), d).verdict.kind).toBe('none');
+    expect(governanceOnPreToolUse(s, pre(p.root, 'Write', { file_path: 'src/auth/x.ts' }), d).verdict.kind).toBe('none');
     // claimed once: another session does not get it
-    expect(governancePreToolUse(session('other'), pre(p.root, 'Write', { file_path: 'src/auth/x.ts' }), d).verdict).toMatchObject({ code: 'INTENT_REQUIRED' });
+    expect(governanceOnPreToolUse(session('other'), pre(p.root, 'Write', { file_path: 'src/auth/x.ts' }), d).verdict).toMatchObject({
+      code: 'INTENT_REQUIRED',
+    });
   });
 });
 

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
-import { governPreToolUse, type GovernanceContext } from '../../src/core/governance/policy.js';
+import { intentsOnPreToolUse, type GovernanceContext } from '../../src/core/governance/policy.js';
 import { sha256 } from '../../src/core/sha256.js';
 import { emptyGovernance, rememberFile, type GovernanceState } from '../../src/core/governance/state.js';
 import { classifyDestructive } from '../../src/core/shell/destructive.js';
@@ -36,9 +36,9 @@ function withIntent(id = 'INT-001'): GovernanceState {
 }
 
 const bash = (p: Project, command: string, gov = withIntent(), cwd = p.root): Verdict =>
-  governPreToolUse(gov, pre(cwd, 'Bash', { command }), ctxFor(p, cwd)).verdict;
+  intentsOnPreToolUse(gov, pre(cwd, 'Bash', { command }), ctxFor(p, cwd)).verdict;
 const write = (p: Project, file_path: string, gov = withIntent(), tool = 'Write'): Verdict =>
-  governPreToolUse(gov, pre(p.root, tool, { file_path, content: 'x' }), ctxFor(p)).verdict;
+  intentsOnPreToolUse(gov, pre(p.root, tool, { file_path, content: 'x' }), ctxFor(p)).verdict;
 const code = (v: Verdict): string => (v.kind === 'deny' || v.kind === 'ask' ? `${v.kind}:${v.code}` : v.kind);
 
 // These call governance directly; the engine loads these modules on demand (test/process/hook-startup.test.ts).
@@ -48,7 +48,7 @@ describe('governance PreToolUse policy', () => {
   const p = makeProject();
 
   it('lets reads and non-writing commands through', () => {
-    expect(code(governPreToolUse(emptyGovernance(), pre(p.root, 'Read', { file_path: 'src/x' }), ctxFor(p)).verdict)).toBe('none');
+    expect(code(intentsOnPreToolUse(emptyGovernance(), pre(p.root, 'Read', { file_path: 'src/x' }), ctxFor(p)).verdict)).toBe('none');
     expect(code(bash(p, 'ls -la && git status', emptyGovernance()))).toBe('none');
   });
 
@@ -170,6 +170,6 @@ describe('governance PreToolUse policy', () => {
 
   it('a file tool without a path is an unknown write', () => {
     mkdirSync(join(p.root, 'src/auth/nb'), { recursive: true });
-    expect(code(governPreToolUse(withIntent(), pre(p.root, 'NotebookEdit', {}), ctxFor(p)).verdict)).toBe('deny:SCOPE_VIOLATION');
+    expect(code(intentsOnPreToolUse(withIntent(), pre(p.root, 'NotebookEdit', {}), ctxFor(p)).verdict)).toBe('deny:SCOPE_VIOLATION');
   });
 });

@@ -4,7 +4,9 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { agentRootsFromRegistry } from '../../src/store/agent-base.js';
+import { findAgent } from '../../src/store/agent-registry.js';
+
+const agentRootsFromRegistry = (store: string, dir: string) => findAgent(store, dir)?.roots ?? null;
 import { agentRootsFromEnv, findProjectRoot, intentsHome } from '../../src/store/project-root.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -3,7 +3,8 @@
 // (store/agent-diff.ts), printed with every control character made visible.
 import { describeWork, patchLines, type WorkDiff, type WorkOrError } from '../../core/fleet/work-diff.js';
 import { agentWork } from '../../store/agent-diff.js';
-import { FleetError, listAgents } from '../../store/agent-worktrees.js';
+import { listAgents } from '../../store/agent-worktrees.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { c, cliContext, printJson } from '../context.js';
 

@@ -4,18 +4,21 @@
 // is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
 import { describeMerge, describePush, MERGE_REFUSED, mergeExitCode, type MergeResult, pushExitCode } from '../../core/fleet/merge-result.js';
 import type { SessionState } from '../../core/session-state.js';
-import { addAgentWork, registryLock } from '../../engine/fleet/agent-add.js';
+import { addAgentWork } from '../../engine/fleet/agent-add.js';
+import { lockRegistry } from '../../store/agent-registry.js';
 import { mergeAgent } from '../../engine/fleet/agent-merge.js';
 import { pushAgent } from '../../engine/fleet/agent-push.js';
 import { humanName, isReviewPlan, prepareHumanReview, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { sessionsByProject } from '../../store/agent-sessions.js';
-import { FleetError, listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
+import { listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { c, cliContext, printJson, table } from '../context.js';
 import { everyAgentsWork, printWork } from './agent-diff.js';
@@ -195,7 +198,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
           base: null,
           head: null,
           shared: true,
-          where: a.where ?? agentWhere(null, name === 'main'),
+          where: a.where ?? agentWhere(null, name === FIRST_AGENT),
           state: a.state,
           pending: a.pending,
           review: !s ? 'none' : s.review.enabled || s.review.status !== 'idle' ? s.review.status : 'off',
@@ -232,7 +235,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
 
 export async function agentRmCommand(name: string, opts: { discard?: boolean }): Promise<number> {
   const ctx = cliContext();
-  const release = await registryLock(ctx.config.storage.path);
+  const release = await lockRegistry(ctx.config.storage.path);
   try {
     const r = removeAgent(ctx.config.storage.path, process.cwd(), name, opts.discard === true);
     for (const line of r.said) process.stdout.write(`${line}\n`);

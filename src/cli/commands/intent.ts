@@ -8,7 +8,7 @@ import { peekGovernance } from '../../core/governance/state.js';
 import { bindSelection, prepareSelection } from '../../engine/governance/select.js';
 import { readLedger } from '../../store/ledger.js';
 import { loadConfig } from '../../engine/config-loader.js';
-import { agentRootsFor } from '../../store/agent-base.js';
+import { agentRootsFor } from '../../store/agent-registry.js';
 import { findProjectRoot, loadIntents, orchestrationPaths, readLessonsFile } from '../../store/orchestration.js';
 import { intentsHome } from '../../store/project-root.js';
 import { c, cliContext, printJson, resolveSession, table, UsageError } from '../context.js';
@@ -23,7 +23,7 @@ export interface IntentOptions {
 
 /**
  * Where a CLI call's project is and where its intents come from: for an
- * agent's worktree, the base checkout's (store/agent-base.ts: what roz's
+ * agent's worktree, the base checkout's (store/agent-registry.ts: what roz's
  * launcher said, else roz's registry). Null root: governance is off.
  */
 function cliProjectAt(start: string, env: NodeJS.ProcessEnv): { root: string | null; intentsFrom: string | null } {

@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { type AgentStatus, detachLine } from '../../core/fleet/agent-state.js';
 import { loadConfig } from '../../engine/config-loader.js';
 import type { FoundRecord } from '../../store/control-record.js';
-import { FIRST_AGENT } from '../../supervisor/channel-server.js';
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import { liveSupervisors } from '../../supervisor/control-client.js';
 import { FileSessionStore } from '../../store/file-store.js';
 import type { ConnectionEnd } from '../../supervisor/fleet-connection.js';
@@ -112,7 +112,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
  * This window as a screen of a background supervisor until the run ends (main's code, the stats), the
  * human detaches (`D`, or the terminal closes: SIGHUP), or the supervisor dies.
  */
-export async function attachScreen(who: string, rec: FoundRecord, stats: boolean, command = 'main', startedHere = false): Promise<number> {
+export async function attachScreen(who: string, rec: FoundRecord, stats: boolean, command = FIRST_AGENT, startedHere = false): Promise<number> {
   const { runScreen, initialPaneSize } = await import('../../tui/run-screen.js');
   const { RemoteConnection, AttachRefused } = await import('../../supervisor/attach-client.js');
   let conn;

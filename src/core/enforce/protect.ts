@@ -31,7 +31,7 @@ const WHAT: Record<ProtectedArea, string> = {
     'no folder the file tools may write: they write where sandboxed Bash may, the project and $TMPDIR (the human can add folders with `write_paths` under [enforce] in their own roz config)',
 };
 
-export function onPreToolUseProtect(input: HookInput<'PreToolUse'>, hit: () => ProtectedHit | null): PolicyResult {
+export function protectOnPreToolUse(input: HookInput<'PreToolUse'>, hit: () => ProtectedHit | null): PolicyResult {
   if (input.tool_name === 'Bash' && input.tool_input.dangerouslyDisableSandbox === true) {
     return result(
       {

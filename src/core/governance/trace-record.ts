@@ -10,6 +10,25 @@ export const ROZ_NAMESPACE = 'dev.roz';
 export const mutationClasses = ['AST_REFACTOR', 'INTENT_EVOLUTION'] as const;
 export type MutationClass = (typeof mutationClasses)[number];
 
+/** The fields every record roz writes starts with. */
+export type TraceHeader = Pick<TraceRecord, 'version' | 'id' | 'timestamp' | 'vcs' | 'tool'>;
+
+/**
+ * The one header of roz's records (the hooks', the supervisor's scope widening,
+ * the merge gate's): the version, the record's id, when, the git revision it
+ * was written at (none outside git), and roz as the tool. The caller makes the
+ * id and reads the revision (I/O); this stays pure.
+ */
+export function traceHeader(id: string, now: Date, revision: string | null, rozVersion: string): TraceHeader {
+  return {
+    version: AGENT_TRACE_VERSION,
+    id,
+    timestamp: now.toISOString(),
+    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
+    tool: { name: 'roz', version: rozVersion },
+  };
+}
+
 export function rozMeta(record: TraceRecord): RozMetadata {
   return record.metadata[ROZ_NAMESPACE];
 }

@@ -228,9 +228,15 @@ export function onUserPrompt(state: SessionState, input: HookInput<'UserPromptSu
   return result();
 }
 
+/**
+ * The review gate at PreToolUse, one idea per step: roz's store is never
+ * written; a reviewer's run is noted as seen; a Bash command may be a review
+ * decision (only the running reviewer's counts) or the reviewer reading roz
+ * context; spawning the reviewer must name this session and keep roz's model;
+ * and a gated call by the working agent asks for a review first.
+ */
 export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>, ctx: ReviewContext): PolicyResult {
   const tool = input.tool_name;
-  const sid = state.session_id;
   const command = tool === 'Bash' && typeof input.tool_input.command === 'string' ? input.tool_input.command : null;
 
   if (ctx.writesStore()) {
@@ -250,84 +256,98 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   if (own && own.stopped_at === null && own.seen_tree === undefined) noteSeen(own, ctx.snapshot()?.tree ?? null, ctx.now);
 
   if (command !== null) {
-    const view = ctx.shell(command);
-    const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
-    // A reviewer's tool call is proof that it runs (reviewer-life.ts), within its window.
-    const bound = ctx.config.review.reviewer_timeout_seconds;
-    const run0 = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-    if (run0 && run0.stopped_at === null && bound > 0 && ctx.now.getTime() - Date.parse(run0.started_at) > bound * 1000) {
-      endReviewer(state, input.agent_id!, 'timeout', ctx.now);
-    }
-    const reviewerRunning = proofOfLife(state, input.agent_id, input.agent_type);
-    if (decides) {
-      if (reviewerRunning && input.agent_id) return reviewerDecides(state, input, view, ctx);
-      const attempt = currentAttempt(state);
-      if (attempt) attempt.self_approvals_denied = (attempt.self_approvals_denied ?? 0) + 1;
-      const reason = isReviewer(input.agent_type)
-        ? `roz: this reviewer run has ended (${input.agent_id ? (state.review.reviewers[input.agent_id]?.end_reason ?? 'not started') : 'no agent id'}), so it can no longer record a decision. Nothing was recorded.`
-        : `roz: only the independent reviewer may record a review decision, not the agent whose work is reviewed. ` +
-          `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`;
-      return result({ kind: 'deny', code: 'SELF_APPROVAL', reason }, [{ type: 'SelfApprovalDenied' }]);
-    }
-    if (isReviewer(input.agent_type)) {
-      const argvs = view.argvs();
-      // Only a `roz context` of this session counts as having seen it: one of another session (or --last) shows another diff.
-      const plain = view.alone() !== null;
-      const contexts = argvs.filter((argv) => rozSubcommand(argv) === 'context');
-      const reader = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-      if (reader && contexts.some((argv) => !contextShows(argv, sid, plain))) reader.read_other_context = true;
-      const allRoz = argvs.every((argv) => {
-        const sub = rozSubcommand(argv);
-        return sub === 'context' || sub === 'debug' || sub === 'trace';
-      });
-      if (allRoz && argvs.length > 0) {
-        // What the reviewer sees is the worktree now: its decision is bound to it.
-        const run = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
-        if (run && reviewerRunning && contexts.some((argv) => contextShows(argv, sid, plain))) {
-          // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
-          noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
-          run.read_own_context = true;
-        }
-        return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
-      }
-    }
+    const answered = reviewCommand(state, input, command, ctx);
+    if (answered) return answered;
   }
-
-  if ((tool === 'Agent' || tool === 'Task') && input.tool_input.subagent_type === REVIEWER_AGENT_TYPE) {
-    // The reviewer is roz's: its agent file picks its model, and the agent under review may not pick a weaker one.
-    if (input.tool_input.model !== undefined) {
-      const asked = typeof input.tool_input.model === 'string' ? input.tool_input.model : JSON.stringify(input.tool_input.model);
-      return result(
-        {
-          kind: 'deny',
-          code: 'REVIEWER_MODEL',
-          reason:
-            `roz: the reviewer's model is set by roz's reviewer agent, not by the agent under review (this call asks for "${asked}"). ` +
-            `Spawn ${REVIEWER_AGENT_TYPE} again without the model parameter, with a prompt that starts with SESSION_ID=${sid}.`,
-        },
-        [{ type: 'ReviewerModelRefused', model: asked }],
-      );
-    }
-    const prompt = typeof input.tool_input.prompt === 'string' ? input.tool_input.prompt : '';
-    const named = /SESSION_ID=([A-Za-z0-9._-]+)/.exec(prompt)?.[1];
-    if (named !== sid) {
-      const attempt = currentAttempt(state);
-      if (attempt) attempt.bad_session_id_spawns = (attempt.bad_session_id_spawns ?? 0) + 1;
-      const got = named ? `it names SESSION_ID=${named}` : 'it has no SESSION_ID= line';
-      return result(
-        {
-          kind: 'deny',
-          code: 'BAD_SESSION_ID',
-          reason: `roz: the reviewer cannot find your session: ${got}. Spawn it again with a prompt that starts with SESSION_ID=${sid}.`,
-        },
-        [{ type: 'BadSessionId', named: named ?? null }],
-      );
-    }
-    return result();
-  }
-
+  if ((tool === 'Agent' || tool === 'Task') && input.tool_input.subagent_type === REVIEWER_AGENT_TYPE) return reviewerSpawn(state, input);
   // Gates apply to the agent doing the work, not to the reviewer.
   if (isReviewer(input.agent_type)) return result();
+  return gatedCall(state, input, command, ctx);
+}
+
+/** A Bash call that is a review decision, or the reviewer reading roz's view of the work; null for any other command. */
+function reviewCommand(state: SessionState, input: HookInput<'PreToolUse'>, command: string, ctx: ReviewContext): PolicyResult | null {
+  const sid = state.session_id;
+  const view = ctx.shell(command);
+  const decides = view.argvs().some((argv) => rozSubcommand(argv) === 'decide');
+  // A reviewer's tool call is proof that it runs (reviewer-life.ts), within its window.
+  const bound = ctx.config.review.reviewer_timeout_seconds;
+  const run0 = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+  if (run0 && run0.stopped_at === null && bound > 0 && ctx.now.getTime() - Date.parse(run0.started_at) > bound * 1000) {
+    endReviewer(state, input.agent_id!, 'timeout', ctx.now);
+  }
+  const reviewerRunning = proofOfLife(state, input.agent_id, input.agent_type);
+  if (decides) {
+    if (reviewerRunning && input.agent_id) return reviewerDecides(state, input, view, ctx);
+    const attempt = currentAttempt(state);
+    if (attempt) attempt.self_approvals_denied = (attempt.self_approvals_denied ?? 0) + 1;
+    const reason = isReviewer(input.agent_type)
+      ? `roz: this reviewer run has ended (${input.agent_id ? (state.review.reviewers[input.agent_id]?.end_reason ?? 'not started') : 'no agent id'}), so it can no longer record a decision. Nothing was recorded.`
+      : `roz: only the independent reviewer may record a review decision, not the agent whose work is reviewed. ` +
+        `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`;
+    return result({ kind: 'deny', code: 'SELF_APPROVAL', reason }, [{ type: 'SelfApprovalDenied' }]);
+  }
+  if (!isReviewer(input.agent_type)) return null;
+  const argvs = view.argvs();
+  // Only a `roz context` of this session counts as having seen it: one of another session (or --last) shows another diff.
+  const plain = view.alone() !== null;
+  const contexts = argvs.filter((argv) => rozSubcommand(argv) === 'context');
+  const reader = input.agent_id ? state.review.reviewers[input.agent_id] : undefined;
+  if (reader && contexts.some((argv) => !contextShows(argv, sid, plain))) reader.read_other_context = true;
+  const allRoz = argvs.every((argv) => {
+    const sub = rozSubcommand(argv);
+    return sub === 'context' || sub === 'debug' || sub === 'trace';
+  });
+  if (!allRoz || argvs.length === 0) return null;
+  // What the reviewer sees is the worktree now: its decision is bound to it.
+  if (reader && reviewerRunning && contexts.some((argv) => contextShows(argv, sid, plain))) {
+    // Taken here, outside any sandbox: `roz context` shows the reviewer this very tree.
+    noteSeen(reader, ctx.snapshot()?.tree ?? null, ctx.now);
+    reader.read_own_context = true;
+  }
+  return result({ kind: 'allow', reason: 'roz: reviewer reads roz context' });
+}
+
+/** The working agent spawning roz's reviewer: on roz's model, told this session's id. */
+function reviewerSpawn(state: SessionState, input: HookInput<'PreToolUse'>): PolicyResult {
+  const sid = state.session_id;
+  // The reviewer is roz's: its agent file picks its model, and the agent under review may not pick a weaker one.
+  if (input.tool_input.model !== undefined) {
+    const asked = typeof input.tool_input.model === 'string' ? input.tool_input.model : JSON.stringify(input.tool_input.model);
+    return result(
+      {
+        kind: 'deny',
+        code: 'REVIEWER_MODEL',
+        reason:
+          `roz: the reviewer's model is set by roz's reviewer agent, not by the agent under review (this call asks for "${asked}"). ` +
+          `Spawn ${REVIEWER_AGENT_TYPE} again without the model parameter, with a prompt that starts with SESSION_ID=${sid}.`,
+      },
+      [{ type: 'ReviewerModelRefused', model: asked }],
+    );
+  }
+  const prompt = typeof input.tool_input.prompt === 'string' ? input.tool_input.prompt : '';
+  const named = /SESSION_ID=([A-Za-z0-9._-]+)/.exec(prompt)?.[1];
+  if (named === sid) return result();
+  const attempt = currentAttempt(state);
+  if (attempt) attempt.bad_session_id_spawns = (attempt.bad_session_id_spawns ?? 0) + 1;
+  const got = named ? `it names SESSION_ID=${named}` : 'it has no SESSION_ID= line';
+  return result(
+    {
+      kind: 'deny',
+      code: 'BAD_SESSION_ID',
+      reason: `roz: the reviewer cannot find your session: ${got}. Spawn it again with a prompt that starts with SESSION_ID=${sid}.`,
+    },
+    [{ type: 'BadSessionId', named: named ?? null }],
+  );
+}
+
+/**
+ * A call matching a review gate ([review] gates): through when the review is
+ * approved and nothing changed since (the approval is consumed by its scope),
+ * or when the breaker is open; otherwise the review starts and the call asks.
+ */
+function gatedCall(state: SessionState, input: HookInput<'PreToolUse'>, command: string | null, ctx: ReviewContext): PolicyResult {
+  const tool = input.tool_name;
   const gate = matchGate(ctx.config.review.gates, tool, () => (command !== null ? ctx.shell(command).argvs() : []));
   if (!gate) return result();
 
@@ -365,7 +385,7 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
       code: 'REVIEW_REQUIRED',
       reason:
         `roz: \`${what}\` matches the review gate "${gate.pattern}" and needs an independent review first. ` +
-        `${capitalise(reviewerSpawnHint(sid))}; once it records COMPLETE, run \`${what}\` again. ` +
+        `${capitalise(reviewerSpawnHint(state.session_id))}; once it records COMPLETE, run \`${what}\` again. ` +
         `(A human may allow this one call; the review is still required. In print mode, -p, this ask is a denial.)`,
     },
     [...notes, { type: 'GateBlocked', pattern: gate.pattern, command: what }],

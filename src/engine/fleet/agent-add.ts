@@ -2,18 +2,11 @@
 // AddResult): the CLI prints it, the fleet host's `n` reads it as JSON from
 // that same command. One `add` or `rm` at a time per store: each reads the
 // registry, changes git and writes the registry back.
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import type { AddResult } from '../../core/fleet/merge-result.js';
-import { addAgent, FleetError } from '../../store/agent-worktrees.js';
+import { lockRegistry } from '../../store/agent-registry.js';
+import { addAgent } from '../../store/agent-worktrees.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { ObjectError } from '../../store/git-objects.js';
-import { acquireLock } from '../../store/lock.js';
-
-/** The registry's lock in roz's store (held across the git work of an add or rm). */
-export async function registryLock(storeDir: string): Promise<() => void> {
-  mkdirSync(join(storeDir, 'fleet'), { recursive: true, mode: 0o700 });
-  return acquireLock(join(storeDir, 'fleet', 'registry'), { staleMs: 300_000, refreshMs: null, waitMs: 30_000 });
-}
 
 export interface AddRequest {
   storeDir: string;
@@ -30,7 +23,7 @@ export interface AddRequest {
 }
 
 export async function addAgentWork(req: AddRequest): Promise<AddResult> {
-  const release = await registryLock(req.storeDir);
+  const release = await lockRegistry(req.storeDir);
   try {
     const { agent, note } = addAgent(req.storeDir, req.cwd, {
       name: req.name,

@@ -13,12 +13,14 @@ import { ledgerLineName, ledgerUnion } from '../../core/fleet/ledger-union.js';
 import { mergeVerdict, type ReviewedDecision } from '../../core/fleet/merge-gate.js';
 import type { MergeResult } from '../../core/fleet/merge-result.js';
 import { rozFilesRefusal } from '../../core/fleet/roz-files.js';
-import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core/governance/trace-record.js';
+import { ROZ_NAMESPACE, traceHeader, type TraceRecord } from '../../core/governance/trace-record.js';
 import type { SessionState } from '../../core/session-state.js';
 import { rozVersion } from '../../core/version.js';
 import { type BranchFacts, branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, rozFilesOnBranch, treeReader } from '../../store/agent-merge.js';
 import { decisionsIn, recordedLedgerLines, sessionsIn } from '../../store/agent-sessions.js';
-import { type AgentRecord, FleetError, type FleetRepo, listAgents, type ListedAgent, worktrees } from '../../store/agent-worktrees.js';
+import { type FleetRepo, listAgents, type ListedAgent, worktrees } from '../../store/agent-worktrees.js';
+import type { AgentRecord } from '../../store/agent-registry.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { type BaseCheckout, humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { humanApprovalsFor } from '../../store/human-approvals.js';
@@ -264,11 +266,7 @@ function mergeGated(ctx: GateContext, name: string): MergeResult {
     summary: decision.summary,
   };
   const record: TraceRecord = {
-    version: AGENT_TRACE_VERSION,
-    id: randomUuid(),
-    timestamp: new Date().toISOString(),
-    vcs: { type: 'git', revision: out.commit },
-    tool: { name: 'roz', version: rozVersion },
+    ...traceHeader(randomUuid(), new Date(), out.commit, rozVersion),
     files: [],
     metadata: {
       [ROZ_NAMESPACE]: {

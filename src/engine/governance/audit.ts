@@ -68,7 +68,7 @@ export function attributeAsked(audit: AuditState | null, input: HookInput<'PostT
  * judged call wrote, block the stop once (SCOPE_VIOLATION) and are recorded in
  * the ledger as unattributed. Fails safe: git trouble is a warning.
  */
-export function governanceStop(state: SessionState, input: HookInput<'Stop'>, deps: GovernanceDeps): PolicyResult {
+export function governanceOnStop(state: SessionState, input: HookInput<'Stop'>, deps: GovernanceDeps): PolicyResult {
   try {
     const gov = governanceOf(state);
     const audit = gov.audit;

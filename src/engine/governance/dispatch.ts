@@ -18,8 +18,8 @@ import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '
 import { rethrowNotLoaded } from '../../core/on-demand.js';
 import { appendLesson, readLessonsFile } from '../../store/orchestration.js';
 import { analysis } from '../shell-view.js';
-import { attributeAsked, ensureAuditBase, governanceStop } from './audit.js';
-import { governancePreToolUse } from './gate.js';
+import { attributeAsked, ensureAuditBase, governanceOnStop } from './audit.js';
+import { governanceOnPreToolUse } from './gate.js';
 import { type GovernanceDeps, hashFile, LESSONS_FED_BACK, loadProject, pathContext, projectFor } from './project.js';
 import { assertOrchestrationTrusted } from './orchestration-trust.js';
 import { recordMutation, refreshStaleMap } from './records.js';
@@ -55,7 +55,7 @@ function refusedScopeWarning(intents: readonly Intent[]): string[] {
  * the agent read, record a successful mutation in the ledger (the map follows at Stop), and
  * turn a failed test run into a lesson. Never denies.
  */
-export function governancePostToolUse(
+export function governanceOnPostToolUse(
   state: SessionState,
   input: HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>,
   deps: GovernanceDeps,
@@ -121,7 +121,7 @@ function onFailure(gov: GovernanceState, state: SessionState, input: HookInput<'
 // -------------------------------------------------------------- SessionStart
 
 /** The intents the agent can select and the latest lessons, as additionalContext. */
-export function governanceSessionStart(state: SessionState, input: HookInput<'SessionStart'>, deps: GovernanceDeps): PolicyResult {
+export function governanceOnSessionStart(state: SessionState, input: HookInput<'SessionStart'>, deps: GovernanceDeps): PolicyResult {
   try {
     const gov = governanceOf(state);
     const model = (input as Record<string, unknown>).model;
@@ -174,15 +174,15 @@ export function governanceOnReviewIssues(state: SessionState, decision: { summar
 export function runGovernance(event: HookEventName, state: SessionState, input: HookInput, deps: GovernanceDeps): PolicyResult {
   switch (event) {
     case 'SessionStart':
-      return governanceSessionStart(state, input as HookInput<'SessionStart'>, deps);
+      return governanceOnSessionStart(state, input as HookInput<'SessionStart'>, deps);
     case 'PreToolUse':
-      return governancePreToolUse(state, input as HookInput<'PreToolUse'>, deps);
+      return governanceOnPreToolUse(state, input as HookInput<'PreToolUse'>, deps);
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      return governancePostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
+      return governanceOnPostToolUse(state, input as HookInput<'PostToolUse'> | HookInput<'PostToolUseFailure'>, deps);
     case 'Stop': {
       // The audit first: the unattributed changes it records belong in the map too.
-      const out = governanceStop(state, input as HookInput<'Stop'>, deps);
+      const out = governanceOnStop(state, input as HookInput<'Stop'>, deps);
       const warning = refreshStaleMap(state, input.cwd, deps);
       if (warning) out.warnings.push(warning);
       return out;

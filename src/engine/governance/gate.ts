@@ -8,7 +8,7 @@ import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult, type TraceNote } from '../../core/verdict.js';
 import type { Intent } from '../../core/governance/intents.js';
 import { FILE_TOOLS, type WriteAnalyzer } from '../../core/governance/mutations.js';
-import { governPreToolUse, type GovernanceContext, type ProjectView } from '../../core/governance/policy.js';
+import { intentsOnPreToolUse, type GovernanceContext, type ProjectView } from '../../core/governance/policy.js';
 import { SELECT_HOW } from '../../core/governance/render.js';
 import { intentSelectCall } from '../../core/governance/select-call.js';
 import { governanceOf, selectIntent, type GovernanceState } from '../../core/governance/state.js';
@@ -60,7 +60,7 @@ function adoptPending(gov: GovernanceState, root: string, sessionId: string, dep
 }
 
 /** Gate a tool call. Any internal error on a call that may change files denies it (HOOK_ERROR). */
-export function governancePreToolUse(state: SessionState, input: HookInput<'PreToolUse'>, deps: GovernanceDeps): PolicyResult {
+export function governanceOnPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>, deps: GovernanceDeps): PolicyResult {
   try {
     const gov = governanceOf(state);
     const root = projectFor(gov, input.cwd, deps);
@@ -80,7 +80,7 @@ export function governancePreToolUse(state: SessionState, input: HookInput<'PreT
       tempDirs: deps.allowTempWrites === false ? [] : tempDirs(deps.env),
     };
     ensureAuditBase(gov, root, deps);
-    const out = governPreToolUse(gov, input, ctx);
+    const out = intentsOnPreToolUse(gov, input, ctx);
     if (out.verdict.kind === 'ask') holdBeforeAsk(gov.audit, input, root, deps);
     return { ...out, notes: [...adopted, ...out.notes] };
   } catch (err) {

@@ -14,7 +14,15 @@ import { isInside, resolvePath, type PathContext } from '../../core/governance/s
 import { governanceOf, rememberFile, type GovernanceState } from '../../core/governance/state.js';
 import { symbolsTouched } from '../../core/governance/symbols.js';
 import { remember } from '../../core/governance/audit-state.js';
-import { AGENT_TRACE_VERSION, intentUrn, normaliseModelId, ROZ_NAMESPACE, type MutationClass, type TraceRecord } from '../../core/governance/trace-record.js';
+import {
+  intentUrn,
+  normaliseModelId,
+  ROZ_NAMESPACE,
+  traceHeader,
+  type MutationClass,
+  type TraceHeader,
+  type TraceRecord,
+} from '../../core/governance/trace-record.js';
 import { rethrowNotLoaded } from '../../core/on-demand.js';
 import { sha256 } from '../../core/sha256.js';
 import { rozVersion } from '../../core/version.js';
@@ -28,16 +36,9 @@ import { randomUuid } from '../../store/random-uuid.js';
 import { writeReport } from '../shell-view.js';
 import { type GovernanceDeps, hashFile, loadProject, projectFor, readText } from './project.js';
 
-/** What every Agent Trace record roz writes starts with: version, a new id, the time, the git revision, roz. */
-function recordHeader(root: string, deps: GovernanceDeps): Pick<TraceRecord, 'version' | 'id' | 'timestamp' | 'vcs' | 'tool'> {
-  const revision = gitHead(root);
-  return {
-    version: AGENT_TRACE_VERSION,
-    id: randomUuid(),
-    timestamp: deps.now.toISOString(),
-    ...(revision ? { vcs: { type: 'git' as const, revision } } : {}),
-    tool: { name: 'roz', version: rozVersion },
-  };
+/** What every Agent Trace record roz writes starts with (core's traceHeader), at this checkout's HEAD. */
+function recordHeader(root: string, deps: GovernanceDeps): TraceHeader {
+  return traceHeader(randomUuid(), deps.now, gitHead(root), rozVersion);
 }
 
 /** The record's `LedgerAppended` note: its id and the hash of its line, kept in roz's store (core/fleet/ledger-union.ts). */

@@ -17,7 +17,7 @@ export type SelectOutcome = { ok: true; intent: Intent; context: string; root: s
 /**
  * Validate an intent id for a project and build its <intent_context>. Shared
  * by the MCP server, the CLI and the supervisor. `intentsFrom`: the checkout
- * whose intents govern `root` (an agent's base checkout, store/agent-base.ts).
+ * whose intents govern `root` (an agent's base checkout, store/agent-registry.ts).
  */
 export function prepareSelection(root: string, intentId: string, intentsFrom?: string | null): SelectOutcome {
   const project = loadProjectAt(root, intentsFrom ? { intentsFrom } : {});

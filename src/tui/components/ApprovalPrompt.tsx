@@ -4,6 +4,7 @@
 // agent's own text under `i`. With nothing pending, the history of decided
 // requests.
 import { Box, Text } from 'ink';
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import type { DecidedApproval, PendingApproval } from '../../supervisor/approval-broker.js';
 import { diffPreview } from '../diff-preview.js';
 import type { ApprovalMode } from '../hooks/use-approvals.js';
@@ -66,7 +67,7 @@ function inputLines(a: PendingApproval, width: number): Line[] {
 }
 
 function inspectLines(a: PendingApproval, width: number): Line[] {
-  const ids = { session_id: a.session_id, tool_use_id: a.tool_use_id, agent: a.agent ?? 'main', cwd: a.cwd, tool_input: a.tool_input };
+  const ids = { session_id: a.session_id, tool_use_id: a.tool_use_id, agent: a.agent ?? FIRST_AGENT, cwd: a.cwd, tool_input: a.tool_input };
   return [
     { text: 'what roz tells the agent', bold: true },
     ...wrapText(a.reason, width).map((text) => ({ text })),

@@ -7,9 +7,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guardPreToolUse, outsideWrites, projectBounds } from '../../../src/core/guard.js';
+import { guardOnPreToolUse, outsideWrites, projectBounds } from '../../../src/core/guard.js';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
-import { governPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
+import { intentsOnPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
 import { emptyGovernance } from '../../../src/core/governance/state.js';
 import { classifyDestructive } from '../../../src/core/shell/destructive.js';
 import { writeTargets } from '../../../src/core/shell/writes.js';
@@ -81,16 +81,16 @@ describe('guard corpus', () => {
     const outside = (command: string) => outsideWrites(writeTargets(command).targets, bounds);
     expectRates(
       'repo without intents',
-      measure((command) => guardPreToolUse(pre('/work/app', 'Bash', { command }), classifyDestructive, 'ask', outside).verdict),
+      measure((command) => guardOnPreToolUse(pre('/work/app', 'Bash', { command }), classifyDestructive, 'ask', outside).verdict),
       UNGOVERNED_FLOOR,
     );
   });
 
   it('ungoverned project with [guard] destructive = "deny": the same commands are denied, and "off" lets them through', () => {
-    const deny = guardPreToolUse(pre('/work', 'Bash', { command: 'rm -rf ~' }), classifyDestructive, 'deny').verdict;
+    const deny = guardOnPreToolUse(pre('/work', 'Bash', { command: 'rm -rf ~' }), classifyDestructive, 'deny').verdict;
     expect(deny).toMatchObject({ kind: 'deny', code: 'DESTRUCTIVE_BLOCKED' });
-    expect(guardPreToolUse(pre('/work', 'Bash', { command: 'rm -rf ~' }), classifyDestructive, 'off').verdict.kind).toBe('none');
-    const ask = guardPreToolUse(pre('/work', 'Bash', { command: 'git push --force' }), classifyDestructive, 'ask').verdict;
+    expect(guardOnPreToolUse(pre('/work', 'Bash', { command: 'rm -rf ~' }), classifyDestructive, 'off').verdict.kind).toBe('none');
+    const ask = guardOnPreToolUse(pre('/work', 'Bash', { command: 'git push --force' }), classifyDestructive, 'ask').verdict;
     expect(ask.kind === 'ask' && ask.reason).toMatch(/claude -p.*denial/);
   });
 
@@ -129,7 +129,7 @@ describe('guard corpus', () => {
     const gov = { ...emptyGovernance(), intent_id: 'INT-ALL', selected_at: '2026-03-01T10:00:00Z', selected_via: 'mcp' as const };
     expectRates(
       'governed repo (intent owning **)',
-      measure((command) => governPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict),
+      measure((command) => intentsOnPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict),
       GOVERNED_FLOOR,
     );
   });
