@@ -22,7 +22,7 @@ import { rozVersion } from '../../core/version.js';
 import { agentWork } from '../../store/agent-diff.js';
 import { LEDGER_PATH, treeForGate, treeReader } from '../../store/agent-merge.js';
 import { sessionsIn } from '../../store/agent-sessions.js';
-import { FleetError } from '../../store/agent-worktrees.js';
+import { FleetError } from '../../store/fleet-error.js';
 import { appendHumanApproval } from '../../store/human-approvals.js';
 import { commitTree, ObjectError } from '../../store/git-objects.js';
 import { runGit } from '../../store/git.js';
