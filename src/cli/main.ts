@@ -369,10 +369,10 @@ export function buildProgram(): Command {
     .option('--pr', 'open a pull request with gh (GitHub CLI) after the push')
     .option('--remote <name>', 'the remote to push to', 'origin')
     .option('--repo <owner/repo>', "the GitHub repository for --pr, when the remote's URL does not name one")
-    .option('--json', 'print the result as JSON: {kind: pushed|nothing|refused|no-agent|failed, ...}')
+    .option('--json', 'print the result as JSON: {kind: pushed|refused|no-agent|failed, ...}')
     .addHelpText(
       'after',
-      '\nExit codes: 0 pushed (or nothing to push), 5 refused (never reviewed or approved, ISSUES open, changed since the approval,\nroz files on the branch), 3 no such agent, 2 bad usage (no such remote, no branch of its own), 1 other errors (the push\nfailed; pushed but gh could not open the pull request).',
+      '\nExit codes: 0 pushed, 5 refused (never reviewed or approved, ISSUES open, changed since the approval,\nroz files on the branch), 3 no such agent, 2 bad usage (no such remote, no branch of its own), 1 other errors (the push\nfailed; pushed but gh could not open the pull request).',
     )
     .action(
       run(async (name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }) => {
