@@ -3,7 +3,9 @@
 // governed git project. main runs in the base checkout; once roz's supervisor
 // is up, the demo adds agents b and c with `roz agent add NAME --prompt ...`
 // (the running supervisor starts each in its own worktree), and each one's
-// first turn runs a destructive command that roz puts to the human.
+// first turn waits for the human: b's destructive command (roz asks), c's Write
+// (its client's own dialog, in roz's queue). c commits its file and its `#roz`
+// turn ends with roz's reviewer approving it, so `m` merges it.
 //
 // Environment as for `npm run demo`: ROZ_DEMO_DIR=<dir> works there (kept),
 // ROZ_DEMO_NO_WAIT=1 skips "press Enter to start", ROZ_DEMO_CLIENT=2.1.197
@@ -24,7 +26,7 @@ export async function fleetMain(root: string): Promise<number> {
   const { plugin, rozBin, claude, client, dir, kept } = start;
   try {
     const paths = setupFleetDemo(dir, client);
-    const api = await startFakeApi(fleetScenario(), { maxRequests: 80 });
+    const api = await startFakeApi(fleetScenario(paths, plugin), { maxRequests: 120 });
     const env = demoEnv(paths, api.url);
     const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
     process.stdout.write(`${fleetIntro({ client, repo: paths.repo, b }).join('\n')}\n`);
@@ -108,7 +110,7 @@ async function addAgents(p: DemoPaths, rozBin: string, env: Record<string, strin
     appendFileSync(log, `$ roz agent add ${a.name} (exit ${r.status})\n${r.out}\n`);
     // Work on its branch that nobody reviewed, so `m` has something to refuse (made by the demo, as the human's setup).
     const wt = fleetWorktree(p, a.name);
-    if (r.status === 0 && existsSync(wt)) {
+    if (a.notes && r.status === 0 && existsSync(wt)) {
       writeFileSync(join(wt, `NOTES-${a.name}.md`), `# ${a.name}'s notes\n\nDraft, not reviewed.\n`);
       const git = (...g: string[]) => spawnSync('git', g, { cwd: wt, env, encoding: 'utf8' });
       git('add', `NOTES-${a.name}.md`);

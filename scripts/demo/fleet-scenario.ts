@@ -2,20 +2,29 @@
 // shared with its end-to-end test (test/e2e/fleet-demo.e2e.test.ts): the
 // demo's governed git repository, two agents `b` and `c` that `roz agent add`
 // puts in worktrees of their own while `roz run claude` runs in the base
-// checkout, and the scripted model: each agent's first turn runs a
-// destructive command, so each waits for the human.
+// checkout, and the scripted model: b runs a destructive command (roz asks the
+// human); c writes a file (its client's own dialog, in roz's queue), commits
+// it and is reviewed by roz's reviewer, so `m` merges it.
 //
 // Paths are always passed in (bundled into a temp dir by scripts/demo.mjs).
 import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { bash, on, say, type Matcher, type Scenario } from '../../test/e2e/harness/fake-api.js';
+import { agent, bash, on, reply, say, write, type Matcher, type ParsedRequest, type Reply, type Scenario, type Step } from '../../test/e2e/harness/fake-api.js';
+import { reviewerScript, rozStopBlock } from '../../test/e2e/harness/roz.js';
 import type { ClientVersion } from '../../test/e2e/harness/workspace.js';
-import { type DemoPaths, setupDemo } from './scenario.js';
+import { DEMO_INTENT, type DemoPaths, reviewerMarker, setupDemo } from './scenario.js';
 
 export interface FleetAgent {
   name: string;
   prompt: string;
-  command: string;
+  /** What it does that waits for the human, as the intro says it. */
+  does: string;
+  /** b: the destructive command roz asks about. */
+  command?: string;
+  /** c: the file it writes (its client's own permission dialog, answered from roz's queue), commits and has reviewed. */
+  file?: string;
+  /** Its branch gets a commit of draft notes nobody reviewed (set up by the demo): `m` refuses it. */
+  notes?: boolean;
   done: string;
 }
 
@@ -23,17 +32,22 @@ export const FLEET_AGENTS: readonly FleetAgent[] = [
   {
     name: 'b',
     prompt: 'B-TASK: publish my branch, force-pushing over whatever is there',
+    does: 'runs `git push --force origin roz/b`; roz asks you first',
     command: 'git push --force origin roz/b',
+    notes: true,
     done: 'B-DONE: the force push ran (it fails: the demo has no remote).',
   },
   {
     name: 'c',
-    // Changes no file (a command that does needs an intent selected first: INTENT_REQUIRED).
-    prompt: 'C-TASK: delete the old experiment branch on the remote',
-    command: 'git push origin --delete roz/old-experiment',
-    done: 'C-DONE: the delete ran (it fails: the demo has no remote).',
+    // `#roz`: its turn ends with a review by roz's reviewer, so `m` merges it.
+    prompt: '#roz C-TASK: add the hello module in src/hello.ts and commit it',
+    does: "writes src/hello.ts (Claude Code asks; the request is in roz's queue), commits, and roz's reviewer approves it",
+    file: 'src/hello.ts',
+    done: 'C-DONE: src/hello.ts is committed on roz/c.',
   },
 ];
+
+export const C_HELLO = 'export const hello = (name: string): string => `Hello from c, ${name}!`;\n';
 
 /** Claude Code's arguments for main and every agent: the demo's tools pre-authorised, so every prompt seen is roz's. */
 export const FLEET_CLIENT_ARGS = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
@@ -56,26 +70,80 @@ const ran =
   (req) =>
     req.toolResults.some((r) => r.toolName === 'Bash' && String(r.toolInput?.command ?? '') === command);
 
-/** Each agent: its prompt → its destructive command (roz asks the human) → it reports what happened. Main gets no prompt. */
-export function fleetScenario(): Scenario {
+const ranLike =
+  (re: RegExp): Matcher =>
+  (req) =>
+    req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
+
+const wrote =
+  (file: string): Matcher =>
+  (req) =>
+    req.toolResults.some((r) => r.toolName === 'Write' && String(r.toolInput?.file_path ?? '') === file);
+
+/**
+ * The scripted model. b: its prompt → its destructive command (roz asks the human) → it reports what
+ * happened. c: selects the intent, writes its file (its client's own dialog: a Write in default permission
+ * mode, in roz's queue), commits it; its `#roz` turn ends with roz's reviewer, which approves; then `m`
+ * merges it. Main gets no prompt.
+ */
+export function fleetScenario(p: DemoPaths, pluginDir: string): Scenario {
+  const c = FLEET_AGENTS.find((a) => a.file)!;
+  const cFile = join(fleetWorktree(p, c.name), c.file!);
+  const commit = `git add ${c.file} && git commit -q -m "c: the hello module" && echo C-COMMITTED`;
   return {
-    main: FLEET_AGENTS.flatMap((a) => [
+    reviewerMarker: reviewerMarker(pluginDir),
+    main: [
+      ...FLEET_AGENTS.filter((a) => a.command).flatMap((a): Step[] => [
+        {
+          name: `${a.name}-ask`,
+          when: on.all(on.start(), on.user(new RegExp(a.prompt.split(':')[0]!))),
+          reply: { text: `Running \`${a.command}\`: roz asks the human first.`, tools: [bash(a.command!, a.prompt)] },
+        },
+        {
+          name: `${a.name}-done`,
+          when: ran(a.command!),
+          // Refused by roz (the human's b, a timeout) or ran: the agent says which.
+          reply: (req: ParsedRequest): Reply =>
+            say(
+              req.toolResults.some((r) => r.toolName === 'Bash' && r.isError && /PreToolUse|roz/.test(r.text))
+                ? `${a.name}: roz refused it, so nothing ran.`
+                : a.done,
+            ),
+        },
+      ]),
       {
-        name: `${a.name}-ask`,
-        when: on.all(on.start(), on.user(new RegExp(a.prompt.split(':')[0]!))),
-        reply: { text: `Running \`${a.command}\`: roz asks the human first.`, tools: [bash(a.command, a.prompt)] },
+        name: 'c-select',
+        when: on.all(on.start(), on.user(/C-TASK/)),
+        reply: reply(`First I select intent ${DEMO_INTENT} so roz knows what I may touch.`, bash(`roz intent select ${DEMO_INTENT}`, 'Select the intent')),
       },
       {
-        name: `${a.name}-done`,
-        when: ran(a.command),
-        // Refused by roz (the human's b, a timeout) or ran: the agent says which.
-        reply: (req) =>
-          say(
-            req.toolResults.some((r) => r.toolName === 'Bash' && r.isError && /PreToolUse|roz/.test(r.text))
-              ? `${a.name}: roz refused it, so nothing ran.`
-              : a.done,
-          ),
+        name: 'c-write',
+        when: ranLike(/^roz intent select/),
+        reply: reply(`Writing ${c.file}: Claude Code asks before a Write, and roz puts its question in its queue.`, write(cFile, C_HELLO)),
       },
-    ]),
+      {
+        name: 'c-commit',
+        when: on.all(wrote(cFile), on.toolResult('Write', { error: false })),
+        reply: reply('Committing it on roz/c.', bash(commit, 'Commit the hello module')),
+      },
+      { name: 'c-refused', when: wrote(cFile), reply: say('c: the Write was refused, so nothing is committed.') },
+      { name: 'c-done', when: on.toolResult('Bash', { match: /C-COMMITTED/ }), reply: say(c.done) },
+      {
+        name: 'c-review',
+        when: rozStopBlock(),
+        reply: (req) => {
+          if (!req.sessionId) throw new Error(`no SESSION_ID in what the model was told:\n${req.lastUserText}`);
+          const prompt = `SESSION_ID=${req.sessionId}\n\n## Summary\nAdded ${c.file} (hello), committed on roz/c.\n\n## Files changed\n- ${c.file} (new)\n`;
+          return reply(
+            'roz blocked my stop: spawning its reviewer.',
+            agent({ subagent_type: 'roz:roz', description: 'Independent review', prompt, run_in_background: false }),
+          );
+        },
+      },
+      // The TUI runs the reviewer in the background; its result comes back as a task notification.
+      { name: 'c-wait', when: on.any(on.toolResult('Agent'), rozStopBlock()), reply: say('Waiting for the roz:roz reviewer.'), times: Infinity },
+      { name: 'c-finish', when: on.user(/<task-notification>/), reply: say('C: reviewed and approved; it can be merged (m).'), times: Infinity },
+    ],
+    reviewer: reviewerScript('COMPLETE', `${c.file} exports hello() as asked; nothing else changed`),
   };
 }

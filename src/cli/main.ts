@@ -303,9 +303,10 @@ export function buildProgram(): Command {
     .option('--stat', 'only the commits and the changed files with their +/- line counts')
     .option('--json', 'print JSON: {agent, branch, base_commit, head, added, removed, files, ahead, behind, commits, changed, patch}')
     .option('--all', 'every agent with a worktree of its own')
+    .option('--branch', 'only what its branch holds (its commits, not uncommitted or untracked files): what a merge or push takes')
     .addHelpText('after', '\nExit codes: 0 shown, 3 no such agent, 2 an agent without a branch of its own (or bad usage), 1 other errors (a forged object).')
     .action(
-      run(async (name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean }) => {
+      run(async (name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean; branch?: boolean }) => {
         const { agentDiffCommand } = await import('./commands/agent-diff.js');
         return agentDiffCommand(name, opts);
       }),
@@ -349,14 +350,34 @@ export function buildProgram(): Command {
     .description("merge the agent's branch into the branch it started from, only when its latest review approved exactly the branch's tree")
     .argument('<name>')
     .option('--json', 'print the result as JSON: {kind: merged|nothing|refused|conflict|dirty-base|no-agent|failed, ...}')
+    .option('--human', "review it yourself instead of the reviewer: its branch's diff is shown, you type its name to approve that tree (a terminal only)")
     .addHelpText(
       'after',
       '\nExit codes: 0 merged (or nothing to merge), 5 refused (never reviewed, ISSUES open, changed since the approval),\n6 conflict (nothing moved), 4 the base checkout has uncommitted changes, 3 no such agent, 1 other errors.',
     )
     .action(
-      run(async (name: string, opts: { json?: boolean }) => {
+      run(async (name: string, opts: { json?: boolean; human?: boolean }) => {
         const { agentMergeCommand } = await import('./commands/agent.js');
         return agentMergeCommand(name, opts);
+      }),
+    );
+
+  agent
+    .command('push')
+    .description("push the agent's branch roz/NAME to a remote (and open a pull request with gh), only when its approved tree is exactly the branch's")
+    .argument('<name>')
+    .option('--pr', 'open a pull request with gh (GitHub CLI) after the push')
+    .option('--remote <name>', 'the remote to push to', 'origin')
+    .option('--repo <owner/repo>', "the GitHub repository for --pr, when the remote's URL does not name one")
+    .option('--json', 'print the result as JSON: {kind: pushed|refused|no-agent|failed, ...}')
+    .addHelpText(
+      'after',
+      '\nExit codes: 0 pushed, 5 refused (never reviewed or approved, ISSUES open, changed since the approval,\nroz files on the branch), 3 no such agent, 2 bad usage (no such remote, no branch of its own), 1 other errors (the push\nfailed; pushed but gh could not open the pull request).',
+    )
+    .action(
+      run(async (name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }) => {
+        const { agentPushCommand } = await import('./commands/agent.js');
+        return agentPushCommand(name, opts);
       }),
     );
 

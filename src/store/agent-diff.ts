@@ -29,7 +29,7 @@ import { commitTree, ObjectError, parseTree, readObjects, treeWith, type TreeEnt
 import { repoOf } from './git-repo.js';
 import { intakeAt } from './object-intake.js';
 import { beginSnapshot } from './snapshot-guard.js';
-import { EMPTY_TREE, ObjectWriter, snapshotRepo, takeSnapshot } from './tree-snapshot.js';
+import { EMPTY_TREE, ensureRepo, ObjectWriter, snapshotRepo, takeSnapshot } from './tree-snapshot.js';
 
 /** Commits listed at most (the count is still exact). */
 const MAX_COMMITS = 200;
@@ -124,6 +124,11 @@ function countSince(common: GitRepo, from: string, ref: string): number {
 export interface WorkOptions {
   /** The patch too (else only names and counts). */
   patch: boolean;
+  /**
+   * Only what the branch holds (its tip's tree against the base commit), not the work tree:
+   * what a merge or push takes, which a human approves (`roz agent merge --human`).
+   */
+  branchOnly?: boolean;
 }
 
 /**
@@ -150,10 +155,11 @@ export function agentWork(storeDir: string, repo: FleetRepo | null, listed: List
 
   // Its last objects, hashed and taken into the repository (store/object-intake.ts): its newest commits may wait there.
   intakeAt(agent.worktree, storeDir);
-  // The work tree, hashed by roz.
-  const snap = takeSnapshot(agent.worktree, storeDir);
-  if (!snap.ok) throw new FleetError(`roz cannot snapshot ${agent.name}'s worktree: ${snap.error}`);
+  // The work tree, hashed by roz (not needed for the branch alone).
+  const snap = opts.branchOnly ? null : takeSnapshot(agent.worktree, storeDir);
+  if (snap && !snap.ok) throw new FleetError(`roz cannot snapshot ${agent.name}'s worktree: ${snap.error}`);
   const snapRepo = snapshotRepo(storeDir);
+  ensureRepo(snapRepo.gitDir);
   const guard = beginSnapshot(snapRepo.gitDir);
   if (!guard.ok) throw new FleetError(guard.error);
   try {
@@ -164,7 +170,7 @@ export function agentWork(storeDir: string, repo: FleetRepo | null, listed: List
     importTree(repo.common, snapRepo.gitDir, out, headTree);
     const B = withoutLedger(snapRepo, out, baseTree);
     const H = withoutLedger(snapRepo, out, headTree);
-    const W = withoutLedger(snapRepo, out, snap.snapshot.tree);
+    const W = snap?.ok ? withoutLedger(snapRepo, out, snap.snapshot.tree) : H;
 
     const numstat = parseNumstatZ(gitIn(snapRepo, ['diff', '--numstat', '-z', ...DIFF_ARGS, B, W, '--']));
     const status = parseNameStatusZ(gitIn(snapRepo, ['diff', '--name-status', '-z', ...DIFF_ARGS, B, W, '--']));

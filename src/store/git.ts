@@ -139,6 +139,8 @@ export interface GitOptions {
   input?: string | Buffer;
   /** An open file git reads as its standard input instead (a pack too large for a buffer). */
   stdinFd?: number;
+  /** Variables set over the hardened environment (a push's ssh: store/git-push.ts); never the caller's whole environment. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -164,7 +166,7 @@ export function runGit(repo: GitRepo, args: readonly string[], opts: GitOptions 
     encoding: 'utf8',
     timeout: opts.timeoutMs ?? 10_000,
     maxBuffer: opts.maxBuffer ?? 64 * 1024 * 1024,
-    env: hardenedEnv(),
+    env: { ...hardenedEnv(), ...opts.env },
     input: opts.input,
     stdio: [opts.stdinFd ?? (opts.input === undefined ? 'ignore' : 'pipe'), 'pipe', 'pipe'],
   });

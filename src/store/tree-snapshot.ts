@@ -88,7 +88,8 @@ export function snapshotRepo(storeDir: string): GitRepo {
   return { gitDir: snapshotsGitDir(storeDir), workTree: null };
 }
 
-function ensureRepo(gitDir: string): void {
+/** Make roz's snapshot repository when it is not there yet (a diff of the branch alone may come before any snapshot). */
+export function ensureRepo(gitDir: string): void {
   if (existsSync(join(gitDir, 'HEAD'))) return;
   mkdirSync(join(gitDir, 'objects'), { recursive: true, mode: 0o700 });
   mkdirSync(join(gitDir, 'refs', 'heads'), { recursive: true, mode: 0o700 });

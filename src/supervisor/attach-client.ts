@@ -183,7 +183,7 @@ export class RemoteConnection implements FleetConnection {
       case 'reply': {
         const r = this.replies.get(line.rid);
         this.replies.delete(line.rid);
-        return r?.({ ok: line.ok, message: line.message });
+        return r?.({ ok: line.ok, message: line.message, ...(line.review ? { review: true } : {}) });
       }
       case 'answered':
         if (!line.ok) this.notice('roz:AnswerRefused', line.message);
@@ -281,6 +281,9 @@ export class RemoteConnection implements FleetConnection {
   }
   merge(name: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'merge', rid, name }));
+  }
+  humanMerge(name: string, head: string): Promise<Outcome> {
+    return this.request((rid) => ({ t: 'human-merge', rid, name, head }));
   }
   stop(name: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'stop', rid, name }));

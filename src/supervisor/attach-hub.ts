@@ -36,6 +36,7 @@ export interface AttachHost {
   resize(cols: number, rows: number): void;
   addAgent(name: string, prompt?: string): Promise<Outcome>;
   mergeAgent(name: string): Promise<MergeResult>;
+  humanMerge(name: string, head: string): Promise<Outcome>;
   stopAgent(name: string): Promise<Outcome>;
 }
 
@@ -157,7 +158,7 @@ export class AttachHub {
     const { host, supervisor: sup } = this.opts;
     const reply = (rid: number, p: Promise<Outcome>): void =>
       void p.then(
-        (o) => this.send(client, { t: 'reply', rid, ok: o.ok, message: o.message }),
+        (o) => this.send(client, { t: 'reply', rid, ok: o.ok, message: o.message, ...(o.review ? { review: true } : {}) }),
         (err: Error) => this.send(client, { t: 'reply', rid, ok: false, message: err.message }),
       );
     switch (line.t) {
@@ -190,6 +191,9 @@ export class AttachHub {
           line.rid,
           host.mergeAgent(line.name).then((r) => mergeOutcome(r)),
         );
+      case 'human-merge':
+        // The keyboard of an attached screen is the human's (the control record's secret; refused for advisory launches).
+        return reply(line.rid, host.humanMerge(line.name, line.head));
       case 'stop':
         return reply(line.rid, host.stopAgent(line.name));
     }

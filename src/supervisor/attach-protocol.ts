@@ -48,6 +48,7 @@ export const attachClientSchema = z.discriminatedUnion('t', [
   z.strictObject({ t: z.literal('stats'), session: z.string().check(z.minLength(1), z.maxLength(256)) }),
   z.strictObject({ t: z.literal('add'), rid, name, prompt: z.optional(z.string().check(z.minLength(1), z.maxLength(16_384))) }),
   z.strictObject({ t: z.literal('merge'), rid, name }),
+  z.strictObject({ t: z.literal('human-merge'), rid, name, head: z.string().check(z.regex(/^[0-9a-f]{40}$/)) }),
   z.strictObject({ t: z.literal('stop'), rid, name }),
 ]);
 export type AttachClientLine = z.infer<typeof attachClientSchema>;
@@ -67,7 +68,7 @@ export type AttachServerLine =
     }
   | { t: 'agents'; agents: ConnectedAgent[] }
   | { t: 'pty'; agent: string; data: string }
-  | { t: 'reply'; rid: number; ok: boolean; message: string }
+  | { t: 'reply'; rid: number; ok: boolean; message: string; review?: boolean }
   | { t: 'answered'; id: string; ok: boolean; message: string }
   | { t: 'stats'; session: string; stats: SessionStats | null }
   | { t: 'error'; message: string }

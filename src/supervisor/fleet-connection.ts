@@ -14,6 +14,8 @@ import type { AgentInfo, SupervisorSnapshot } from './view.js';
 export interface Outcome {
   ok: boolean;
   message: string;
+  /** A merge refused for want of an approval of this tree (never reviewed, changed since): the human may review it (`m`, then `y`). */
+  review?: boolean;
 }
 
 /** One agent the fleet host launched, as a screen needs it. */
@@ -62,6 +64,8 @@ export interface FleetConnection {
   /** A new agent (`roz agent add`, with its first prompt when given), then started. */
   add(name: string, prompt?: string): Promise<Outcome>;
   merge(name: string): Promise<Outcome>;
+  /** The human approved `head` of the agent's branch at this keyboard (its diff shown): record it, then merge. */
+  humanMerge(name: string, head: string): Promise<Outcome>;
   stop(name: string): Promise<Outcome>;
   /** Leave the agents running and close this window; null where that cannot be (the supervisor runs in this process). */
   readonly detach: (() => void) | null;

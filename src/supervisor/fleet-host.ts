@@ -8,7 +8,8 @@
 // The run ends when every agent has exited.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { AddResult, MergeResult } from '../core/fleet/merge-result.js';
+import { type AddResult, type MergeResult, mergeMessage } from '../core/fleet/merge-result.js';
+import { humanName, recordHumanApproval } from '../engine/fleet/human-review.js';
 import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
 import { lastSessionIn } from '../store/agent-sessions.js';
@@ -318,6 +319,22 @@ export class FleetHost implements FleetControl {
   async mergeAgent(name: string): Promise<MergeResult> {
     const r = await this.rozJson<MergeResult>(['agent', 'merge', name, '--json']);
     return 'error' in r ? { kind: 'failed', agent: name, message: r.error, exit: 1 } : r;
+  }
+
+  /**
+   * `m` then `y` in the agents tab: the human, at this supervisor's keyboard (the window, or a screen
+   * attached with the control record's secret), approved `head` of the agent's branch after its diff was
+   * shown. Recorded here, in this trusted process (engine/fleet/human-review.ts: a few git reads, the
+   * session's update, a ledger line; refused when the branch moved since), then the gate runs as `m` runs it.
+   * Never a CLI flag: the agent runs roz's CLI too.
+   */
+  async humanMerge(name: string, head: string): Promise<{ ok: boolean; message: string }> {
+    const storeDir = this.first.loaded.config.storage.path;
+    const human = humanName();
+    const rec = await recordHumanApproval({ storeDir, store: new FileSessionStore(storeDir, () => {}), cwd: this.req.cwd, human }, name, head, human);
+    if (!rec.ok) return { ok: false, message: `not approved: ${rec.error}` };
+    const r = mergeMessage(await this.mergeAgent(name));
+    return { ok: r.ok, message: `approved by ${human}; ${r.message}` };
   }
 
   /**

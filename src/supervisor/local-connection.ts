@@ -78,6 +78,9 @@ export class LocalConnection implements FleetConnection {
   async merge(name: string): Promise<Outcome> {
     return mergeOutcome(await this.host.mergeAgent(name));
   }
+  humanMerge(name: string, head: string): Promise<Outcome> {
+    return this.host.humanMerge(name, head);
+  }
   stop(name: string): Promise<Outcome> {
     return this.host.stopAgent(name);
   }

@@ -56,9 +56,23 @@ function useTicker(active: boolean, now: () => number): number {
 /** The agents tab: the fleet and its queue, then the line of the mode or the last action's outcome. */
 function AgentsTab({ fleet, state, now, width, height }: { fleet: FleetUi | undefined; state: FleetState; now: number; width: number; height: number }) {
   if (!fleet) return <Text dimColor>no fleet in this view</Text>;
-  if (state.mode === 'diff' && state.diff) {
+  if ((state.mode === 'diff' || state.mode === 'review') && state.diff) {
     state.actions.setDiffRows(diffRows(height));
-    return <DiffView agent={state.diff.agent} summary={state.diff.summary} lines={state.diff.lines} top={state.diff.top} width={width} height={height} />;
+    const review =
+      state.mode === 'review' && state.diff.head
+        ? `review ${state.diff.agent} yourself: y approves exactly this (${state.diff.branch ?? 'its branch'} at ${state.diff.head.slice(0, 12)}) and merges · Esc n leave it`
+        : undefined;
+    return (
+      <DiffView
+        agent={state.diff.agent}
+        summary={state.diff.summary}
+        lines={state.diff.lines}
+        top={state.diff.top}
+        width={width}
+        height={height}
+        {...(review ? { review } : {})}
+      />
+    );
   }
   const rows = fleet.rows();
   const line =

@@ -158,6 +158,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
       if (name === FIRST_AGENT) return { ok: false, message: `${FIRST_AGENT} works in this checkout: there is no branch of its own to merge` };
       return conn.merge(name);
     },
+    humanMerge: (name, head) => conn.humanMerge(name, head),
     stop: (name) => conn.stop(name),
     registered: opts.registered ?? ((name) => registeredAgent(name)),
     remove: async (name) => {

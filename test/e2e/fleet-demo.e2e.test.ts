@@ -2,14 +2,17 @@
 // what to try; roz run starts main in the base checkout, the demo adds b and c
 // with `roz agent add` while it runs, and each one's destructive command
 // waits for the human. In a real pty: Ctrl-] 6 lists the agents and the
-// queue, `w` brings the oldest request up, `a` answers it, `m` on that agent
-// is refused (its branch's commit was never reviewed).
+// queue, `w` brings the oldest request up, `a` answers it: b's destructive
+// command (roz's ask) and c's Write (its client's own permission dialog, in
+// roz's queue). `m` on b is refused (never reviewed) and offers the human's
+// review, `n` leaves it; `d` shows b's diff; c's work, approved by roz's real
+// reviewer, merges with `m`: main moves, its ledger records arrive once.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { FLEET_AGENTS, fleetWorktree } from '../../scripts/demo/fleet-scenario.js';
+import { C_HELLO, FLEET_AGENTS, fleetWorktree } from '../../scripts/demo/fleet-scenario.js';
 import { demoPaths } from '../../scripts/demo/scenario.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 import { killTree } from './harness/kill-tree.js';
@@ -36,7 +39,7 @@ describe.sequential.each(ROZ_PATH_CLIENTS)('npm run demo -- --fleet: agents in o
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test('the agents tab lists main, b and c with requests waiting; w brings one up, a answers it; m on it is refused', async () => {
+  test('the agents tab lists main, b and c with requests waiting (a client dialog among them), answered from roz; m refuses b and merges c, reviewed', async () => {
     assertRozBuilt();
     expect(existsSync(claudeBin(client)), `the pinned client is missing at ${claudeBin(client)}`).toBe(true);
     dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-demo-')));
@@ -95,37 +98,78 @@ describe.sequential.each(ROZ_PATH_CLIENTS)('npm run demo -- --fleet: agents in o
     expect(tab).toMatch(/^[› ] main\s+\(base checkout\)\s+idle\s.*\senforced\s*$/m);
     for (const name of ['b', 'c']) expect(tab).toMatch(new RegExp(`^[›! ] ${name}\\s+roz/${name}\\s.*\\senforced\\s*$`, 'm'));
 
-    // w: the oldest request comes up with its agent's name and command; a lets it run.
-    await press(t, 'w');
-    const ask = await step(/APPROVAL NEEDED · Bash · \w+ · agent ([bc]) ·[\s\S]*\[a\] approve once/, 'a request, its keys armed', 20_000);
-    const who = /agent ([bc]) ·/.exec(ask)![1]!;
-    const agent = FLEET_AGENTS.find((a) => a.name === who)!;
-    expect(ask).toContain(agent.command);
-    await new Promise((r) => setTimeout(r, 1_000));
-    t.write('a');
-    await step((s) => !s.includes('APPROVAL NEEDED') || !s.includes(`agent ${who} ·`), 'answered', 30_000);
+    // w: the oldest request comes up with its agent's name; a answers it; w again for the other. One is b's
+    // destructive command (roz's own ask), the other c's Write: its client's own permission dialog
+    // (PermissionRequest), in roz's queue and answered from roz's panel.
+    const answered: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      await press(t, 'w');
+      const ask = await step(/APPROVAL NEEDED · (\w+) · \w+ · agent ([bc]) ·[\s\S]*\[a\] approve once/, 'a request, its keys armed', 60_000);
+      const [, tool, who] = /APPROVAL NEEDED · (\w+) · \w+ · agent ([bc]) ·/.exec(ask)!;
+      if (who === 'b') expect(ask).toContain(FLEET_AGENTS[0]!.command!);
+      else {
+        expect(tool).toBe('Write');
+        expect(ask).toMatch(/src\/hello\.ts/);
+        // The client's own question (PermissionRequest), not roz's: roz's policy lets an in-scope Write through.
+        expect(ask).toMatch(/the client asks: Write|CLIENT_DIALOG|permission dialog/);
+      }
+      answered.push(who!);
+      await new Promise((r) => setTimeout(r, 1_000));
+      t.write('a');
+      await step((s) => !s.includes('APPROVAL NEEDED') || !s.includes(`agent ${who} ·`), 'answered', 30_000);
+    }
+    expect(answered.sort()).toEqual(['b', 'c']);
 
-    // m on the agent just answered (its draft-notes commit was never reviewed): refused.
-    // (After the answer the keyboard is still in roz's views.)
+    // c's Write landed (the client's dialog closed with roz's allow), it committed, and roz's reviewer approved it.
     await press(t, '6');
     await step(/agents · 3/, 'the agents tab again', 10_000);
-    const mark = new RegExp(`› ${who} `);
-    for (const k of ['k', 'k', 'k', 'j', 'j', 'j']) {
-      if (mark.test(t.screen())) break;
-      await press(t, k);
-    }
-    await step(mark, `${who} selected`, 10_000);
+    await step(/^[›! ] c\s+roz\/c\s.*\sapproved\s/m, "c's review approved", 180_000);
+    const select = async (who: string): Promise<void> => {
+      const mark = new RegExp(`› ${who} `);
+      for (const k of ['k', 'k', 'k', 'j', 'j', 'j']) {
+        if (mark.test(t.screen())) break;
+        await press(t, k);
+      }
+      await step(mark, `${who} selected`, 10_000);
+    };
+
+    // m on b (its draft-notes commit was never reviewed): refused, and the human's own review offered with the
+    // branch's diff; n leaves it.
+    await select('b');
     await press(t, 'm');
-    await step(new RegExp(`${who}'s work was never reviewed`), 'the merge refused', 30_000);
+    await step(/review b yourself: y approves exactly this \(roz\/b at [0-9a-f]{12}\) and merges/, 'the merge refused, the review offered', 30_000);
+    expect(t.screen()).toMatch(/\+# b's notes/);
+    await press(t, 'n');
+    await step(/refused \(exit 5\): refused to merge roz\/b into main: b's work was never reviewed/, 'the refusal, and why', 10_000);
 
     // d: what it would have merged — its work against its base, by roz's own reading: the draft notes commit, coloured.
-    await step(new RegExp(`› ${who}\\s+roz/${who}\\s.*\\+\\d+ −\\d+ ↑1 ↓0`), `${who}'s +N −M in the list`, 30_000);
+    await step(/› b\s+roz\/b\s.*\+\d+ −\d+ ↑1 ↓0/, "b's +N −M in the list", 30_000);
     await press(t, 'd');
-    const diff = await step(new RegExp(`diff · ${who} · \\+\\d+ −\\d+ ↑1 ↓0[\\s\\S]*\\+# ${who}'s notes`), `${who}'s diff`, 30_000);
-    expect(diff).toContain(`${who}: draft notes`);
-    expect(diff).toMatch(new RegExp(`A NOTES-${who}\\.md\\s+\\+3 −0\\s+committed`));
+    const diff = await step(/diff · b · \+\d+ −\d+ ↑1 ↓0[\s\S]*\+# b's notes/, "b's diff", 30_000);
+    expect(diff).toContain('b: draft notes');
+    expect(diff).toMatch(/A NOTES-b\.md\s+\+3 −0\s+committed/);
     await press(t, '\x1b');
     await step(/agents · 3/, 'back to the list', 10_000);
+
+    // m on c: reviewed and approved, unchanged: merged. The base branch moves to c's commit; its ledger records arrive once.
+    const gitIn = (cwd: string, ...a: string[]) =>
+      spawnSync('git', a, { cwd, env: { ...env, HOME: p.home, GIT_CONFIG_NOSYSTEM: '1' }, encoding: 'utf8' }).stdout.trim();
+    const mainBefore = gitIn(p.repo, 'rev-parse', 'main');
+    const cHead = gitIn(fleetWorktree(p, 'c'), 'rev-parse', 'HEAD');
+    expect(cHead).not.toBe(mainBefore);
+    await select('c');
+    await press(t, 'm');
+    await step(/merged roz\/c into main \(fast-forward\)/, 'c merged', 60_000);
+    expect(gitIn(p.repo, 'rev-parse', 'main')).toBe(cHead);
+    expect(readFileSync(join(p.repo, 'src', 'hello.ts'), 'utf8')).toBe(C_HELLO);
+    const ledger = readFileSync(join(p.repo, '.orchestration', 'agent_trace.jsonl'), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { id: string; files: Array<{ path: string }>; metadata: Record<string, { tool_name: string }> });
+    const cWrites = ledger.filter((r) => r.metadata['dev.roz']!.tool_name === 'Write' && r.files.some((f) => f.path === 'src/hello.ts'));
+    expect(cWrites).toHaveLength(1);
+    expect(new Set(ledger.map((r) => r.id)).size).toBe(ledger.length);
+    expect(ledger.filter((r) => r.metadata['dev.roz']!.tool_name === 'roz:merge')).toHaveLength(1);
 
     // Every agent stopped from another terminal of the human's: the run ends, the demo removes its project.
     const stop = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'stop', '--all'], {

@@ -54,6 +54,11 @@ class FakeHost implements AttachHost {
     for (const l of this.change) l();
     return { ok: true, message: `started ${name}` };
   };
+  humanMerges: Array<[string, string]> = [];
+  humanMerge = async (name: string, head: string) => {
+    this.humanMerges.push([name, head]);
+    return { ok: true, message: `approved by you; merged roz/${name}` };
+  };
   mergeAgent = async (name: string): Promise<MergeResult> => ({
     kind: 'refused',
     agent: name,
@@ -188,6 +193,21 @@ describe('the attach stream', () => {
     expect(agentsAt).toBeGreaterThan(-1);
     expect(agentsAt).toBeLessThan(after.findIndex((l) => l.t === 'reply'));
     expect(after.find((l) => l.t === 'reply')).toEqual({ t: 'reply', rid: 7, ok: true, message: 'started b' });
+
+    // merge: refused for want of an approval, the reply says the human may review it; human-merge carries the commit shown.
+    c.send({ t: 'merge', rid: 8, name: 'b' });
+    await until(() => c.lines().some((l) => l.t === 'reply' && l.rid === 8), 'the merge reply');
+    expect(c.lines().find((l) => l.t === 'reply' && l.rid === 8)).toMatchObject({
+      ok: false,
+      review: true,
+      message: expect.stringMatching(/^refused \(exit 5\)/),
+    });
+    const head = 'a'.repeat(40);
+    c.send({ t: 'human-merge', rid: 9, name: 'b', head: 'HEAD' });
+    c.send({ t: 'human-merge', rid: 10, name: 'b', head });
+    await until(() => c.lines().some((l) => l.t === 'reply' && l.rid === 10), 'the human-merge reply');
+    expect(host.humanMerges).toEqual([['b', head]]); // a head that is not a commit id never reaches the host
+    expect(c.lines().find((l) => l.t === 'reply' && l.rid === 10)).toMatchObject({ ok: true, message: 'approved by you; merged roz/b' });
 
     // The supervisor is unhurt: other commands still answer.
     const q = await sendControl(rec, { op: 'queue' });

@@ -3,8 +3,9 @@
 // worktree and branch, as `roz agent add`), b's request arrives while the
 // human looks at main (bell + OSC 9, the status line says where it waits,
 // main's pane stays), the jump key brings b's pane and its request up, the
-// answer reaches b's hook only; `m` refuses to merge an unreviewed branch,
-// `x` stops b, and the run ends with main.
+// answer reaches b's hook only; `m` refuses to merge an unreviewed branch and
+// offers the human's review (its branch's diff, `n` leaves it, `y` approves
+// that commit and merges), `x` stops b, and the run ends with main.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,7 +92,7 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
   it("adds agent b with n, b's request waits while main is in view, the jump key brings b's pane and request up", async () => {
     const cols = 120;
     const rows = 32;
-    const { pty, top, store } = start(cols, rows);
+    const { pty, top, store, repo } = start(cols, rows);
     await pty.waitFor('FAKE CLAUDE READY', 'main started');
     expect(pty.screen()).toContain('agent=main');
 
@@ -180,6 +181,14 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     await pty.waitFor(/queue · 0 waiting/, 'back to the list');
     pty.write('m');
     await pty.waitFor(/refused \(exit 5\): refused to merge roz\/b into main: b's work was never reviewed/, 'the merge refused, and why', 30_000);
+    // Never reviewed: the human may review it here. The branch's diff comes up with the question; n leaves it, nothing recorded.
+    await pty.waitFor(
+      /diff · b · \+1 −0 ↑1 ↓0[\s\S]*\+work[\s\S]*review b yourself: y approves exactly this \(roz\/b at [0-9a-f]{12}\) and merges/,
+      'the review offered',
+      30_000,
+    );
+    pty.write('n');
+    await pty.waitFor(/queue · 0 waiting/, 'back to the list');
 
     // x then y: b stops and reads "stopped" (not a crash's exit code); the run goes on with main.
     pty.write('x');
@@ -194,6 +203,16 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     pty.write('y');
     await pty.waitFor(/roz\/b has work not merged into main: merge it \(roz agent merge b\)/, 'the removal refused, and why', 30_000);
     expect(existsSync(join(top, 'proj.roz', 'b', 'work.txt'))).toBe(true);
+    // m, then y on the review: the human's approval of that commit, recorded here, and the gate merges it.
+    const bHead = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: wt, encoding: 'utf8' }).trim();
+    pty.write('m');
+    await pty.waitFor(/review b yourself: y approves exactly this/, 'the review offered again', 30_000);
+    pty.write('y');
+    await pty.waitFor(/approved by .*; merged roz\/b into main \(fast-forward\)/, 'approved and merged', 30_000);
+    expect(execFileSync('git', ['rev-parse', 'main'], { cwd: repo, encoding: 'utf8' }).trim()).toBe(bHead);
+    const approvalLedger = readFileSync(join(repo, '.orchestration', 'agent_trace.jsonl'), 'utf8');
+    expect(approvalLedger).toContain('"tool_name":"roz:human-review"');
+    expect(approvalLedger).toContain('"by":"human"');
     // Its work dropped by hand (nothing left to lose): r, y removes its worktree and branch, and b leaves the list.
     execFileSync('git', ['reset', '-q', '--hard', 'main'], { cwd: wt, stdio: 'pipe' });
     execFileSync('git', ['clean', '-qfdx'], { cwd: wt, stdio: 'pipe' });

@@ -23,7 +23,7 @@ export function everyAgentsWork(storeDir: string, cwd: string, patch: boolean): 
     });
 }
 
-function printWork(d: WorkDiff, stat: boolean): void {
+export function printWork(d: WorkDiff, stat: boolean): void {
   const [first, ...rest] = describeWork(d);
   process.stdout.write(`${c.bold(first!)}\n${rest.join('\n')}\n`);
   if (stat || d.patch === null) return;
@@ -36,7 +36,7 @@ function printWork(d: WorkDiff, stat: boolean): void {
     );
 }
 
-export function agentDiffCommand(name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean }): number {
+export function agentDiffCommand(name: string | undefined, opts: { stat?: boolean; json?: boolean; all?: boolean; branch?: boolean }): number {
   const ctx = cliContext();
   const storeDir = ctx.config.storage.path;
   try {
@@ -57,7 +57,7 @@ export function agentDiffCommand(name: string | undefined, opts: { stat?: boolea
     if (!found) throw new FleetError(`no agent ${name} here (roz agent ls)`, 3);
     // Its worktree on another branch, say: the work tree is still what is shown, against the branch's commits.
     if (found.problem && found.head) process.stderr.write(c.yellow(`warning: ${name}: ${found.problem}\n`));
-    const work = agentWork(storeDir, repo, found, { patch: !opts.stat });
+    const work = agentWork(storeDir, repo, found, { patch: !opts.stat, branchOnly: opts.branch === true });
     if (opts.json) printJson(work);
     else printWork(work, opts.stat === true);
     return 0;

@@ -152,7 +152,7 @@ export function describeMerge(r: MergeResult): OutLine[] {
 }
 
 /** One line for the agents tab: the verdict, or `refused (exit N): why`. */
-export function mergeMessage(r: MergeResult): { ok: boolean; message: string } {
+export function mergeMessage(r: MergeResult): { ok: boolean; message: string; review?: boolean } {
   const code = mergeExitCode(r);
   const lines = describeMerge(r);
   const shown = code === 0 ? lines.filter((l) => !l.err) : lines.filter((l) => l.err).length ? lines.filter((l) => l.err) : lines;
@@ -161,7 +161,8 @@ export function mergeMessage(r: MergeResult): { ok: boolean; message: string } {
     .join('\n')
     .replace(/^roz: /, '')
     .trim();
-  return { ok: code === 0, message: `${code === 0 ? '' : `refused (exit ${code}): `}${text}` };
+  const review = r.kind === 'refused' && (r.code === 'never-reviewed' || r.code === 'changed-since-approval');
+  return { ok: code === 0, message: `${code === 0 ? '' : `refused (exit ${code}): `}${text}`, ...(review ? { review: true } : {}) };
 }
 
 /** What `roz agent add` returns. */
@@ -181,3 +182,44 @@ export type AddResult =
       note: string | null;
     }
   | { kind: 'refused'; name: string; reason: string; exit: number };
+
+/** What `roz agent push` returns: only an approved, unchanged tree leaves the machine. */
+export type PushResult =
+  | {
+      kind: 'pushed';
+      agent: string;
+      branch: string;
+      remote: string;
+      url: string;
+      commit: string;
+      tree: string;
+      review: MergeApproval;
+      /** `--pr`: the pull request gh opened, or why it did not; null without --pr. */
+      pr: { url: string } | { error: string } | null;
+    }
+  | Extract<MergeResult, { kind: 'nothing' | 'refused' | 'no-agent' | 'failed' }>;
+
+export function pushExitCode(r: PushResult): number {
+  if (r.kind === 'pushed') return r.pr && 'error' in r.pr ? 1 : 0;
+  return mergeExitCode(r);
+}
+
+/** What `roz agent push` prints for a result. */
+export function describePush(r: PushResult): OutLine[] {
+  if (r.kind !== 'pushed') {
+    if (r.kind === 'refused')
+      return describeMerge(r).map((l, i) =>
+        i === 0 ? { ...l, text: l.text.replace(/^roz: refused to merge (\S+) into \S+:/, 'roz: refused to push $1:') } : l,
+      );
+    if (r.kind === 'nothing') return [{ err: false, text: `${r.why}: nothing to push` }];
+    return describeMerge(r);
+  }
+  const who = r.review.by === 'human' ? `approved by ${r.review.human ?? 'a human'} at ${r.review.decided_at}` : `review approved ${r.review.decided_at}`;
+  const out: OutLine[] = [
+    { err: false, text: `pushed ${r.branch} (${r.commit.slice(0, 12)}) to ${r.remote} (${r.url})` },
+    { err: false, text: `  ${who} (session ${r.review.session_id}); tree ${r.tree}` },
+  ];
+  if (r.pr && 'url' in r.pr) out.push({ err: false, text: `  pull request: ${r.pr.url}` });
+  if (r.pr && 'error' in r.pr) out.push({ err: true, text: `roz: the branch is pushed, but no pull request was opened: ${r.pr.error}` });
+  return out;
+}

@@ -23,6 +23,7 @@ import type { AgentRecord } from '../../store/agent-registry.js';
 import { FleetError } from '../../store/fleet-error.js';
 import { type BaseCheckout, humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
+import { humanApprovalsFor } from '../../store/human-approvals.js';
 import { repoOf } from '../../store/git-repo.js';
 import { runGit } from '../../store/git.js';
 import { appendLedger } from '../../store/ledger.js';
@@ -71,8 +72,11 @@ export function gateFacts(ctx: GateContext, g: GateAgent): BranchFacts {
 }
 
 /** The approvals and refusals recorded for the agent (reviewer and human), trees as the gate compares them. */
-function gateDecisions(storeDir: string, sessions: SessionState[], facts: BranchFacts) {
-  const found = decisionsIn(sessions);
+function gateDecisions(storeDir: string, sessions: SessionState[], facts: BranchFacts, worktree: string) {
+  // The sessions' decisions (the reviewer's, and a human's recorded there), and a human's recorded without a session.
+  const found: ReturnType<typeof decisionsIn> = [...decisionsIn(sessions), ...humanApprovalsFor(storeDir, worktree)].sort((a, b) =>
+    a.decided_at.localeCompare(b.decided_at),
+  );
   const snap = treeReader(snapshotRepo(storeDir));
   const decisions: ReviewedDecision[] = found.map((d) => {
     if (!d.tree) return d;
@@ -151,19 +155,36 @@ export function mergeAgent(ctx: GateContext, name: string): MergeResult {
   }
 }
 
-function mergeGated(ctx: GateContext, name: string): MergeResult {
+/** The gate's answer on the branch as it is now: what was approved (reviewer or human) and the facts, or the result that refuses. */
+export interface GateOpen {
+  g: GateAgent;
+  facts: BranchFacts;
+  sessions: SessionState[];
+  recorded: Set<string>;
+  decision: ReturnType<typeof decisionsIn>[number];
+  /** The approved tree, as the gate compares it. */
+  tree: string;
+}
+
+/**
+ * The gate, short of moving anything: the agent, its facts, the verdict over its
+ * reviews and human approvals, roz's own files on the branch. Used by the merge
+ * and by `agent push`: only an approved, unchanged tree goes on.
+ */
+export function openGate(ctx: GateContext, name: string, opts: { push?: boolean } = {}): GateOpen | MergeResult {
   const g = gateAgent(ctx, name);
   if (!isGateAgent(g)) return g;
   const { agent, repo, base } = g;
   const facts = gateFacts(ctx, g);
   const sessions = sessionsIn(ctx.store, agent.worktree);
-  const { found, decisions } = gateDecisions(ctx.storeDir, sessions, facts);
+  const { found, decisions } = gateDecisions(ctx.storeDir, sessions, facts, agent.worktree);
+  // A push takes the branch even when the base already holds it (merged first, pushed after): the approval still decides.
   const verdict = mergeVerdict(name, {
     decisions,
     branchTree: facts.branchTreeForGate,
     branchHead: facts.branchHead,
-    baseHead: facts.baseHead,
-    alreadyMerged: facts.alreadyMerged,
+    baseHead: opts.push ? '' : facts.baseHead,
+    alreadyMerged: opts.push ? false : facts.alreadyMerged,
   });
   if (!verdict.ok && verdict.code === 'nothing-to-merge') return { kind: 'nothing', agent: name, why: verdict.why };
   const refused = { kind: 'refused' as const, agent: name, branch: agent.branch, base, worktree: agent.worktree, session: sessions[0]?.session_id ?? null };
@@ -173,7 +194,17 @@ function mergeGated(ctx: GateContext, name: string): MergeResult {
   const rozFiles = rozFilesRefusal(name, agent.branch, rozFilesOnBranch(repo.common, facts, recorded));
   if (rozFiles) return { ...refused, code: 'roz-files', why: rozFiles };
   if (!verdict.ok) return { ...refused, code: verdict.code, why: verdict.why };
-  const decision = found.at(-1)!;
+  return { g, facts, sessions, recorded, decision: found.at(-1)!, tree: verdict.tree };
+}
+
+export const isGateOpen = (v: GateOpen | MergeResult): v is GateOpen => 'facts' in v;
+
+function mergeGated(ctx: GateContext, name: string): MergeResult {
+  const open = openGate(ctx, name);
+  if (!isGateOpen(open)) return open;
+  const { g, facts, sessions, recorded, decision } = open;
+  const { agent, repo, base } = g;
+  const verdict = { tree: open.tree };
 
   const checkouts = baseCheckouts(g);
   for (const co of checkouts) {

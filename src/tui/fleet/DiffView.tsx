@@ -16,6 +16,8 @@ export interface DiffViewProps {
   top: number;
   width: number;
   height: number;
+  /** A human's review (`m` on an agent without an approval of this tree): the question, in place of the keys line. */
+  review?: string;
 }
 
 /** Rows of patch the view shows at `height` (the title and the keys line take two). */
@@ -33,7 +35,7 @@ const STYLE: Record<DiffViewLine['kind'], { color?: string; bold?: boolean; dimC
 
 const cut = (s: string, w: number): string => (s.length > w ? `${s.slice(0, Math.max(0, w - 1))}…` : s);
 
-export function DiffView({ agent, summary, lines, top, width, height }: DiffViewProps) {
+export function DiffView({ agent, summary, lines, top, width, height, review }: DiffViewProps) {
   const rows = diffRows(height);
   const start = Math.max(0, Math.min(top, lines.length - rows));
   const shown = lines.slice(start, start + rows);
@@ -51,9 +53,15 @@ export function DiffView({ agent, summary, lines, top, width, height }: DiffView
       {Array.from({ length: rows - shown.length }, (_, i) => (
         <Text key={`pad${i}`}> </Text>
       ))}
-      <Text dimColor wrap="truncate-end">
-        {cut('↑↓ j k scroll · PgUp PgDn space page · g G top, end · Esc q close', width)}
-      </Text>
+      {review ? (
+        <Text color="yellow" bold wrap="truncate-end">
+          {cut(review, width)}
+        </Text>
+      ) : (
+        <Text dimColor wrap="truncate-end">
+          {cut('↑↓ j k scroll · PgUp PgDn space page · g G top, end · Esc q close', width)}
+        </Text>
+      )}
     </Box>
   );
 }

@@ -11,8 +11,8 @@ import type { WorkDiff, WorkOrError, WorkSummary } from '../../core/fleet/work-d
 import { rozCliFile } from '../../supervisor/background.js';
 
 export interface WorkSource {
-  /** One agent's work with its patch. */
-  diff(name: string): Promise<WorkOrError>;
+  /** One agent's work with its patch (`branch`: only what its branch holds, what a merge takes). */
+  diff(name: string, opts?: { branch?: boolean }): Promise<WorkOrError>;
   /** Every agent's counts (no patch). */
   all(): Promise<WorkOrError[]>;
 }
@@ -64,8 +64,8 @@ export function cliWorkSource(cwd: string = process.cwd()): WorkSource & AgentRe
       const r = await rozJson(['agent', 'rm', name], cwd, 120_000);
       return r.code === 0 ? { ok: true, message: r.stdout.trim().split('\n').join('; ') } : { ok: false, message: why(r) };
     },
-    diff: async (name) => {
-      const r = await rozJson(['agent', 'diff', name, '--json'], cwd, 60_000);
+    diff: async (name, opts) => {
+      const r = await rozJson(['agent', 'diff', name, '--json', ...(opts?.branch ? ['--branch'] : [])], cwd, 60_000);
       if (r.code !== 0) return { agent: name, error: why(r) };
       try {
         return JSON.parse(r.stdout) as WorkDiff;

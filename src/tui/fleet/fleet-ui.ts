@@ -9,6 +9,8 @@ import type { AgentRow } from './AgentsView.js';
 export interface FleetOutcome {
   ok: boolean;
   message: string;
+  /** A merge refused for want of an approval of this tree: the human may review it here. */
+  review?: boolean;
 }
 
 export interface FleetUi {
@@ -32,5 +34,7 @@ export interface FleetUi {
   work?: WorkSource;
   /** The merge gate on the agent (`roz agent merge NAME`): its verdict or why it refused. */
   merge(name: string): Promise<FleetOutcome>;
+  /** The human approved `head` of the agent's branch here, its diff on screen (`m`, then `y`): record it, then merge. */
+  humanMerge?(name: string, head: string): Promise<FleetOutcome>;
   stop(name: string): Promise<FleetOutcome>;
 }

@@ -7,7 +7,7 @@ import { aheadBehind, plusMinus, workViewLines, type WorkSummary } from '../../c
 import type { DiffViewLine } from '../fleet/DiffView.js';
 import type { FleetOutcome, FleetUi } from '../fleet/fleet-ui.js';
 
-export type FleetMode = 'list' | 'name' | 'prompt' | 'confirm-stop' | 'confirm-remove' | 'diff';
+export type FleetMode = 'list' | 'name' | 'prompt' | 'confirm-stop' | 'confirm-remove' | 'diff' | 'review';
 
 /** The diff on screen: whose, its lines, the first line shown. */
 export interface FleetDiff {
@@ -15,6 +15,9 @@ export interface FleetDiff {
   summary: string | null;
   lines: DiffViewLine[];
   top: number;
+  /** A human's review: the branch and the commit shown (what `y` approves). */
+  branch?: string;
+  head?: string;
 }
 
 /** `+N −M ↑A ↓B` of a work summary. */
@@ -57,6 +60,8 @@ export interface FleetState {
     submitPrompt(): void;
     cancel(): void;
     merge(): void;
+    /** `y` on the review's diff: approve exactly that commit's tree, then merge. */
+    approve(): void;
     askStop(): void;
     confirmStop(): void;
     askRemove(): void;
@@ -191,10 +196,34 @@ export function useFleet(fleet: FleetUi | null, tabShown = false): FleetState {
         diff.current = null;
         set('list', '');
       },
+      // The gate; refused for want of an approval of this tree, the human may review it here: the
+      // branch's diff (exactly what merges), then `y`. The keyboard is the human's (docs/fleet.md).
       merge: () => {
         if (!fleet) return;
         const n = fleet.current();
-        run(`merging ${n}`, fleet.merge(n));
+        setMessage({ ok: true, message: `merging ${n}…`, busy: true });
+        fleet.merge(n).then(
+          (r) => {
+            setMessage(r);
+            if (!r.review || !fleet.humanMerge || !fleet.work) return;
+            fleet.work.diff(n, { branch: true }).then(
+              (w) => {
+                if ('error' in w) return setMessage({ ok: false, message: `${r.message} · ${n}'s branch cannot be read: ${w.error}` });
+                diff.current = { agent: n, summary: workLabel(w), lines: workViewLines(w), top: 0, branch: w.branch, head: w.head };
+                set('review');
+              },
+              (err: Error) => setMessage({ ok: false, message: err.message }),
+            );
+          },
+          (err: Error) => setMessage({ ok: false, message: err.message }),
+        );
+      },
+      approve: () => {
+        const d = diff.current;
+        diff.current = null;
+        set('list');
+        if (!fleet?.humanMerge || !d?.head) return;
+        run(`approving ${d.agent} and merging`, fleet.humanMerge(d.agent, d.head));
       },
       askStop: () => {
         if (!fleet) return;

@@ -35,7 +35,7 @@ export function keyContext(t: Pick<KeymapTargets, 'tab' | 'trace' | 'approvals' 
     if (m === 'name') return 'agents-name';
     if (m === 'prompt') return 'agents-prompt';
     if (m === 'confirm-stop' || m === 'confirm-remove') return 'agents-confirm';
-    if (m === 'diff') return 'agents-diff';
+    if (m === 'diff' || m === 'review') return 'agents-diff';
   }
   if (t.tab === 'approvals') {
     if (t.approvals.modeNow() === 'reason') return 'approvals-reason';
@@ -87,8 +87,12 @@ export function handleKey(input: string, key: Key, t: KeymapTargets): void {
     if (input === 'y') return f.actions.confirmRemove();
     return f.actions.cancel();
   }
-  // An agent's diff takes the keys until it is closed.
-  if (t.tab === 'agents' && f.modeNow() === 'diff') {
+  // An agent's diff takes the keys until it is closed; a review's, `y` approves it.
+  if (t.tab === 'agents' && f.modeNow() === 'review') {
+    if (input === 'y') return f.actions.approve();
+    if (input === 'n') return f.actions.cancel();
+  }
+  if (t.tab === 'agents' && (f.modeNow() === 'diff' || f.modeNow() === 'review')) {
     if (key.escape || input === 'q' || input === 'd') return f.actions.cancel();
     if (key.upArrow || input === 'k') return f.actions.scrollDiff(-1);
     if (key.downArrow || input === 'j') return f.actions.scrollDiff(1);
