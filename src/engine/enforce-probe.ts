@@ -5,6 +5,7 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { decideMode, type Enforcement } from '../core/enforce/mode.js';
+import { hookClient } from '../core/clients.js';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
 import { readRegularText, UnreadableFileError } from '../store/regular-file.js';
@@ -99,8 +100,24 @@ export function detectEnforcement(opts: { env: Record<string, string | undefined
   });
 }
 
+/**
+ * The enforcement of a session of another client (ROZ_CLIENT, core/clients.ts):
+ * its own sandbox as roz's launcher configured it, told in ROZ_CLIENT_SANDBOX
+ * (`enforced`, or `advisory: <what is not held>`). Null for Claude Code.
+ */
+export function clientEnforcement(env: Record<string, string | undefined>): Enforcement | null {
+  const client = hookClient(env);
+  if (client.id === 'claude') return null;
+  const said = env.ROZ_CLIENT_SANDBOX ?? '';
+  if (said === 'enforced') return { mode: 'enforced', reasons: [] };
+  const why = said.startsWith('advisory: ') ? said.slice('advisory: '.length) : `${client.label} was not started by roz exec with its sandbox configured`;
+  return { mode: 'advisory', reasons: [`${client.label}: ${why}`] };
+}
+
 /** The one line said at SessionStart in advisory mode. */
-export function advisoryMessage(e: Enforcement): string {
+export function advisoryMessage(e: Enforcement, env: Record<string, string | undefined> = {}): string {
+  if (hookClient(env).id !== 'claude')
+    return `roz: ADVISORY mode: ${e.reasons.join('; ')}. roz's hooks still judge every tool call, but an agent determined to get around them can.`;
   return (
     `roz: ADVISORY mode: the agent's Bash is not confined by roz's sandbox settings (${e.reasons.join('; ')}). ` +
     "roz's hooks still judge every tool call, but an agent determined to get around them can. Start with `roz exec claude` or `roz run claude` for enforced mode."

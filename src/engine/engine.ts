@@ -31,7 +31,8 @@ import { protectedWrite, writesStore } from './store-guard.js';
 import { fileToolWriteArea } from './file-tool-area.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
-import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
+import { advisoryMessage, clientEnforcement, detectEnforcement } from './enforce-probe.js';
+import { hookClient } from '../core/clients.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
 import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
@@ -104,9 +105,12 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     let enforcement: Enforcement | null = null;
     if (event === 'SessionStart') {
       exportRozOnPath(deps.env, warn);
-      enforcement = detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
+      // Another client (Codex): its own sandbox, as roz's launcher configured it and said (supervisor/client-launch.ts).
+      enforcement =
+        clientEnforcement(deps.env) ??
+        detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
       // Said out loud: the human must know when roz cannot hold the line.
-      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement));
+      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement, deps.env));
     }
 
     // Every policy reads a Bash command through the shell parser: load it now
@@ -170,7 +174,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
           home,
           area: () => fileToolWriteArea(deps.env, input.cwd, home, config.enforce.write_paths),
-          advisory: !deps.env.ROZ_SETTINGS_FILE,
+          // Another client's own sandbox, configured by roz's launcher, holds these too (supervisor/client-launch.ts).
+          advisory: !deps.env.ROZ_SETTINGS_FILE && deps.env.ROZ_CLIENT_SANDBOX !== 'enforced',
           deferred: [config.storage.path],
         }),
       );
@@ -264,10 +269,11 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     if (telemetry && (event === 'Stop' || event === 'SessionEnd') && !deps.env.ROZ_SOCKET && !deps.store) {
       await startBackgroundFlush(config.storage.path, deps.env, warn);
     }
+    const verdict = withoutHuman(event, policy.verdict, deps.env);
     return {
-      stdout: renderOutput(event, policy.verdict, warnings),
+      stdout: renderOutput(event, verdict, warnings),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
-      verdict: policy.verdict,
+      verdict,
       warnings,
     };
   } catch (err) {
@@ -291,6 +297,24 @@ function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFa
     return { ...out, warnings: [...out.warnings, gateNotEnforced(sessionId, why, false)] };
   }
   return out;
+}
+
+/**
+ * An `ask` nobody can answer: a client that does not ask in its print mode
+ * (core/clients.ts askWithoutHuman: `codex exec` reports the answer as a failed
+ * hook and goes on) is told `deny`, with the reason the model reads. Under
+ * `roz run` (a supervisor) the human's queue answers instead.
+ */
+function withoutHuman(event: HookEventName, verdict: Verdict, env: Record<string, string | undefined>): Verdict {
+  if (event !== 'PreToolUse' || verdict.kind !== 'ask' || env.ROZ_SOCKET) return verdict;
+  const client = hookClient(env);
+  if (client.askWithoutHuman !== 'deny') return verdict;
+  return {
+    kind: 'deny',
+    code: verdict.code,
+    reason: `${verdict.reason} (roz would ask a human, but nobody can answer under ${client.label}'s non-interactive run: refused)`,
+    ...(verdict.human ? { human: verdict.human } : {}),
+  };
 }
 
 /**
