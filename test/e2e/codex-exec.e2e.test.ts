@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFakeResponsesApi, type ResponsesRequest } from './harness/fake-responses-api.js';
+import { patchModelCatalog, startFakeResponsesApi, type ResponsesRequest } from './harness/fake-responses-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
 import { createWorkspace, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
@@ -26,20 +26,26 @@ const INTENTS_YAML = `active_intents:
     owned_scope: ["src/**"]
 `;
 
-/** The agent's script, one shell command per turn, in order; then a final message. */
-const GOVERNED = [
+const addFile = (path: string, line: string): { patch: string } => ({ patch: `*** Begin Patch\n*** Add File: ${path}\n+${line}\n*** End Patch\n` });
+
+/** The agent's script, one call per turn (a shell command, or a patch), in order; then a final message. */
+const GOVERNED: Array<string | { patch: string }> = [
   'roz intent select INT-001',
   "mkdir -p src && echo 'export const a = 1;' > src/a.ts",
+  addFile('src/b.ts', 'export const b = 2;'),
   'mkdir -p docs && echo out > docs/out.md',
+  addFile('docs/p.md', 'out of scope'),
   'rm -rf src/gen',
 ];
 
 function codexHome(ws: Workspace, baseUrl: string): string {
   const home = join(ws.home, '.codex');
   mkdirSync(home, { recursive: true });
+  // A catalog whose model offers apply_patch (an unknown model's fallback metadata offers none).
+  writeFileSync(join(home, 'catalog.json'), patchModelCatalog(MODEL));
   writeFileSync(
     join(home, 'config.toml'),
-    `model = "${MODEL}"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`,
+    `model = "${MODEL}"\nmodel_provider = "fake"\nmodel_catalog_json = "${join(home, 'catalog.json')}"\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`,
   );
   return home;
 }
@@ -59,9 +65,13 @@ interface LedgerRecord {
   metadata: { 'dev.roz': { client?: string; tool_name: string; intent_id: string } };
 }
 
-async function scripted(script: string[]) {
+async function scripted(script: Array<string | { patch: string }>) {
   return startFakeResponsesApi([
-    ...script.map((shell, i) => ({ name: `step-${i}`, when: (r: ResponsesRequest) => r.toolOutputs.length === i, reply: { shell } })),
+    ...script.map((step, i) => ({
+      name: `step-${i}`,
+      when: (r: ResponsesRequest) => r.toolOutputs.length === i,
+      reply: typeof step === 'string' ? { shell: step } : step,
+    })),
     { name: 'done', when: (r: ResponsesRequest) => r.toolOutputs.length === script.length, reply: { say: 'Done.' } },
   ]);
 }
@@ -93,25 +103,30 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     expect(run.stderr).toMatch(/\.orchestration\/ read-only/);
     const out = (i: number): string => outputOf(api.requests, i);
 
-    // In scope: written, and recorded in the ledger as codex's, with the model.
+    // In scope: written, by the shell and by apply_patch, each recorded in the ledger as codex's, with the model.
     expect(readFileSync(join(ws.repo, 'src', 'a.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect(readFileSync(join(ws.repo, 'src', 'b.ts'), 'utf8')).toBe('export const b = 2;\n');
     const ledgerFile = join(ws.repo, '.orchestration', 'agent_trace.jsonl');
     const ledger = jsonLines<LedgerRecord>(existsSync(ledgerFile) ? readFileSync(ledgerFile, 'utf8') : '');
-    // One record, for the one call that wrote (its `mkdir -p src` is a write too).
-    expect(ledger).toHaveLength(1);
+    // One record per call that wrote (the shell's `mkdir -p src` is a write too).
+    expect(ledger.map((r) => r.metadata['dev.roz'].tool_name)).toEqual(['Bash', 'apply_patch']);
     expect(ledger[0]?.files.map((f) => f.path)).toContain('src/a.ts');
-    expect(ledger[0]?.metadata['dev.roz']).toMatchObject({ client: 'codex', tool_name: 'Bash', intent_id: 'INT-001' });
-    const aTs = ledger[0]?.files.find((f) => f.path === 'src/a.ts');
-    expect(aTs?.conversations[0]?.contributor?.model_id).toBe(`openai/${MODEL}`);
+    expect(ledger[1]?.files.map((f) => f.path)).toEqual(['src/b.ts']);
+    for (const r of ledger) {
+      expect(r.metadata['dev.roz']).toMatchObject({ client: 'codex', intent_id: 'INT-001' });
+      expect(r.files.find((f) => f.path.endsWith('.ts'))?.conversations[0]?.contributor?.model_id).toBe(`openai/${MODEL}`);
+    }
 
-    // Out of scope: refused before it ran, and the model read why.
+    // Out of scope, by the shell and by a patch: refused before it ran, and the model read why.
     expect(existsSync(join(ws.repo, 'docs', 'out.md'))).toBe(false);
-    expect(out(2)).toContain('not in the owned_scope of intent INT-001');
+    expect(out(3)).toContain('not in the owned_scope of intent INT-001');
+    expect(existsSync(join(ws.repo, 'docs', 'p.md'))).toBe(false);
+    expect(out(4)).toContain('not in the owned_scope of intent INT-001');
 
     // The destructive guard: roz's `ask` became a deny (nobody answers under codex exec), with roz's reason.
     expect(existsSync(join(ws.repo, 'src', 'gen', 'keep.txt'))).toBe(true);
-    expect(out(3)).toContain('Command blocked by PreToolUse hook: [DESTRUCTIVE_BLOCKED]');
-    expect(out(3)).toContain('nobody can answer');
+    expect(out(5)).toContain('Command blocked by PreToolUse hook: [DESTRUCTIVE_BLOCKED]');
+    expect(out(5)).toContain('nobody can answer');
 
     // The session is codex's, in enforced mode (Codex's sandbox holds what roz asked).
     const sessions = readFileSync(join(ws.storage, 'sessions', readdirOne(join(ws.storage, 'sessions')), 'state.json'), 'utf8');
@@ -124,7 +139,7 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     mkdirSync(join(ws.repo, 'build'));
     writeFileSync(join(ws.repo, 'build', 'keep.txt'), 'keep\n');
     const home = join(ws.home, '.codex');
-    const attack = [
+    const attack: Array<string | { patch: string }> = [
       // Project config that would switch Codex's hooks (so roz) off: Codex keeps .codex read-only.
       `d=.codex; mkdir -p "$d"; printf '[features]\\ncodex_hooks = false\\n' > "$d/config.toml"; echo codex_rc=$?`,
       // The user's Codex config (where hooks and project trust live) and roz's store: outside the workspace.
@@ -133,6 +148,10 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
       `s=${ws.storage.slice(0, -3)}; echo forged > "\${s}age/forged.json"; echo store_rc=$?`,
       // And /tmp, where a store or socket may live: not writable either.
       `t=/tmp/roz-codex-attack-${process.pid}; echo x > "$t"; echo tmp_rc=$?`,
+      // Patches outside the workspace and into Codex's project config: roz's hook reads the files the patch
+      // names and refuses both (without it, Codex's own patch check refuses them against the sandbox's roots).
+      addFile(join(ws.root, 'outside.txt'), 'x'),
+      addFile('.codex/hooks.json', '{}'),
       'rm -rf build',
     ];
     const api = await scripted(attack);
@@ -149,8 +168,12 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     expect(existsSync(join(ws.storage, 'forged.json'))).toBe(false);
     expect(out(3)).toContain('tmp_rc=1');
     expect(existsSync(`/tmp/roz-codex-attack-${process.pid}`)).toBe(false);
+    expect(existsSync(join(ws.root, 'outside.txt'))).toBe(false);
+    expect(out(4)).toContain('[PROTECTED_PATH] roz: apply_patch would write');
+    expect(existsSync(join(ws.repo, '.codex', 'hooks.json'))).toBe(false);
+    expect(out(5)).toContain("another coding client's project config (.codex/, .gemini/)");
     // roz's guard still answered: its reason, not Codex's own exec policy, is what the model read.
-    expect(out(4)).toContain('Command blocked by PreToolUse hook: [DESTRUCTIVE_BLOCKED]');
+    expect(out(6)).toContain('Command blocked by PreToolUse hook: [DESTRUCTIVE_BLOCKED]');
     expect(existsSync(join(ws.repo, 'build', 'keep.txt'))).toBe(true);
   }, 150_000);
 });
