@@ -28,6 +28,7 @@ import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
+import { PATCH_TOOLS } from '../core/governance/mutations.js';
 import { fileToolWriteArea } from './file-tool-area.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
@@ -116,6 +117,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     // Every policy reads a Bash command through the shell parser: load it now
     // rather than in a second round of the update (see untilLoaded).
     if ((input as { tool_name?: unknown }).tool_name === 'Bash') await loadOnDemand('shell');
+    // Codex's apply_patch: its text names the files it writes (core/apply-patch.ts).
+    else if (PATCH_TOOLS.has(String((input as { tool_name?: unknown }).tool_name))) await loadOnDemand('apply-patch');
 
     const governs = GOVERNED_EVENTS.has(event);
     // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).

@@ -5,9 +5,8 @@
 import { isAbsolute, join, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
 import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
-import { NotLoaded } from '../core/on-demand.js';
+import { NotLoaded, onDemand } from '../core/on-demand.js';
 import { FILE_TOOLS, PATCH_TOOLS } from '../core/governance/mutations.js';
-import { patchFiles, patchText } from '../core/apply-patch.js';
 import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { joinUnfolded, resolveReal } from '../store/realpath.js';
 import { fileToolRefusal, type WriteArea } from './file-tool-area.js';
@@ -78,6 +77,7 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
   const fileTool = FILE_TOOLS.has(input.tool_name) || patchFields !== undefined;
   if (patchFields) {
     // Codex's apply_patch: every file its patch text names (core/apply-patch.ts).
+    const { patchFiles, patchText } = onDemand('apply-patch');
     targets.push(...patchFiles(patchText(input.tool_input, patchFields)).paths);
   } else if (fileTool) {
     const p = input.tool_input.file_path ?? input.tool_input.notebook_path;

@@ -5,6 +5,7 @@ import { patchFiles } from '../../src/core/apply-patch.js';
 import { clientById, clientForCommand, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
 import { CodexArgsError, codexLaunch, type CodexLaunchInput } from '../../src/core/codex-launch.js';
 import { mutationOf } from '../../src/core/governance/mutations.js';
+import { loadOnDemand, NotLoaded } from '../../src/core/on-demand.js';
 
 describe('client descriptors', () => {
   it('tells the client from the command, by its executable name', () => {
@@ -49,7 +50,11 @@ describe('apply_patch: the files a patch writes', () => {
     expect(patchFiles('echo hi').problem).toContain('Begin Patch');
     expect(patchFiles('*** Begin Patch\n*** End Patch').problem).toBe('the patch names no file');
   });
-  it('is a mutation of those files for governance', () => {
+  it('is a mutation of those files for governance (the reader loaded on demand, as the hook does)', async () => {
+    expect(() =>
+      mutationOf({ session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: {} }, () => ({}) as never),
+    ).toThrow(NotLoaded);
+    await loadOnDemand('apply-patch');
     const base = { session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'apply_patch' };
     const m = mutationOf({ ...base, tool_input: { command: patch } }, () => ({ writes: false, targets: [], unknown: [] }) as never);
     expect(m?.targets.map((t) => t.path)).toEqual(['src/new.ts', 'src/a.ts', 'src/b.ts', 'old.txt']);

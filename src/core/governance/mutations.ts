@@ -1,7 +1,7 @@
 // Which tool calls change files, and which files: file tools name their
 // target; Bash commands go through the shell write analysis.
 import type { ToolHookInput } from '../hook-input.js';
-import { patchFiles, patchText } from '../apply-patch.js';
+import { onDemand } from '../on-demand.js';
 import { patchTools } from '../clients.js';
 import type { UnknownWrite, WriteReport, WriteTarget } from '../shell/writes.js';
 
@@ -33,6 +33,7 @@ export function mutationOf(input: ToolHookInput, writes: WriteAnalyzer): Mutatio
   }
   const patchFields = PATCH_TOOLS.get(tool);
   if (patchFields) {
+    const { patchFiles, patchText } = onDemand('apply-patch');
     const files = patchFiles(patchText(input.tool_input, patchFields));
     return {
       tool,
