@@ -279,8 +279,9 @@ export function buildProgram(): Command {
     .option('--no-worktree', 'no worktree: share the current directory (writes can collide)')
     .option('--prompt <text>', 'its first prompt')
     .option('--no-start', 'only make it: do not ask a running supervisor to start it')
+    .option('--agent <client>', 'the coding client it runs: claude (default), codex, gemini (kept in the registry)')
     .action(
-      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean }) => {
+      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; agent?: string }) => {
         const { agentAddCommand } = await import('./commands/agent.js');
         return agentAddCommand(name, claudeArgs, opts);
       }),

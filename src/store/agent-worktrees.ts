@@ -13,6 +13,7 @@ import { existsSync, lstatSync, mkdirSync, realpathSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { agentBranch, checkAgentName, isInside, worktreePath } from '../core/fleet/agent-name.js';
 import { parseWorktreeList, type WorktreeEntry } from '../core/fleet/worktree-list.js';
+import type { ClientId } from '../core/clients.js';
 import { writeFileAtomicSync } from './atomic-write.js';
 import { runGit, type GitRepo } from './git.js';
 import { intakeAt } from './object-intake.js';
@@ -41,6 +42,8 @@ export interface AgentRecord {
   shared: boolean;
   prompt?: string;
   claude_args?: string[];
+  /** The coding client it runs (core/clients.ts); absent: Claude Code. */
+  client?: ClientId;
 }
 
 export interface FleetRegistry {
@@ -152,6 +155,8 @@ export interface AddOptions {
   configuredDir: string;
   prompt?: string;
   claudeArgs?: string[];
+  /** `--agent codex|gemini|claude`: kept in the record only for another client than Claude Code. */
+  client?: ClientId;
   now: Date;
 }
 
@@ -161,7 +166,11 @@ export function addAgent(storeDir: string, cwd: string, opts: AddOptions): AddRe
   const bad = checkAgentName(opts.name);
   if (bad) throw new FleetError(bad, 2);
   const repo = fleetRepo(cwd);
-  const extras = { ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.claudeArgs?.length ? { claude_args: opts.claudeArgs } : {}) };
+  const extras = {
+    ...(opts.prompt ? { prompt: opts.prompt } : {}),
+    ...(opts.claudeArgs?.length ? { claude_args: opts.claudeArgs } : {}),
+    ...(opts.client && opts.client !== 'claude' ? { client: opts.client } : {}),
+  };
   if (!repo || opts.noWorktree) {
     // Shared directory: outside git, or asked for.
     if (opts.from) throw new FleetError('--from needs a worktree of its own (not with --no-worktree, nor outside git)', 2);

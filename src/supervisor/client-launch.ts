@@ -67,6 +67,12 @@ export function launchOtherClient(
     if (err instanceof CodexArgsError) throw new RunError(err.message, 2);
     throw err;
   }
+  // The gate's reviewer is a Claude Code subagent (plugin/agents/roz.md): Codex has none, and a reviewer roz starts itself is not built.
+  const notes = [...plan.notes];
+  if (config.review.mode !== 'never')
+    notes.push(
+      `codex: the review gate has no reviewer for ${client.label} yet: a Stop it blocks sends the agent back until its circuit breaker opens (review.mode = "never" to turn it off)`,
+    );
   return {
     args: plan.args,
     env: {
@@ -75,6 +81,6 @@ export function launchOtherClient(
       CLAUDE_PROJECT_DIR: req.cwd,
       ROZ_CLIENT_SANDBOX: plan.enforced ? 'enforced' : `advisory: ${plan.advisory.join('; ')}`,
     },
-    notes: plan.notes,
+    notes,
   };
 }

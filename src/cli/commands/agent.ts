@@ -4,6 +4,7 @@
 // is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
+import { CLIENT_IDS, clientById, parseClientId } from '../../core/clients.js';
 import { intakeAt } from '../../store/object-intake.js';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
@@ -55,8 +56,13 @@ async function registryLock(storeDir: string): Promise<() => void> {
 export async function agentAddCommand(
   name: string,
   claudeArgs: string[],
-  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean },
+  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; agent?: string },
 ): Promise<number> {
+  const client = opts.agent === undefined ? 'claude' : parseClientId(opts.agent);
+  if (!client) {
+    process.stderr.write(`roz: --agent ${JSON.stringify(opts.agent)}: the clients are ${CLIENT_IDS.join(', ')}\n`);
+    return 2;
+  }
   const ctx = cliContext();
   const release = await registryLock(ctx.config.storage.path);
   try {
@@ -67,6 +73,7 @@ export async function agentAddCommand(
       configuredDir: ctx.config.fleet.worktree_dir,
       ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
       claudeArgs,
+      client,
       now: new Date(),
     });
     const args = [...claudeArgs, ...(agent.prompt ? [agent.prompt] : [])].map(sh).join(' ');
@@ -78,13 +85,23 @@ export async function agentAddCommand(
     // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
     // starts it itself); otherwise say how.
     const { askToStart } = await import('./queue.js');
+    // The supervisor launches Claude Code agents only (docs/clients.md): it is not asked to start another client.
     const started =
-      opts.start === false ? null : await askToStart(agent.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
+      opts.start === false || client !== 'claude'
+        ? null
+        : await askToStart(agent.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
     if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
     else {
       if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
-      process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
-      process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${agent.name}, ⏎\n`);
+      if (client === 'claude') {
+        process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+        process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${agent.name}, ⏎\n`);
+      }
+      // `roz run codex` and a fleet of mixed clients are not built yet (docs/clients.md): only `roz exec -- codex exec`.
+      else
+        process.stdout.write(
+          `start it:  cd ${sh(agent.worktree)} && roz exec -- ${client === 'codex' ? 'codex exec' : client}${args ? ` ${args}` : ''}\n  (a ${clientById(client).label} agent: the supervisor does not start it yet)\n`,
+        );
     }
     if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
     return 0;
@@ -116,6 +133,8 @@ export interface AgentRow {
   /** What `add` recorded for starting it: its first prompt and its claude arguments. */
   prompt: string | null;
   claude_args: string[];
+  /** The coding client it runs (core/clients.ts). */
+  client: string;
   /** Its work against its base commit (store/agent-diff.ts): lines added/removed, files, commits ahead/behind; null without a branch of its own, or when it cannot be read (`work_error`). */
   added: number | null;
   removed: number | null;
@@ -163,6 +182,7 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     problem: l.problem,
     prompt: l.agent.prompt ?? null,
     claude_args: l.agent.claude_args ?? [],
+    client: l.agent.client ?? 'claude',
     ...NO_WORK,
   };
 }
@@ -219,6 +239,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
           problem: null,
           prompt: null,
           claude_args: [],
+          client: 'claude',
           ...NO_WORK,
         });
       }
