@@ -11,8 +11,12 @@ import { basename } from 'node:path';
 export type ClientId = 'claude' | 'codex' | 'gemini';
 export const CLIENT_IDS: readonly ClientId[] = ['claude', 'codex', 'gemini'];
 
-/** What roz makes of a client's tool: Bash, or a patch whose text names the files it writes. */
-export type ToolMapping = { as: 'Bash' } | { as: 'patch'; field: readonly string[] };
+/**
+ * What roz makes of a client's tool: one of roz's own (Claude Code's names: Bash,
+ * Write, Edit, Read; the input already has their fields), or a patch whose text
+ * names the files it writes.
+ */
+export type ToolMapping = { as: 'Bash' | 'Write' | 'Edit' | 'Read' } | { as: 'patch'; field: readonly string[] };
 
 export interface ClientDescriptor {
   id: ClientId;
@@ -30,6 +34,11 @@ export interface ClientDescriptor {
   askWithoutHuman: 'ask' | 'deny';
   /** Prefix for a bare model name in the ledger (models.dev spelling, `openai/gpt-5`). */
   modelVendor: string;
+  /**
+   * How its PreToolUse-like hook reads a refusal: `permissionDecision` (Claude Code, Codex:
+   * hookSpecificOutput.permissionDecision) or `decision` (Gemini: top-level `decision: "deny"`, `reason`).
+   */
+  refusal: 'permissionDecision' | 'decision';
 }
 
 const CLAUDE: ClientDescriptor = {
@@ -42,6 +51,7 @@ const CLAUDE: ClientDescriptor = {
   tools: {},
   askWithoutHuman: 'ask',
   modelVendor: 'anthropic',
+  refusal: 'permissionDecision',
 };
 
 const CODEX: ClientDescriptor = {
@@ -64,17 +74,27 @@ const CODEX: ClientDescriptor = {
   // `codex exec` runs with approval `never`: an `ask` is reported as a failed hook and not obeyed.
   askWithoutHuman: 'deny',
   modelVendor: 'openai',
+  refusal: 'permissionDecision',
 };
 
 const GEMINI: ClientDescriptor = {
   id: 'gemini',
   label: 'Gemini CLI',
-  binaries: ['gemini'],
+  binaries: ['gemini', 'gemini.js'],
   pinned: { pkg: '@google/gemini-cli', version: '0.61.0' },
-  hooks: {},
-  tools: { run_shell_command: { as: 'Bash' } },
+  // Observed in `gemini -p` (test/e2e/gemini-hooks.e2e.test.ts): Gemini's names for the same moments.
+  hooks: {
+    SessionStart: 'session-start',
+    BeforeAgent: 'user-prompt',
+    BeforeTool: 'pre-tool-use',
+    AfterTool: 'post-tool-use',
+    AfterAgent: 'stop',
+  },
+  // Its own tool names; their arguments already use Claude Code's field names (command, file_path, content, old_string).
+  tools: { run_shell_command: { as: 'Bash' }, write_file: { as: 'Write' }, replace: { as: 'Edit' }, read_file: { as: 'Read' } },
   askWithoutHuman: 'deny',
   modelVendor: 'google',
+  refusal: 'decision',
 };
 
 const BY_ID: Readonly<Record<ClientId, ClientDescriptor>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI };
@@ -109,4 +129,18 @@ export function patchTools(): ReadonlyMap<string, readonly string[]> {
   const out = new Map<string, readonly string[]>();
   for (const c of Object.values(BY_ID)) for (const [name, m] of Object.entries(c.tools)) if (m.as === 'patch') out.set(name, m.field);
   return out;
+}
+
+/**
+ * A hook payload in roz's terms: the client's tool name replaced by roz's (the
+ * original kept as `client_tool_name`); a patch tool keeps its name (its files
+ * come from its text). Changes `input` in place; true when it renamed.
+ */
+export function asRozTool(input: { tool_name?: unknown; [k: string]: unknown }, client: ClientDescriptor): boolean {
+  if (typeof input.tool_name !== 'string') return false;
+  const m = Object.hasOwn(client.tools, input.tool_name) ? client.tools[input.tool_name] : undefined;
+  if (!m || m.as === 'patch' || m.as === input.tool_name) return false;
+  input.client_tool_name = input.tool_name;
+  input.tool_name = m.as;
+  return true;
 }

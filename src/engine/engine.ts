@@ -33,7 +33,7 @@ import { fileToolWriteArea } from './file-tool-area.js';
 import { onPreToolUseProtect } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, clientEnforcement, detectEnforcement } from './enforce-probe.js';
-import { hookClient } from '../core/clients.js';
+import { asRozTool, hookClient, type ClientDescriptor } from '../core/clients.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
 import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
@@ -92,6 +92,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const parsed = parseHookInput(event, raw);
     if (!parsed.ok) return failOpen(parsed.error);
     const input = parsed.input;
+    // Another client's tool names in roz's terms (Gemini's run_shell_command is Bash; core/clients.ts).
+    const client = hookClient(deps.env);
+    if (client.id !== 'claude') asRozTool(input, client);
     markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
@@ -240,7 +243,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
         if (verdict) {
           warn(`roz: store unavailable: ${err.message}`);
-          return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict, warnings };
+          return { stdout: renderForClient(event, verdict, warnings, client), stderr: stderr.join('\n') + '\n', verdict, warnings };
         }
       }
       if (event === 'Stop') {
@@ -274,7 +277,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     }
     const verdict = withoutHuman(event, policy.verdict, deps.env);
     return {
-      stdout: renderOutput(event, verdict, warnings),
+      stdout: renderForClient(event, verdict, warnings, client),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
       verdict,
       warnings,
@@ -300,6 +303,17 @@ function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFa
     return { ...out, warnings: [...out.warnings, gateNotEnforced(sessionId, why, false)] };
   }
   return out;
+}
+
+/**
+ * The client's reading of a verdict: Claude Code's shapes (renderOutput), but a
+ * client that takes a refusal as a top-level `decision` (Gemini's BeforeTool,
+ * observed) gets it that way.
+ */
+function renderForClient(event: HookEventName, verdict: Verdict, warnings: string[], client: ClientDescriptor): string {
+  if (client.refusal !== 'decision' || event !== 'PreToolUse' || verdict.kind !== 'deny') return renderOutput(event, verdict, warnings);
+  const reason = verdict.bare ? verdict.reason : `[${verdict.code}] ${verdict.reason}`;
+  return `${JSON.stringify({ decision: 'deny', reason, ...(warnings.length ? { systemMessage: warnings.join('\n') } : {}) })}\n`;
 }
 
 /**
