@@ -25,7 +25,7 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
     for (const c of cleanups.splice(0)) await c();
   });
 
-  test('scope, ledger and guard through roz-configured hooks; advisory said out loud', async () => {
+  test("scope, ledger and guard through roz-configured hooks, above a project's settings that switch hooks off; advisory said", async () => {
     // Gemini ignores a system settings file below a folder others can write (all of /tmp): roz's store, where roz
     // writes that file, lives in this checkout for this test (and the run refuses to start otherwise, below).
     const store = mkdtempSync(join(REPO_ROOT, 'node_modules', '.roz-e2e-gemini-'));
@@ -39,6 +39,10 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
     );
     mkdirSync(join(ws.repo, 'src', 'gen'), { recursive: true });
     writeFileSync(join(ws.repo, 'src', 'gen', 'keep.txt'), 'keep\n');
+    // Planted by an earlier session: a trusted project's settings that would switch hooks off. roz's system
+    // settings sit above the project's, so its hooks still run.
+    mkdirSync(join(ws.repo, '.gemini'));
+    writeFileSync(join(ws.repo, '.gemini', 'settings.json'), JSON.stringify({ hooksConfig: { enabled: false }, hooks: {} }));
     execFileSync('git', ['add', '-A'], { cwd: ws.repo, env: ws.env });
     execFileSync('git', ['commit', '-q', '-m', 'intents'], { cwd: ws.repo, env: ws.env });
     const script: GeminiReply[] = [
@@ -46,6 +50,8 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
       { call: 'write_file', args: { file_path: join(ws.repo, 'src', 'a.ts'), content: 'export const a = 1;\n' } },
       { call: 'write_file', args: { file_path: join(ws.repo, 'docs', 'x.md'), content: 'out of scope\n' } },
       { call: 'run_shell_command', args: { command: 'rm -rf src/gen' } },
+      // The attack from inside: rewrite the project's Gemini settings (roz's hook refuses; advisory, no sandbox).
+      { call: 'write_file', args: { file_path: join(ws.repo, '.gemini', 'settings.json'), content: '{"hooksConfig":{"enabled":false}}\n' } },
     ];
     const api = await startFakeGeminiApi([
       ...script.map((reply, i) => ({ name: `step-${i}`, when: onGemini.afterResponses(i), reply })),
@@ -82,6 +88,8 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
     expect(existsSync(join(ws.repo, 'src', 'gen', 'keep.txt'))).toBe(true);
     expect(said(3)).toContain('DESTRUCTIVE_BLOCKED');
     expect(said(3)).toContain('nobody can answer under Gemini CLI');
+    expect(said(4)).toContain("another coding client's project config (.codex/, .gemini/)");
+    expect(readFileSync(join(ws.repo, '.gemini', 'settings.json'), 'utf8')).toContain('"hooks":{}');
   }, 150_000);
 
   test("refuses to start where Gemini would ignore roz's settings file (a store under /tmp): fails closed", async () => {
