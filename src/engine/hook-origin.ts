@@ -13,6 +13,7 @@
 // shell in a session of its own (dash execs the one command, so the hook's
 // parent is the codex binary itself), the event on a pipe; its shell tool runs
 // `/bin/bash -lc …` inside its bubblewrap sandbox with /dev/null as stdin.
+// Gemini CLI 0.61's command hooks pass the same checks (gemini-exec.e2e.test.ts).
 // It catches piping or redirecting an event into `roz hook` from Bash, `sh -c`
 // wrappers, `exec roz hook … < file`. It does not catch a process that
 // recreates the client's spawn exactly (exec, setsid, /bin/sh -c with the

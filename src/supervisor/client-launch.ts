@@ -1,6 +1,7 @@
-// How roz starts a client other than Claude Code (core/clients.ts): its
-// command line with roz's hooks and sandbox (core/codex-launch.ts for Codex),
-// and the environment its hook processes read — which client they serve
+// How roz starts a client other than Claude Code (core/clients.ts), one
+// launcher per client: Codex's command line with roz's hooks and sandbox
+// (core/codex-launch.ts), Gemini's system settings file with roz's hooks; and
+// the environment their hook processes read — which client they serve
 // (ROZ_CLIENT), roz's plugin and the project, and whether the client's own
 // sandbox holds what roz asked of it (ROZ_CLIENT_SANDBOX, the session's
 // enforcement mode). Reads the files the plan depends on; loaded only when

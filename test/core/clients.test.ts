@@ -2,7 +2,7 @@
 // and the patch reader (core/apply-patch.ts): pure, so checked directly.
 import { describe, expect, it } from 'vitest';
 import { patchFiles } from '../../src/core/apply-patch.js';
-import { clientById, clientForCommand, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
+import { asRozTool, clientById, clientForCommand, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
 import { CodexArgsError, codexLaunch, type CodexLaunchInput } from '../../src/core/codex-launch.js';
 import { mutationOf } from '../../src/core/governance/mutations.js';
 import { loadOnDemand, NotLoaded } from '../../src/core/on-demand.js';
@@ -21,6 +21,21 @@ describe('client descriptors', () => {
     expect(hookClient({}).id).toBe('claude');
     expect(hookClient({ ROZ_CLIENT: 'codex' }).id).toBe('codex');
     expect(hookClient({ ROZ_CLIENT: 'nonsense' }).id).toBe('claude');
+  });
+  it("renames another client's tools to roz's, keeping the original; a patch tool keeps its name", () => {
+    const gemini = clientById('gemini');
+    const shell: Record<string, unknown> = { tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
+    expect(asRozTool(shell, gemini)).toBe(true);
+    expect(shell).toMatchObject({ tool_name: 'Bash', client_tool_name: 'run_shell_command' });
+    const write: Record<string, unknown> = { tool_name: 'write_file' };
+    asRozTool(write, gemini);
+    expect(write.tool_name).toBe('Write');
+    const patch: Record<string, unknown> = { tool_name: 'apply_patch' };
+    expect(asRozTool(patch, clientById('codex'))).toBe(false);
+    expect(patch.tool_name).toBe('apply_patch');
+    // A name that is an Object property is not a tool.
+    const proto: Record<string, unknown> = { tool_name: 'constructor' };
+    expect(asRozTool(proto, gemini)).toBe(false);
   });
   it('spells model ids with the vendor, keeping one that has it', () => {
     expect(clientModelId(clientById('codex'), 'gpt-5')).toBe('openai/gpt-5');
