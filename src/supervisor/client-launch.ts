@@ -51,7 +51,7 @@ function reviewNote(client: ClientDescriptor, config: RozConfig): string[] {
   return config.review.mode === 'never'
     ? []
     : [
-        `${client.id}: the review gate has no reviewer for ${client.label} yet: a Stop it blocks sends the agent back until its circuit breaker opens (review.mode = "never" to turn it off)`,
+        `${client.id}: the review gate has no reviewer for ${client.label} yet: once review is on (a #roz prompt, a gated call${config.review.mode === 'always' ? ', review.mode = "always"' : ''}), a Stop it blocks sends the agent back until its circuit breaker opens (review.mode = "never" turns it off)`,
       ];
 }
 
