@@ -39,6 +39,8 @@ export interface ClientDescriptor {
    * hookSpecificOutput.permissionDecision) or `decision` (Gemini: top-level `decision: "deny"`, `reason`).
    */
   refusal: 'permissionDecision' | 'decision';
+  /** An argument roz's launch puts on the client's command line only with the sandbox it configured (its hooks look for it among their ancestors). */
+  sandboxMark?: string;
 }
 
 const CLAUDE: ClientDescriptor = {
@@ -75,6 +77,8 @@ const CODEX: ClientDescriptor = {
   askWithoutHuman: 'deny',
   modelVendor: 'openai',
   refusal: 'permissionDecision',
+  // core/codex-launch.ts: `-c default_permissions="roz"` selects roz's profile.
+  sandboxMark: 'default_permissions="roz"',
 };
 
 const GEMINI: ClientDescriptor = {

@@ -51,6 +51,25 @@ function sandboxTools(env: Record<string, string | undefined>): { ok: boolean; m
   return null;
 }
 
+/** Whether an ancestor of this hook has `arg` among its arguments: Linux /proc only; null where that cannot be read. */
+function ancestorArgHas(arg: string): boolean | null {
+  if (process.platform !== 'linux') return null;
+  let pid = process.ppid;
+  for (let depth = 0; depth < 8 && pid > 1; depth++) {
+    let argv: string[];
+    let stat: string;
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return depth === 0 ? null : false;
+    }
+    if (argv.includes(arg)) return true;
+    pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
+}
+
 /**
  * Whether an ancestor of this hook (the client) was started with
  * `--settings FILE`: Linux /proc only; null where that cannot be read.
@@ -109,7 +128,13 @@ export function clientEnforcement(env: Record<string, string | undefined>): Enfo
   const client = hookClient(env);
   if (client.id === 'claude') return null;
   const said = env.ROZ_CLIENT_SANDBOX ?? '';
-  if (said === 'enforced') return { mode: 'enforced', reasons: [] };
+  if (said === 'enforced') {
+    // Believed only of a client whose command line carries the profile roz puts there (core/codex-launch.ts):
+    // anyone can set the variable, and a codex started without that profile is not confined by it.
+    const seen = client.sandboxMark ? ancestorArgHas(client.sandboxMark) : null;
+    if (seen !== false) return { mode: 'enforced', reasons: [] };
+    return { mode: 'advisory', reasons: [`${client.label}: the session says enforced, but no ancestor of this hook was started with roz's sandbox profile`] };
+  }
   const why = said.startsWith('advisory: ') ? said.slice('advisory: '.length) : `${client.label} was not started by roz exec with its sandbox configured`;
   return { mode: 'advisory', reasons: [`${client.label}: ${why}`] };
 }

@@ -136,6 +136,10 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     const agentRoots = agentRootsFromRegistry(resolve(req.cwd, plan.storePath), req.cwd);
     const roots: Record<string, string> = agentRoots ? { [AGENT_WORKTREE_ENV]: agentRoots.worktree, [BASE_CHECKOUT_ENV]: agentRoots.base } : {};
     const childEnv: Record<string, string> = { ...withoutAgentRoots(env), ...opts.reach, ...plan.env, ...roots };
+    // Which client the hooks serve and how it is confined: only ever this launch's word (set below for
+    // another client), never inherited (a roz run started from a Codex agent's shell carries its values).
+    delete childEnv.ROZ_CLIENT;
+    delete childEnv.ROZ_CLIENT_SANDBOX;
     const fragments = [...(opts.fragments ?? [])];
     const server = opts.server?.httpUrl ? opts.server : null;
     if (server?.httpUrl && plan.transport.http)

@@ -99,7 +99,8 @@ describe("codex exec's command line under roz", () => {
     expect(c).toContain(`hooks.PreToolUse=[{hooks=[{type="command",command="'/usr/bin/node' '/roz/bin/roz' hook pre-tool-use"}]}]`);
     expect(c).toContain('hooks.Stop=[{hooks=[{type="command",command="\'/usr/bin/node\' \'/roz/bin/roz\' hook stop"}]}]');
     expect(c).toContain('features.codex_hooks=true');
-    expect(c).toContain('default_permissions="roz"');
+    // The mark the hooks look for among their ancestors before they believe the session is enforced.
+    expect(c).toContain(clientById('codex').sandboxMark);
     expect(c).toContain(
       'permissions.roz={extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read", ":project_roots"={".orchestration"="read", ".roz-store"="read"}}}',
     );
