@@ -34,6 +34,7 @@ const onDemand = {
   './governance/intents-parser.js': { name: 'intents-parser', entry: 'src/core/governance/intents-parser.ts' },
   './governance/trace-schema.js': { name: 'trace-schema', entry: 'src/core/governance/trace-schema.ts' },
   './shell/index.js': { name: 'shell', entry: 'src/core/shell/index.ts' },
+  './apply-patch.js': { name: 'apply-patch', entry: 'src/core/apply-patch.ts' },
 };
 /** Store modules only some hooks need, by specifier and the one engine module that imports them. */
 const storeOnDemand = {
@@ -70,7 +71,7 @@ for (const { name } of [...Object.values(onDemand), ...Object.values(storeOnDema
 const onDemandFiles = {
   name: 'on-demand-files',
   setup(b) {
-    b.onResolve({ filter: /^\.\/(governance|shell)\/[\w-]+\.js$/ }, (args) => {
+    b.onResolve({ filter: /^\.\/((governance|shell)\/[\w-]+|apply-patch)\.js$/ }, (args) => {
       const m = args.importer.endsWith('src/core/on-demand.ts') ? onDemand[args.path] : undefined;
       return m ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
     });
@@ -130,6 +131,7 @@ const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter
   (f) =>
     /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) ||
     f.endsWith('otlp-export.ts') ||
+    f.endsWith('apply-patch.ts') ||
     f.endsWith('tree-snapshot.ts') ||
     f.endsWith('object-intake.ts'),
 );

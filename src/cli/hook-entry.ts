@@ -2,6 +2,7 @@
 // no UI): Claude Code starts one of these for every tool call.
 import { readSync, writeSync } from 'node:fs';
 import { hookCliNames } from '../core/hook-input.js';
+import { hookClient } from '../core/clients.js';
 import { HOOK_EVENTS_HELP, HOOK_USAGE } from './hook-usage.js';
 import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   // already makes the store read-only to it.
   const origin = hookOrigin(name);
   if (!origin.trusted) {
-    const msg = `roz: refused: this \`roz hook ${name}\` was not started by Claude Code (${origin.why}); only the client's own hooks change a session. Nothing was recorded.`;
+    const msg = `roz: refused: this \`roz hook ${name}\` was not started by ${hookClient(process.env).label} (${origin.why}); only the client's own hooks change a session. Nothing was recorded.`;
     finish(renderOutput(event, none, [msg]), `${msg}\n`);
     return;
   }

@@ -280,11 +280,18 @@ export function buildProgram(): Command {
     .option('--prompt <text>', 'its first prompt')
     .option('--no-start', 'only make it: do not ask a running supervisor to start it')
     .option('--json', 'print what was made as JSON: {kind: added, name, worktree, branch, base, ...} or {kind: refused, reason}')
+    .option('--agent <client>', 'the coding client it runs: claude (default), codex, gemini (kept in the registry)')
     .action(
-      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; json?: boolean }) => {
-        const { agentAddCommand } = await import('./commands/agent.js');
-        return agentAddCommand(name, claudeArgs, opts);
-      }),
+      run(
+        async (
+          name: string,
+          claudeArgs: string[],
+          opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; json?: boolean; agent?: string },
+        ) => {
+          const { agentAddCommand } = await import('./commands/agent.js');
+          return agentAddCommand(name, claudeArgs, opts);
+        },
+      ),
     );
   agent
     .command('ls')

@@ -11,6 +11,8 @@ type Modules = {
   'intents-parser': typeof import('./governance/intents-parser.js');
   'trace-schema': typeof import('./governance/trace-schema.js');
   shell: typeof import('./shell/index.js');
+  /** Codex's apply_patch text (core/clients.ts): only hooks of a patch tool read it. */
+  'apply-patch': typeof import('./apply-patch.js');
 };
 export type OnDemandModule = keyof Modules;
 
@@ -19,6 +21,7 @@ const importers: { [K in OnDemandModule]: () => Promise<Modules[K]> } = {
   'intents-parser': () => import('./governance/intents-parser.js'),
   'trace-schema': () => import('./governance/trace-schema.js'),
   shell: () => import('./shell/index.js'),
+  'apply-patch': () => import('./apply-patch.js'),
 };
 
 const loaded: Partial<Modules> = {};

@@ -5,6 +5,7 @@
 import { accessSync, constants, readFileSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { decideMode, type Enforcement } from '../core/enforce/mode.js';
+import { hookClient } from '../core/clients.js';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import { resolveReal } from '../store/realpath.js';
 import { readRegularText, UnreadableFileError } from '../store/regular-file.js';
@@ -48,6 +49,25 @@ function sandboxTools(env: Record<string, string | undefined>): { ok: boolean; m
   if (process.platform === 'darwin')
     return onPath('sandbox-exec', `/usr/bin:${env.PATH ?? ''}`) ? { ok: true, missing: [] } : { ok: false, missing: ['sandbox-exec'] };
   return null;
+}
+
+/** Whether an ancestor of this hook has `arg` among its arguments: Linux /proc only; null where that cannot be read. */
+function ancestorArgHas(arg: string): boolean | null {
+  if (process.platform !== 'linux') return null;
+  let pid = process.ppid;
+  for (let depth = 0; depth < 8 && pid > 1; depth++) {
+    let argv: string[];
+    let stat: string;
+    try {
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    } catch {
+      return depth === 0 ? null : false;
+    }
+    if (argv.includes(arg)) return true;
+    pid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  }
+  return false;
 }
 
 /**
@@ -99,8 +119,30 @@ export function detectEnforcement(opts: { env: Record<string, string | undefined
   });
 }
 
+/**
+ * The enforcement of a session of another client (ROZ_CLIENT, core/clients.ts):
+ * its own sandbox as roz's launcher configured it, told in ROZ_CLIENT_SANDBOX
+ * (`enforced`, or `advisory: <what is not held>`). Null for Claude Code.
+ */
+export function clientEnforcement(env: Record<string, string | undefined>): Enforcement | null {
+  const client = hookClient(env);
+  if (client.id === 'claude') return null;
+  const said = env.ROZ_CLIENT_SANDBOX ?? '';
+  if (said === 'enforced') {
+    // Believed only of a client whose command line carries the profile roz puts there (core/codex-launch.ts):
+    // anyone can set the variable, and a codex started without that profile is not confined by it.
+    const seen = client.sandboxMark ? ancestorArgHas(client.sandboxMark) : null;
+    if (seen !== false) return { mode: 'enforced', reasons: [] };
+    return { mode: 'advisory', reasons: [`${client.label}: the session says enforced, but no ancestor of this hook was started with roz's sandbox profile`] };
+  }
+  const why = said.startsWith('advisory: ') ? said.slice('advisory: '.length) : `${client.label} was not started by roz exec with its sandbox configured`;
+  return { mode: 'advisory', reasons: [`${client.label}: ${why}`] };
+}
+
 /** The one line said at SessionStart in advisory mode. */
-export function advisoryMessage(e: Enforcement): string {
+export function advisoryMessage(e: Enforcement, env: Record<string, string | undefined> = {}): string {
+  if (hookClient(env).id !== 'claude')
+    return `roz: ADVISORY mode: ${e.reasons.join('; ')}. roz's hooks still judge every tool call, but an agent determined to get around them can.`;
   return (
     `roz: ADVISORY mode: the agent's Bash is not confined by roz's sandbox settings (${e.reasons.join('; ')}). ` +
     "roz's hooks still judge every tool call, but an agent determined to get around them can. Start with `roz exec claude` or `roz run claude` for enforced mode."

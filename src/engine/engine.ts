@@ -28,10 +28,12 @@ import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
+import { PATCH_TOOLS } from '../core/governance/mutations.js';
 import { fileToolWriteArea } from './file-tool-area.js';
 import { protectOnPreToolUse } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
-import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
+import { advisoryMessage, clientEnforcement, detectEnforcement } from './enforce-probe.js';
+import { asRozTool, hookClient, type ClientDescriptor } from '../core/clients.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
 import { agentStaging, operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
@@ -90,6 +92,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const parsed = parseHookInput(event, raw);
     if (!parsed.ok) return failOpen(parsed.error);
     const input = parsed.input;
+    // Another client's tool names in roz's terms (Gemini's run_shell_command is Bash; core/clients.ts).
+    const client = hookClient(deps.env);
+    if (client.id !== 'claude') asRozTool(input, client);
     markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
@@ -104,14 +109,19 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     let enforcement: Enforcement | null = null;
     if (event === 'SessionStart') {
       exportRozOnPath(deps.env, warn);
-      enforcement = detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
+      // Another client (Codex): its own sandbox, as roz's launcher configured it and said (supervisor/client-launch.ts).
+      enforcement =
+        clientEnforcement(deps.env) ??
+        detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
       // Said out loud: the human must know when roz cannot hold the line.
-      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement));
+      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement, deps.env));
     }
 
     // Every policy reads a Bash command through the shell parser: load it now
     // rather than in a second round of the update (see untilLoaded).
     if ((input as { tool_name?: unknown }).tool_name === 'Bash') await loadOnDemand('shell');
+    // Codex's apply_patch: its text names the files it writes (core/apply-patch.ts).
+    else if (PATCH_TOOLS.has(String((input as { tool_name?: unknown }).tool_name))) await loadOnDemand('apply-patch');
 
     const governs = GOVERNED_EVENTS.has(event);
     // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).
@@ -172,7 +182,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
           home,
           area: () => fileToolWriteArea(deps.env, input.cwd, home, config.enforce.write_paths),
-          advisory: !deps.env.ROZ_SETTINGS_FILE,
+          // Another client's own sandbox, configured by roz's launcher, holds these too (supervisor/client-launch.ts).
+          advisory: !deps.env.ROZ_SETTINGS_FILE && deps.env.ROZ_CLIENT_SANDBOX !== 'enforced',
           deferred: [config.storage.path],
         }),
       );
@@ -234,7 +245,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
         if (verdict) {
           warn(`roz: store unavailable: ${err.message}`);
-          return { stdout: renderOutput(event, verdict, warnings), stderr: stderr.join('\n') + '\n', verdict, warnings };
+          return { stdout: renderForClient(event, verdict, warnings, client), stderr: stderr.join('\n') + '\n', verdict, warnings };
         }
       }
       if (event === 'Stop') {
@@ -266,10 +277,11 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     if (telemetry && (event === 'Stop' || event === 'SessionEnd') && !deps.env.ROZ_SOCKET && !deps.store) {
       await startBackgroundFlush(config.storage.path, deps.env, warn);
     }
+    const verdict = withoutHuman(event, policy.verdict, deps.env);
     return {
-      stdout: renderOutput(event, policy.verdict, warnings),
+      stdout: renderForClient(event, verdict, warnings, client),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
-      verdict: policy.verdict,
+      verdict,
       warnings,
     };
   } catch (err) {
@@ -293,6 +305,35 @@ function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFa
     return { ...out, warnings: [...out.warnings, gateNotEnforced(sessionId, why, false)] };
   }
   return out;
+}
+
+/**
+ * The client's reading of a verdict: Claude Code's shapes (renderOutput), but a
+ * client that takes a refusal as a top-level `decision` (Gemini's BeforeTool,
+ * observed) gets it that way.
+ */
+function renderForClient(event: HookEventName, verdict: Verdict, warnings: string[], client: ClientDescriptor): string {
+  if (client.refusal !== 'decision' || event !== 'PreToolUse' || verdict.kind !== 'deny') return renderOutput(event, verdict, warnings);
+  const reason = verdict.bare ? verdict.reason : `[${verdict.code}] ${verdict.reason}`;
+  return `${JSON.stringify({ decision: 'deny', reason, ...(warnings.length ? { systemMessage: warnings.join('\n') } : {}) })}\n`;
+}
+
+/**
+ * An `ask` nobody can answer: a client that does not ask in its print mode
+ * (core/clients.ts askWithoutHuman: `codex exec` reports the answer as a failed
+ * hook and goes on) is told `deny`, with the reason the model reads. Under
+ * `roz run` (a supervisor) the human's queue answers instead.
+ */
+function withoutHuman(event: HookEventName, verdict: Verdict, env: Record<string, string | undefined>): Verdict {
+  if (event !== 'PreToolUse' || verdict.kind !== 'ask' || env.ROZ_SOCKET) return verdict;
+  const client = hookClient(env);
+  if (client.askWithoutHuman !== 'deny') return verdict;
+  return {
+    kind: 'deny',
+    code: verdict.code,
+    reason: `${verdict.reason} (roz would ask a human, but nobody can answer under ${client.label}'s non-interactive run: refused)`,
+    ...(verdict.human ? { human: verdict.human } : {}),
+  };
 }
 
 /**

@@ -9,6 +9,11 @@
 //  - its Bash tool runs `bash -c 'source …/shell-snapshots/snapshot-… && eval …'`,
 //    so a `roz hook` typed there has that shell (or, after `exec`, the client
 //    itself) as its parent, and a pipe, a file or /dev/null as stdin.
+// Codex CLI 0.169 (docs/clients.md) starts a command hook the same way: a
+// shell in a session of its own (dash execs the one command, so the hook's
+// parent is the codex binary itself), the event on a pipe; its shell tool runs
+// `/bin/bash -lc …` inside its bubblewrap sandbox with /dev/null as stdin.
+// Gemini CLI 0.61's command hooks pass the same checks (gemini-exec.e2e.test.ts).
 // It catches piping or redirecting an event into `roz hook` from Bash, `sh -c`
 // wrappers, `exec roz hook … < file`. It does not catch a process that
 // recreates the client's spawn exactly (exec, setsid, /bin/sh -c with the

@@ -5,8 +5,8 @@
 import { isAbsolute, join, sep } from 'node:path';
 import type { ToolHookInput } from '../core/hook-input.js';
 import type { ProtectedArea, ProtectedHit } from '../core/enforce/protect.js';
-import { NotLoaded } from '../core/on-demand.js';
-import { FILE_TOOLS } from '../core/governance/mutations.js';
+import { NotLoaded, onDemand } from '../core/on-demand.js';
+import { FILE_TOOLS, PATCH_TOOLS } from '../core/governance/mutations.js';
 import { filesIn, protectedLinkTarget, storeFilesFor } from '../store/hard-links.js';
 import { joinUnfolded, resolveReal } from '../store/realpath.js';
 import { fileToolRefusal, type WriteArea } from './file-tool-area.js';
@@ -72,8 +72,14 @@ const CLAUDE_USER_WRITABLE = ['plans', 'projects'];
  */
 export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): ProtectedHit | null {
   const targets: string[] = [];
-  const fileTool = FILE_TOOLS.has(input.tool_name);
-  if (fileTool) {
+  // A patch tool writes like the file tools: held to the same area (where sandboxed Bash may write).
+  const patchFields = PATCH_TOOLS.get(input.tool_name);
+  const fileTool = FILE_TOOLS.has(input.tool_name) || patchFields !== undefined;
+  if (patchFields) {
+    // Codex's apply_patch: every file its patch text names (core/apply-patch.ts).
+    const { patchFiles, patchText } = onDemand('apply-patch');
+    targets.push(...patchFiles(patchText(input.tool_input, patchFields)).paths);
+  } else if (fileTool) {
     const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
     if (typeof p === 'string' && p) targets.push(p);
   } else if (input.tool_name === 'Bash' && typeof input.tool_input.command === 'string') {
@@ -118,6 +124,8 @@ export function protectedWrite(input: ToolHookInput, roots: ProtectedRoots): Pro
     const parts = p.split(sep);
     if (parts.includes('.claude')) return hit('claude-settings');
     if (parts.includes('.orchestration')) return hit('orchestration');
+    // Another client's project config (a trusted project's hooks run beside roz's, docs/clients.md).
+    if (parts.includes('.codex') || parts.includes('.gemini')) return hit('client-config');
     // The file tools are not sandboxed: they write where sandboxed Bash may, and never into a .git/.
     if (fileTool && roots.area && !(roots.deferred ?? []).some((d) => inside(p, resolveReal(d)))) {
       const refused = fileToolRefusal(p, roots.area());

@@ -7,6 +7,7 @@
 // Never from the worktree's `.git` file or its `commondir`: the agent writes
 // its worktree. Not on the hook path: the launcher finds the agent once and
 // hands the hooks the answer in their environment (project-root.ts AgentRoots).
+import { CLIENT_IDS, type ClientId } from '../core/clients.js';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, realpathSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -64,6 +65,8 @@ export const agentRecordSchema = z.object({
   ),
   /** The newest session of its client roz saw (kept after it stopped): what a resume continues. */
   last_session: z.optional(z.string()),
+  /** The coding client it runs (core/clients.ts); absent: Claude Code. */
+  client: z.optional(z.enum(CLIENT_IDS as [ClientId, ...ClientId[]])),
 });
 
 export type AgentRecord = Omit<z.infer<typeof agentRecordSchema>, 'name'> & { name: string };

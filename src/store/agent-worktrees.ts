@@ -14,6 +14,7 @@ import { agentBranch, checkAgentName, isInside, worktreePath } from '../core/fle
 import { parseWorktreeList, type WorktreeEntry } from '../core/fleet/worktree-list.js';
 import { readRegistry, writeRegistry, type AgentRecord } from './agent-registry.js';
 import { FleetError } from './fleet-error.js';
+import type { ClientId } from '../core/clients.js';
 import { runGit, type GitRepo } from './git.js';
 import { intakeAt } from './object-intake.js';
 import { repoOf } from './git-repo.js';
@@ -86,6 +87,8 @@ export interface AddOptions {
   configuredDir: string;
   prompt?: string;
   claudeArgs?: string[];
+  /** `--agent codex|gemini|claude`: kept in the record only for another client than Claude Code. */
+  client?: ClientId;
   now: Date;
 }
 
@@ -95,7 +98,11 @@ export function addAgent(storeDir: string, cwd: string, opts: AddOptions): AddRe
   const bad = checkAgentName(opts.name);
   if (bad) throw new FleetError(bad, 2);
   const repo = fleetRepo(cwd);
-  const extras = { ...(opts.prompt ? { prompt: opts.prompt } : {}), ...(opts.claudeArgs?.length ? { claude_args: opts.claudeArgs } : {}) };
+  const extras = {
+    ...(opts.prompt ? { prompt: opts.prompt } : {}),
+    ...(opts.claudeArgs?.length ? { claude_args: opts.claudeArgs } : {}),
+    ...(opts.client && opts.client !== 'claude' ? { client: opts.client } : {}),
+  };
   if (!repo || opts.noWorktree) {
     // Shared directory: outside git, or asked for.
     if (opts.from) throw new FleetError('--from needs a worktree of its own (not with --no-worktree, nor outside git)', 2);

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { clientForCommand } from '../core/clients.js';
 import type { RozConfig } from '../core/config.js';
 import type { ClaudeSettings } from '../core/enforce/settings.js';
 import {
@@ -153,12 +154,24 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     const agentRoots = prepared.place.agent?.roots ?? null;
     const roots: Record<string, string> = agentRoots ? { [AGENT_WORKTREE_ENV]: agentRoots.worktree, [BASE_CHECKOUT_ENV]: agentRoots.base } : {};
     const childEnv: Record<string, string> = { ...withoutAgentRoots(env), ...opts.reach, ...plan.env, ...roots };
+    // Which client the hooks serve and how it is confined: only ever this launch's word (set below for
+    // another client), never inherited (a roz run started from a Codex agent's shell carries its values).
+    delete childEnv.ROZ_CLIENT;
+    delete childEnv.ROZ_CLIENT_SANDBOX;
     const fragments = [...(opts.fragments ?? [])];
     const server = opts.server?.httpUrl ? opts.server : null;
     if (server?.httpUrl && plan.transport.http)
       fragments.push(httpHooksFragment({ baseUrl: server.httpUrl, pluginHooks: pluginHooks(pluginDir), preToolUseTimeoutS: plan.preToolUseTimeoutS }));
     let args = plan.args;
-    if (isClaudeCommand(req.command)) {
+    const client = clientForCommand(req.command);
+    if (client && client.id !== 'claude') {
+      // Another client: roz's hooks and its own sandbox on its command line (core/clients.ts), loaded only for it.
+      const { launchOtherClient } = await import('./client-launch.js');
+      const other = launchOtherClient(client, req, pluginDir, prepared.loaded.config);
+      args = other.args;
+      Object.assign(childEnv, other.env);
+      plan.notes.push(...other.notes);
+    } else if (isClaudeCommand(req.command)) {
       const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
       settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir, prepared.loaded.config, prepared.place);
       args = withSettings(plan, settings.file).args;

@@ -217,6 +217,9 @@ export class FleetHost implements FleetControl {
     } catch (err) {
       return { ok: false, message: (err as Error).message };
     }
+    // Another client's agent (`roz agent add --agent codex`): the supervisor launches Claude Code only (docs/clients.md).
+    if (record.client && record.client !== 'claude')
+      return { ok: false, message: `${name} is a ${record.client} agent: start it with \`roz exec -- ${record.client}\` in ${record.worktree}` };
     const recorded = record.claude_args ?? this.req.args;
     // An agent that already had a conversation in its worktree resumes it (the client's `--resume`): its
     // first prompt is never sent again into a fresh conversation, where it could repeat work already done.

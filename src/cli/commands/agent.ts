@@ -5,6 +5,7 @@
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
+import { CLIENT_IDS, clientById, parseClientId } from '../../core/clients.js';
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
@@ -42,8 +43,13 @@ const sh = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replac
 export async function agentAddCommand(
   name: string,
   claudeArgs: string[],
-  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; json?: boolean },
+  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; json?: boolean; agent?: string },
 ): Promise<number> {
+  const client = opts.agent === undefined ? 'claude' : parseClientId(opts.agent);
+  if (!client) {
+    process.stderr.write(`roz: --agent ${JSON.stringify(opts.agent)}: the clients are ${CLIENT_IDS.join(', ')}\n`);
+    return 2;
+  }
   const ctx = cliContext();
   const r = await addAgentWork({
     storeDir: ctx.config.storage.path,
@@ -54,6 +60,7 @@ export async function agentAddCommand(
     configuredDir: ctx.config.fleet.worktree_dir,
     ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
     claudeArgs,
+    client,
     now: new Date(),
   });
   if (r.kind === 'refused') {
@@ -64,8 +71,11 @@ export async function agentAddCommand(
   // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
   // starts it itself); otherwise say how.
   const { askToStart } = await import('./queue.js');
+  // The supervisor launches Claude Code agents only (docs/clients.md): it is not asked to start another client.
   const started =
-    opts.start === false ? null : await askToStart(r.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
+    opts.start === false || client !== 'claude'
+      ? null
+      : await askToStart(r.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
   if (opts.json) {
     printJson({ ...r, ...(started ? { started: { ok: started.ok, message: started.message } } : {}) });
     return 0;
@@ -76,8 +86,15 @@ export async function agentAddCommand(
   if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
   else {
     if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
-    process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
-    process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${r.name}, ⏎\n`);
+    if (client === 'claude') {
+      process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+      process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${r.name}, ⏎\n`);
+    }
+    // `roz run codex` and a fleet of mixed clients are not built yet (docs/clients.md): only `roz exec -- codex exec`.
+    else
+      process.stdout.write(
+        `start it:  cd ${sh(r.worktree)} && roz exec -- ${client === 'codex' ? 'codex exec' : client}${args ? ` ${args}` : ''}\n  (a ${clientById(client).label} agent: the supervisor does not start it yet)\n`,
+      );
   }
   if (!r.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${r.name}\n`);
   return 0;
@@ -104,6 +121,8 @@ export interface AgentRow {
   /** What `add` recorded for starting it: its first prompt and its claude arguments. */
   prompt: string | null;
   claude_args: string[];
+  /** The coding client it runs (core/clients.ts). */
+  client: string;
   /** Its work against its base commit (store/agent-diff.ts): lines added/removed, files, commits ahead/behind; null without a branch of its own, or when it cannot be read (`work_error`). */
   added: number | null;
   removed: number | null;
@@ -151,6 +170,7 @@ function agentRow(l: ListedAgent, sessions: SessionState[]): AgentRow {
     problem: l.problem,
     prompt: l.agent.prompt ?? null,
     claude_args: l.agent.claude_args ?? [],
+    client: l.agent.client ?? 'claude',
     ...NO_WORK,
   };
 }
@@ -207,6 +227,7 @@ export async function agentLsCommand(opts: { json?: boolean }): Promise<number> 
           problem: null,
           prompt: null,
           claude_args: [],
+          client: 'claude',
           ...NO_WORK,
         });
       }

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { RunError, RunService, type RunResult } from '../../supervisor/run-service.js';
 import { runOutcome, sessionOutcome, withSessionId, type SessionOutcome } from '../../core/review/outcome.js';
 import { cliContext } from '../context.js';
+import { clientForCommand } from '../../core/clients.js';
 import { processEnv } from './run.js';
 
 export interface ExecOptions {
@@ -40,7 +41,7 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
     return err.exitCode;
   }
   for (const n of run.notes) process.stderr.write(`roz exec: ${n}\n`);
-  if (!run.settingsFile) process.stderr.write(`roz exec: ${command} is not claude: started without roz's enforced settings\n`);
+  if (!run.settingsFile && !clientForCommand(command)) process.stderr.write(`roz exec: ${command} is not claude: started without roz's enforced settings\n`);
   let result: RunResult;
   try {
     result = await run.finish();

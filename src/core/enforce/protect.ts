@@ -8,7 +8,7 @@
 import type { HookInput } from '../hook-input.js';
 import { result, type PolicyResult } from '../verdict.js';
 
-export type ProtectedArea = 'plugin' | 'code-cache' | 'config' | 'orchestration' | 'settings-file' | 'claude-settings' | 'git' | 'outside';
+export type ProtectedArea = 'plugin' | 'code-cache' | 'config' | 'orchestration' | 'settings-file' | 'claude-settings' | 'client-config' | 'git' | 'outside';
 
 /** A write the engine found inside a protected area: the path as given and where it really lands. */
 export interface ProtectedHit {
@@ -26,6 +26,7 @@ const WHAT: Record<ProtectedArea, string> = {
   orchestration: '.orchestration/ (intents, the trace ledger and lessons: the human and roz maintain them)',
   'settings-file': 'the settings file this run was launched with',
   'claude-settings': "Claude Code's own settings (.claude/), which decide what runs and how it is confined",
+  'client-config': "another coding client's project config (.codex/, .gemini/), which decides which hooks run and how it is confined",
   git: "a repository's .git/ (git runs the programs its config, hooks and attributes name; only git itself writes there: use git commands in Bash)",
   outside:
     'no folder the file tools may write: they write where sandboxed Bash may, the project and $TMPDIR (the human can add folders with `write_paths` under [enforce] in their own roz config)',

@@ -1,11 +1,15 @@
 // Which tool calls change files, and which files: file tools name their
 // target; Bash commands go through the shell write analysis.
 import type { ToolHookInput } from '../hook-input.js';
+import { onDemand } from '../on-demand.js';
+import { patchTools } from '../clients.js';
 import type { UnknownWrite, WriteReport, WriteTarget } from '../shell/writes.js';
 
 import { FILE_TOOLS } from '../file-tools.js';
 
 export { FILE_TOOLS };
+/** Patch tools (Codex's `apply_patch`): the text fields their patch may be in, from core/clients.ts. */
+export const PATCH_TOOLS: ReadonlyMap<string, readonly string[]> = patchTools();
 
 // The shapes come from core/shell/writes.ts; governance takes the analyser as
 // a parameter so tests can substitute it.
@@ -28,6 +32,17 @@ export function mutationOf(input: ToolHookInput, writes: WriteAnalyzer): Mutatio
     const p = input.tool_input.file_path ?? input.tool_input.notebook_path;
     if (typeof p === 'string' && p.length > 0) return { tool, command: null, targets: [{ path: p, via: tool }], unknown: [] };
     return { tool, command: null, targets: [], unknown: [{ command: tool, why: 'the call names no file_path' }] };
+  }
+  const patchFields = PATCH_TOOLS.get(tool);
+  if (patchFields) {
+    const { patchFiles, patchText } = onDemand('apply-patch');
+    const files = patchFiles(patchText(input.tool_input, patchFields));
+    return {
+      tool,
+      command: null,
+      targets: files.paths.map((path) => ({ path, via: tool })),
+      unknown: files.problem ? [{ command: tool, why: files.problem }] : [],
+    };
   }
   if (tool === 'Bash') {
     const command = typeof input.tool_input.command === 'string' ? input.tool_input.command : '';

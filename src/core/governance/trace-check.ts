@@ -118,6 +118,7 @@ class Checker {
       'intent_id',
       'mutation_class',
       'tool_name',
+      'client',
       'tool_use_id',
       'agent_id',
       'symbols',
@@ -133,6 +134,7 @@ class Checker {
     this.text(v.intent_id, `${path}.intent_id`);
     if (typeof v.mutation_class !== 'string' || !MUTATION_CLASSES.has(v.mutation_class)) this.bad(`${path}.mutation_class`, 'invalid mutation class');
     this.text(v.tool_name, `${path}.tool_name`);
+    if (v.client !== undefined) this.text(v.client, `${path}.client`);
     this.str(v.tool_use_id, `${path}.tool_use_id`);
     this.str(v.agent_id, `${path}.agent_id`);
     this.stringLists(v.symbols, `${path}.symbols`);

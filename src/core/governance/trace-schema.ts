@@ -35,6 +35,8 @@ export const rozMetadataSchema = z.strictObject({
   intent_id: text,
   mutation_class: z.enum(mutationClasses),
   tool_name: text,
+  /** The coding client whose hook reported the change (core/clients.ts): `claude`, `codex`, `gemini`. */
+  client: z.optional(text),
   tool_use_id: z.optional(z.string()),
   agent_id: z.optional(z.string()),
   /** Top-level symbols whose lines the change touched, per file path (ts/js/py only). */

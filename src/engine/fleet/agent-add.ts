@@ -2,6 +2,7 @@
 // AddResult): the CLI prints it, the fleet host's `n` reads it as JSON from
 // that same command. One `add` or `rm` at a time per store: each reads the
 // registry, changes git and writes the registry back.
+import type { ClientId } from '../../core/clients.js';
 import type { AddResult } from '../../core/fleet/merge-result.js';
 import { lockRegistry } from '../../store/agent-registry.js';
 import { addAgent } from '../../store/agent-worktrees.js';
@@ -19,6 +20,8 @@ export interface AddRequest {
   configuredDir: string;
   prompt?: string;
   claudeArgs: string[];
+  /** `--agent`: the coding client it runs (kept in the record for another client than Claude Code). */
+  client?: ClientId;
   now: Date;
 }
 
@@ -32,6 +35,7 @@ export async function addAgentWork(req: AddRequest): Promise<AddResult> {
       configuredDir: req.configuredDir,
       ...(req.prompt !== undefined ? { prompt: req.prompt } : {}),
       claudeArgs: req.claudeArgs,
+      ...(req.client !== undefined ? { client: req.client } : {}),
       now: req.now,
     });
     return {

@@ -26,6 +26,7 @@ import {
 import { rethrowNotLoaded } from '../../core/on-demand.js';
 import { sha256 } from '../../core/sha256.js';
 import { rozVersion } from '../../core/version.js';
+import { clientModelId, hookClient } from '../../core/clients.js';
 import { gitHead } from '../../store/git-head.js';
 import { intentMapCacheDir, refreshIntentMap } from '../../store/intent-map-file.js';
 import { appendLedger } from '../../store/ledger.js';
@@ -143,7 +144,9 @@ export function recordMutation(
   const classes: MutationClass[] = [];
   const symbols: Record<string, string[]> = {};
   const fileHashes: Record<string, string> = {};
-  const modelId = normaliseModelId(gov.model_id ?? modelFromTranscript(input.transcript_path ?? state.transcript_path));
+  const client = hookClient(deps.env);
+  const model = gov.model_id ?? modelFromTranscript(input.transcript_path ?? state.transcript_path);
+  const modelId = normaliseModelId(client.id === 'claude' || !model ? model : clientModelId(client, model));
   const conversationBase = {
     ...(input.transcript_path || state.transcript_path ? { url: pathToFileURL((input.transcript_path ?? state.transcript_path)!).href } : {}),
     contributor: { type: 'ai' as const, ...(modelId ? { model_id: modelId } : {}) },
@@ -198,6 +201,7 @@ export function recordMutation(
         intent_id: gov.intent_id,
         mutation_class: classifyRecord(classes),
         tool_name: mutation.tool,
+        client: client.id,
         ...(input.tool_use_id ? { tool_use_id: input.tool_use_id } : {}),
         ...(input.agent_id ? { agent_id: input.agent_id } : {}),
         ...(Object.keys(symbols).length ? { symbols } : {}),

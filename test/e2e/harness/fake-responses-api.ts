@@ -16,7 +16,8 @@ export interface ResponsesRequest {
   raw: Record<string, unknown>;
 }
 
-export type ResponsesReply = { shell: string } | { say: string };
+/** A shell call (`exec_command`), Codex's freeform `apply_patch` (a custom tool call with the patch text), or a final message. */
+export type ResponsesReply = { shell: string } | { patch: string } | { say: string };
 
 export interface ResponsesStep {
   name: string;
@@ -33,10 +34,48 @@ export interface FakeResponsesApi {
 
 type Item = Record<string, unknown>;
 
+/**
+ * A model catalog (Codex's `model_catalog_json`) with one model whose metadata
+ * offers the freeform `apply_patch` tool: the fallback metadata of an unknown
+ * model offers none (docs/clients.md).
+ */
+export function patchModelCatalog(slug: string): string {
+  return JSON.stringify({
+    models: [
+      {
+        slug,
+        display_name: slug,
+        description: 'scripted fake',
+        default_reasoning_level: 'low',
+        supported_reasoning_levels: [{ effort: 'low', description: 'Low' }],
+        shell_type: 'unified_exec',
+        visibility: 'list',
+        supported_in_api: true,
+        priority: 1,
+        base_instructions: 'You are a scripted fake.',
+        supports_reasoning_summaries: false,
+        default_reasoning_summary: 'none',
+        support_verbosity: false,
+        default_verbosity: null,
+        apply_patch_tool_type: 'freeform',
+        truncation_policy: { mode: 'tokens', limit: 10000 },
+        supports_parallel_tool_calls: false,
+        context_window: 200000,
+        effective_context_window_percent: 95,
+        experimental_supported_tools: [],
+        input_modalities: ['text'],
+        supports_search_tool: false,
+      },
+    ],
+  });
+}
+
 export function parseResponsesRequest(raw: Record<string, unknown>, index: number): ResponsesRequest {
   const tools = Array.isArray(raw.tools) ? (raw.tools as Item[]).map((t) => String(t.name ?? t.type ?? '')) : [];
   const input = Array.isArray(raw.input) ? (raw.input as Item[]) : [];
-  const toolOutputs = input.filter((i) => i.type === 'function_call_output').map((i) => String(i.output ?? ''));
+  const toolOutputs = input
+    .filter((i) => i.type === 'function_call_output' || i.type === 'custom_tool_call_output')
+    .map((i) => (typeof i.output === 'string' ? i.output : JSON.stringify(i.output ?? '')));
   return { index, tools, toolOutputs, raw };
 }
 
@@ -66,7 +105,9 @@ export async function startFakeResponsesApi(steps: ResponsesStep[]): Promise<Fak
       const item: Item =
         'shell' in reply
           ? { type: 'function_call', name: 'exec_command', call_id: `call_${parsed.index}`, arguments: JSON.stringify({ cmd: reply.shell }) }
-          : { type: 'message', role: 'assistant', id: `msg_${parsed.index}`, content: [{ type: 'output_text', text: reply.say }] };
+          : 'patch' in reply
+            ? { type: 'custom_tool_call', name: 'apply_patch', call_id: `call_${parsed.index}`, input: reply.patch }
+            : { type: 'message', role: 'assistant', id: `msg_${parsed.index}`, content: [{ type: 'output_text', text: reply.say }] };
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       sse(res, { type: 'response.created', response: { id } });
       sse(res, { type: 'response.output_item.done', item });

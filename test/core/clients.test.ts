@@ -1,0 +1,141 @@
+// The client table (core/clients.ts), Codex's launch line (core/codex-launch.ts)
+// and the patch reader (core/apply-patch.ts): pure, so checked directly.
+import { describe, expect, it } from 'vitest';
+import { patchFiles } from '../../src/core/apply-patch.js';
+import { asRozTool, clientById, clientForCommand, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
+import { CodexArgsError, codexLaunch, type CodexLaunchInput } from '../../src/core/codex-launch.js';
+import { mutationOf } from '../../src/core/governance/mutations.js';
+import { loadOnDemand, NotLoaded } from '../../src/core/on-demand.js';
+
+describe('client descriptors', () => {
+  it('tells the client from the command, by its executable name', () => {
+    expect(clientForCommand('claude')?.id).toBe('claude');
+    expect(clientForCommand('/x/node_modules/@openai/codex/bin/codex.js')?.id).toBe('codex');
+    expect(clientForCommand('codex')?.id).toBe('codex');
+    expect(clientForCommand('gemini')?.id).toBe('gemini');
+    expect(clientForCommand('aider')).toBeNull();
+    expect(parseClientId('codex')).toBe('codex');
+    expect(parseClientId('cursor')).toBeNull();
+  });
+  it('a hook serves Claude Code unless roz launched another client', () => {
+    expect(hookClient({}).id).toBe('claude');
+    expect(hookClient({ ROZ_CLIENT: 'codex' }).id).toBe('codex');
+    expect(hookClient({ ROZ_CLIENT: 'nonsense' }).id).toBe('claude');
+  });
+  it("renames another client's tools to roz's, keeping the original; a patch tool keeps its name", () => {
+    const gemini = clientById('gemini');
+    const shell: Record<string, unknown> = { tool_name: 'run_shell_command', tool_input: { command: 'ls' } };
+    expect(asRozTool(shell, gemini)).toBe(true);
+    expect(shell).toMatchObject({ tool_name: 'Bash', client_tool_name: 'run_shell_command' });
+    const write: Record<string, unknown> = { tool_name: 'write_file' };
+    asRozTool(write, gemini);
+    expect(write.tool_name).toBe('Write');
+    const patch: Record<string, unknown> = { tool_name: 'apply_patch' };
+    expect(asRozTool(patch, clientById('codex'))).toBe(false);
+    expect(patch.tool_name).toBe('apply_patch');
+    // A name that is an Object property is not a tool.
+    const proto: Record<string, unknown> = { tool_name: 'constructor' };
+    expect(asRozTool(proto, gemini)).toBe(false);
+  });
+  it('spells model ids with the vendor, keeping one that has it', () => {
+    expect(clientModelId(clientById('codex'), 'gpt-5')).toBe('openai/gpt-5');
+    expect(clientModelId(clientById('codex'), 'azure/gpt-5')).toBe('azure/gpt-5');
+  });
+});
+
+describe('apply_patch: the files a patch writes', () => {
+  const patch = [
+    '*** Begin Patch',
+    '*** Add File: src/new.ts',
+    '+x',
+    '*** Update File: src/a.ts',
+    '*** Move to: src/b.ts',
+    '@@',
+    '-a',
+    '+b',
+    '*** Delete File: old.txt',
+    '*** End Patch',
+    '*** Add File: after-end.ts',
+  ].join('\n');
+  it('names every added, updated, moved and deleted file, and nothing after the end', () => {
+    expect(patchFiles(patch)).toEqual({ paths: ['src/new.ts', 'src/a.ts', 'src/b.ts', 'old.txt'] });
+    expect(patchFiles(`apply_patch <<'EOF'\n${patch}\nEOF`).paths).toEqual(['src/new.ts', 'src/a.ts', 'src/b.ts', 'old.txt']);
+  });
+  it('reports text that is not a patch (governance refuses what it cannot place)', () => {
+    expect(patchFiles('echo hi').problem).toContain('Begin Patch');
+    expect(patchFiles('*** Begin Patch\n*** End Patch').problem).toBe('the patch names no file');
+  });
+  it('is a mutation of those files for governance (the reader loaded on demand, as the hook does)', async () => {
+    expect(() =>
+      mutationOf({ session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'apply_patch', tool_input: {} }, () => ({}) as never),
+    ).toThrow(NotLoaded);
+    await loadOnDemand('apply-patch');
+    const base = { session_id: 's', cwd: '/p', hook_event_name: 'PreToolUse', tool_name: 'apply_patch' };
+    const m = mutationOf({ ...base, tool_input: { command: patch } }, () => ({ writes: false, targets: [], unknown: [] }) as never);
+    expect(m?.targets.map((t) => t.path)).toEqual(['src/new.ts', 'src/a.ts', 'src/b.ts', 'old.txt']);
+    const empty = mutationOf({ ...base, tool_input: {} }, () => ({ writes: false, targets: [], unknown: [] }) as never);
+    expect(empty?.unknown).toHaveLength(1);
+  });
+});
+
+describe("codex exec's command line under roz", () => {
+  const input = (over: Partial<CodexLaunchInput> = {}): CodexLaunchInput => ({
+    args: ['exec', '--skip-git-repo-check', 'do it'],
+    hookCommand: (n) => `'/usr/bin/node' '/roz/bin/roz' hook ${n}`,
+    hooks: clientById('codex').hooks,
+    project: '/work/p',
+    readOnly: ['/home/u/.roz', '/work/p/.orchestration', '/work/p/.roz-store'],
+    network: 'user',
+    legacySandboxIn: [],
+    ...over,
+  });
+  const overrides = (args: string[]): string[] => args.flatMap((a, i) => (args[i - 1] === '-c' ? [a] : []));
+
+  it("puts roz's hooks, Codex's hook-trust bypass and a profile with roz's files read-only before the user's arguments", () => {
+    const l = codexLaunch(input());
+    expect(l.args.slice(0, 2)).toEqual(['exec', '--dangerously-bypass-hook-trust']);
+    expect(l.args.slice(-2)).toEqual(['--skip-git-repo-check', 'do it']);
+    const c = overrides(l.args);
+    expect(c).toContain(`hooks.PreToolUse=[{hooks=[{type="command",command="'/usr/bin/node' '/roz/bin/roz' hook pre-tool-use"}]}]`);
+    expect(c).toContain('hooks.Stop=[{hooks=[{type="command",command="\'/usr/bin/node\' \'/roz/bin/roz\' hook stop"}]}]');
+    expect(c).toContain('features.codex_hooks=true');
+    // The mark the hooks look for among their ancestors before they believe the session is enforced.
+    expect(c).toContain(clientById('codex').sandboxMark);
+    expect(c).toContain(
+      'permissions.roz={extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read", ":project_roots"={".orchestration"="read", ".roz-store"="read"}}}',
+    );
+    expect(l.enforced).toBe(true);
+    expect(l.notes.join('\n')).not.toContain('advisory');
+  });
+  it('forces the older workspace-write settings where a config sets sandbox_mode, and says what is advisory', () => {
+    const l = codexLaunch(input({ legacySandboxIn: ['/home/u/.codex/config.toml'] }));
+    const c = overrides(l.args);
+    expect(c).toContain('sandbox_mode="workspace-write"');
+    expect(c).toContain('sandbox_workspace_write.exclude_slash_tmp=true');
+    expect(c.some((v) => v.startsWith('default_permissions'))).toBe(false);
+    expect(l.enforced).toBe(false);
+    expect(l.notes.join('\n')).toMatch(/advisory: .*\.orchestration\/, \.roz-store\/ read-only/);
+  });
+  it('opens the network only when roz says open, and says a domain list is not enforced', () => {
+    expect(overrides(codexLaunch(input({ network: 'open' })).args)).toContain('permissions.roz.network={enabled=true}');
+    const listed = codexLaunch(input({ network: ['github.com'] }));
+    expect(listed.enforced).toBe(false);
+    expect(listed.notes.join('\n')).toContain('advisory');
+  });
+  it("refuses a command line that would replace roz's sandbox or hooks, or is not `codex exec`", () => {
+    for (const bad of [
+      ['exec', '-s', 'danger-full-access', 'x'],
+      ['exec', '--sandbox=read-only', 'x'],
+      ['exec', '--dangerously-bypass-approvals-and-sandbox', 'x'],
+      ['exec', '--full-auto', 'x'],
+      ['exec', '-c', 'sandbox_mode="danger-full-access"', 'x'],
+      ['exec', '-c', 'hooks.PreToolUse=[]', 'x'],
+      ['exec', '--config=features.codex_hooks=false', 'x'],
+    ])
+      expect(() => codexLaunch(input({ args: bad })), bad.join(' ')).toThrow(CodexArgsError);
+    expect(() => codexLaunch(input({ args: ['do it'] }))).toThrow(/codex exec/);
+    expect(() => codexLaunch(input({ args: ['exec', '-c', 'model="o3"', 'x'] }))).not.toThrow();
+    // After `--`, everything is the prompt.
+    expect(() => codexLaunch(input({ args: ['exec', '--', '-s'] }))).not.toThrow();
+  });
+});
