@@ -237,7 +237,6 @@ if (fleetLoadOnly) {
 if (fleetOnly) {
   const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
   const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
-  const fleetKeysLoaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
   const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const lines = [...fleetRows(fleet), ...fleetKeysRows(fleetKeys), ...fleetLoadedRows(loaded), `load average at the end: ${load}`];
