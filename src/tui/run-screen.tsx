@@ -110,7 +110,8 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   // The replay is old output: its queries were answered when they were new (virtual-screen.ts drops them).
   const unwatchPty = conn.onPty((name, d, replay) => {
     screenFor(name);
-    feeds.get(name)!.write(d, replay === true);
+    if (replay === 'resync') feeds.get(name)!.resync(d);
+    else feeds.get(name)!.write(d, replay === true);
   });
   rozScreen.onChange(() => (layout.split || focus.focus === 'roz') && compositor.schedule());
 

@@ -82,4 +82,16 @@ describe('PaneFeed', () => {
     feed.show(true);
     expect(sink.calls).toEqual([['ab', true]]);
   });
+
+  it('resync: the supervisor’s tail replaces what the screen had, from a clean screen; out of view it waits for show', () => {
+    const sink = recording();
+    const feed = new PaneFeed(sink, true, 100);
+    feed.resync('TAIL');
+    expect(sink.calls).toEqual(['reset', ['TAIL', true]]);
+    feed.show(false);
+    feed.resync('LATER');
+    expect(sink.calls).toHaveLength(2);
+    feed.show(true);
+    expect(sink.calls.slice(2)).toEqual(['reset', ['LATER', true]]);
+  });
 });

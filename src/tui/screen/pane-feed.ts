@@ -13,15 +13,14 @@
 // its screen is cleared and rebuilt from what was kept (as a screen that
 // attaches late is built from the supervisor's replay).
 
+import { asksTerminal } from '../../core/terminal-query.js';
+
 /** Where the output goes: an agent's virtual screen (virtual-screen.ts). */
 export interface PaneSink {
   write(data: string, quiet?: boolean): void;
   /** Clear the screen and its state, as a terminal reset does. */
   reset(): void;
 }
-
-/** Output that asks the terminal something: DA1/DA2/DA3, DSR (cursor position, status), DECRQM, XTVERSION, OSC colour queries, DECRQSS. */
-const QUERY = /\x1b\[[>=]?[\d;]*c|\x1b\[\??[\d;]*n|\x1b\[\??[\d;]*\$p|\x1b\[>\d*q|\x1b\][\d;]*\?|\x1bP\$q/;
 
 /** The raw bytes kept of an agent out of view: about a few screens of output, as the supervisor's replay. */
 export const HIDDEN_BOUND_CHARS = 256 * 1024;
@@ -47,7 +46,7 @@ export class PaneFeed {
       this.sink.write(data, quiet);
       return;
     }
-    if (!quiet && QUERY.test(data)) {
+    if (!quiet && asksTerminal(data)) {
       // A question the client waits on: everything kept first, then this, parsed now.
       this.flush();
       this.sink.write(data, false);
@@ -72,6 +71,17 @@ export class PaneFeed {
   show(visible: boolean): void {
     if (visible) this.flush();
     this.visible = visible;
+  }
+
+  /**
+   * The agent's newest output as the supervisor kept it, replacing what this screen had (an attached screen is sent
+   * only the agent in view: coming into view, it gets the supervisor's tail). Old output: its queries are not answered.
+   */
+  resync(tail: string): void {
+    this.kept = tail ? [tail] : [];
+    this.keptChars = tail.length;
+    this.broken = true;
+    if (this.visible) this.flush();
   }
 
   /** The raw characters waiting to be parsed (for tests and the bench). */
