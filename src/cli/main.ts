@@ -279,8 +279,9 @@ export function buildProgram(): Command {
     .option('--no-worktree', 'no worktree: share the current directory (writes can collide)')
     .option('--prompt <text>', 'its first prompt')
     .option('--no-start', 'only make it: do not ask a running supervisor to start it')
+    .option('--json', 'print what was made as JSON: {kind: added, name, worktree, branch, base, ...} or {kind: refused, reason}')
     .action(
-      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean }) => {
+      run(async (name: string, claudeArgs: string[], opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; json?: boolean }) => {
         const { agentAddCommand } = await import('./commands/agent.js');
         return agentAddCommand(name, claudeArgs, opts);
       }),
@@ -347,14 +348,15 @@ export function buildProgram(): Command {
     .command('merge')
     .description("merge the agent's branch into the branch it started from, only when its latest review approved exactly the branch's tree")
     .argument('<name>')
+    .option('--json', 'print the result as JSON: {kind: merged|nothing|refused|conflict|dirty-base|no-agent|failed, ...}')
     .addHelpText(
       'after',
       '\nExit codes: 0 merged (or nothing to merge), 5 refused (never reviewed, ISSUES open, changed since the approval),\n6 conflict (nothing moved), 4 the base checkout has uncommitted changes, 3 no such agent, 1 other errors.',
     )
     .action(
-      run(async (name: string) => {
+      run(async (name: string, opts: { json?: boolean }) => {
         const { agentMergeCommand } = await import('./commands/agent.js');
-        return agentMergeCommand(name);
+        return agentMergeCommand(name, opts);
       }),
     );
 

@@ -34,7 +34,7 @@ import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, detectEnforcement } from './enforce-probe.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
-import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
+import { agentStaging, operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -123,10 +123,12 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     // of the session's project and the `.git` it started with (snapshots.ts).
     const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
     // The agent's new git objects, hashed again before the repository holds them (store/object-intake.ts).
+    const project = deps.env.CLAUDE_PROJECT_DIR || input.cwd;
+    const staging = event === 'PreToolUse' ? null : agentStaging(project);
     const objects =
       event === 'PreToolUse'
         ? null
-        : await takeAgentObjects(deps.env.CLAUDE_PROJECT_DIR || input.cwd, config.storage.path, () => {
+        : await takeAgentObjects(project, staging, config.storage.path, () => {
             try {
               return store.read(input.session_id)?.git?.identity;
             } catch {
@@ -135,7 +137,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           });
     for (const w of objects?.warnings ?? []) warn(w);
     if (event === 'Stop') {
-      const left = await operationLeftWarning(deps.env.CLAUDE_PROJECT_DIR || input.cwd);
+      const left = await operationLeftWarning(project, staging);
       if (left) warn(left);
     }
     const gov: GovernanceDeps = {

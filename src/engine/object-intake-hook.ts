@@ -17,12 +17,21 @@ export interface ObjectIntakeReport {
 
 const NOTHING: ObjectIntakeReport = { warnings: [], trace: () => [] };
 
+/** The session's staging store (`<git dir>/roz-objects`), found once per hook for both looks below. */
+export function agentStaging(dir: string): string | null {
+  return stagingDirOf(dir);
+}
+
 /**
- * `identity`: the repository the session started with (null when it had
+ * `staging`: agentStaging(dir). `identity`: the repository the session started with (null when it had
  * none, undefined when unknown); a `.git` replaced since then is not taken from.
  */
-export async function takeAgentObjects(dir: string, storeRoot: string, identity: () => GitIdentity | null | undefined): Promise<ObjectIntakeReport> {
-  const staging = stagingDirOf(dir);
+export async function takeAgentObjects(
+  dir: string,
+  staging: string | null,
+  storeRoot: string,
+  identity: () => GitIdentity | null | undefined,
+): Promise<ObjectIntakeReport> {
   if (!staging || !stagingHasWork(staging)) return NOTHING;
   const expect = identity();
   if (expect === null) return NOTHING;
@@ -34,8 +43,7 @@ export async function takeAgentObjects(dir: string, storeRoot: string, identity:
  * store): an operation it left in progress there is the human's to continue,
  * outside every sandbox; store/object-intake.ts operationLeft says so.
  */
-export async function operationLeftWarning(dir: string): Promise<string | null> {
-  const staging = stagingDirOf(dir);
+export async function operationLeftWarning(dir: string, staging: string | null): Promise<string | null> {
   if (!staging || !existsSync(staging)) return null;
   const gitDir = dirname(staging);
   if (!OPERATIONS_IN_PROGRESS.some((p) => existsSync(join(gitDir, p)))) return null;

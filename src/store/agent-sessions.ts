@@ -59,11 +59,18 @@ export function lastSessionIn(store: SessionStore, worktree: string): string | n
 }
 
 /** Every valid review decision of those sessions, oldest first, with the session it was recorded in. */
-export function decisionsIn(sessions: readonly SessionState[]): Array<ReviewedDecision & { session_id: string; summary: string }> {
+export function decisionsIn(sessions: readonly SessionState[]): Array<ReviewedDecision & { session_id: string; summary: string; human?: string }> {
   const all = sessions.flatMap((s) =>
     s.review.decision_history
       .filter((d) => d.valid)
-      .map((d) => ({ kind: d.kind, tree: d.tree ?? null, decided_at: d.decided_at, session_id: s.session_id, summary: d.summary })),
+      .map((d) => ({
+        kind: d.kind,
+        tree: d.tree ?? null,
+        decided_at: d.decided_at,
+        session_id: s.session_id,
+        summary: d.summary,
+        ...(d.human ? { human: d.human } : {}),
+      })),
   );
   return all.sort((a, b) => a.decided_at.localeCompare(b.decided_at));
 }

@@ -32,7 +32,6 @@ import {
   mkdirSync,
   openSync,
   readdirSync,
-  readSync,
   renameSync,
   unlinkSync,
   writeFileSync,
@@ -43,7 +42,7 @@ import { objectHash } from './git-objects.js';
 import { runGitBytes } from './git.js';
 import { randomUuid } from './random-uuid.js';
 import { quarantineDir } from './paths.js';
-import { readOptionalText } from './regular-file.js';
+import { readOptionalText, readRegularFile } from './regular-file.js';
 import { stagingPlace, type StagingPlace } from './staging-place.js';
 import type { GitIdentity } from '../core/git-identity.js';
 
@@ -97,23 +96,12 @@ function openRegular(path: string): number | null {
   return null;
 }
 
-/** A regular file's bytes (openRegular), at most `max` of them; null when it is not one or larger. */
+/** A regular file's bytes, not through a link, at most `max` of them; null when it is not one, or larger. */
 function readRegular(path: string, max: number): Buffer | null {
-  const fd = openRegular(path);
-  if (fd === null) return null;
   try {
-    const st = fstatSync(fd);
-    if (st.size > max) return null;
-    const buf = Buffer.alloc(st.size);
-    let at = 0;
-    while (at < buf.length) {
-      const n = readSync(fd, buf, at, buf.length - at, at);
-      if (n === 0) break;
-      at += n;
-    }
-    return buf.subarray(0, at);
-  } finally {
-    closeSync(fd);
+    return readRegularFile(path, max, { noFollow: true });
+  } catch {
+    return null;
   }
 }
 

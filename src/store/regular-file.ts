@@ -29,9 +29,12 @@ function kindOf(st: import('node:fs').Stats): string {
   return 'not a regular file';
 }
 
-/** The bytes of `file`; throws ENOENT and the like as fs does, and UnreadableFileError for what roz refuses to read. */
-export function readRegularFile(file: string, maxBytes: number): Buffer {
-  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0));
+/**
+ * The bytes of `file`; throws ENOENT and the like as fs does, and UnreadableFileError for what roz refuses to read.
+ * `noFollow`: a link at the last component is refused (ELOOP), for a path in a directory the agent writes.
+ */
+export function readRegularFile(file: string, maxBytes: number, opts: { noFollow?: boolean } = {}): Buffer {
+  const fd = openSync(file, constants.O_RDONLY | constants.O_NONBLOCK | (constants.O_NOCTTY ?? 0) | (opts.noFollow ? constants.O_NOFOLLOW : 0));
   try {
     const st = fstatSync(fd);
     if (!st.isFile()) throw new UnreadableFileError(`${file} is ${kindOf(st)}; roz reads it only from a regular file`, 'ENOTREG');

@@ -42,7 +42,8 @@ const isDecision = (v: unknown): boolean =>
   (v.message === undefined || isStr(v.message)) &&
   (v.opinions === undefined || (Array.isArray(v.opinions) && v.opinions.every(isStr))) &&
   (v.tree === undefined || isStrOrNull(v.tree)) &&
-  (v.covers === undefined || (Array.isArray(v.covers) && v.covers.every(isStr)));
+  (v.covers === undefined || (Array.isArray(v.covers) && v.covers.every(isStr))) &&
+  (v.human === undefined || isStr(v.human));
 const isTrigger = (v: unknown): boolean =>
   v === null || (isObj(v) && TRIGGER_KIND(v.kind) && isStr(v.at) && (v.kind !== 'gate' || (isStr(v.tool_name) && isStr(v.pattern))));
 const isPrompt = (v: unknown): boolean => isObj(v) && isStr(v.text) && isStr(v.at) && (v.truncated === undefined || isBool(v.truncated));

@@ -15,7 +15,8 @@ import type { ConnectedAgent, ConnectionEnd, FleetConnection, Outcome } from './
 import { type LiveEvent, noticeEvent } from './live-event.js';
 import { RingBuffer } from './ring-buffer.js';
 import type { SessionStats } from './session-stats.js';
-import { type AgentInfo, DEFAULT_RING_CAPACITY, type SupervisorSnapshot } from './supervisor.js';
+import { DEFAULT_RING_CAPACITY } from './supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from './view.js';
 
 /** The supervisor is trusted; this only bounds a runaway line. */
 const MAX_SERVER_LINE = 256 * 1024 * 1024;

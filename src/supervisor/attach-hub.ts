@@ -11,6 +11,7 @@
 // re-checks, so an agent whose session turns advisory later cannot type or
 // answer through a screen's connection either.
 import { asksTerminal } from '../core/terminal-query.js';
+import type { MergeResult } from '../core/fleet/merge-result.js';
 import type { Socket } from 'node:net';
 import { type AttachClientLine, type AttachServerLine, HELLO_EVENTS, LineSplitter, MAX_ATTACH_LINE, parseAttachLine } from './attach-protocol.js';
 import type { ConnectedAgent, Outcome } from './fleet-connection.js';
@@ -35,7 +36,7 @@ export interface AttachHost {
   write(name: string, data: string): void;
   resize(cols: number, rows: number): void;
   addAgent(name: string, prompt?: string): Promise<Outcome>;
-  mergeAgent(name: string): Promise<{ code: number; stdout: string; stderr: string }>;
+  mergeAgent(name: string): Promise<MergeResult>;
   stopAgent(name: string): Promise<Outcome>;
 }
 

@@ -12,7 +12,7 @@ import type { QueuedRequest } from '../core/fleet/queue.js';
 import type { ConnectedAgent } from './fleet-connection.js';
 import type { LiveEvent } from './live-event.js';
 import type { SessionStats } from './session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from './supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from './view.js';
 
 /** A client line: keys (a paste is chunked by the terminal, not megabytes), an answer, a name. */
 export const MAX_ATTACH_LINE = 256 * 1024;

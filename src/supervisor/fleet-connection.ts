@@ -4,11 +4,12 @@
 // its control socket (attach-client.ts: `roz run` of an enforced launch and
 // `roz attach`). The screen never holds a FleetHost or a Supervisor itself,
 // so closing it can leave the agents running.
+import { type MergeResult, mergeMessage } from '../core/fleet/merge-result.js';
 import type { QueuedRequest } from '../core/fleet/queue.js';
 import type { HumanAnswer } from './approval-broker.js';
 import type { LiveEvent } from './live-event.js';
 import type { SessionStats } from './session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from './supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from './view.js';
 
 export interface Outcome {
   ok: boolean;
@@ -70,9 +71,6 @@ export interface FleetConnection {
 }
 
 /** `roz agent merge`'s result as the agents tab shows it. */
-export function mergeOutcome(r: { code: number; stdout: string; stderr: string }): Outcome {
-  return {
-    ok: r.code === 0,
-    message: `${r.code === 0 ? '' : `refused (exit ${r.code}): `}${(r.code === 0 ? r.stdout : r.stderr || r.stdout).replace(/^roz: /, '').trim()}`,
-  };
+export function mergeOutcome(r: MergeResult): Outcome {
+  return mergeMessage(r);
 }

@@ -8,6 +8,7 @@
 // The run ends when every agent has exited.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import type { AddResult, MergeResult } from '../core/fleet/merge-result.js';
 import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
 import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../store/agent-registry.js';
@@ -61,7 +62,7 @@ export interface FleetResult {
   settingsFile: string | null;
 }
 
-/** What one of roz's own commands said (`roz agent add`, `roz agent merge`). */
+/** What one of roz's own commands said (its exit code and output). */
 export interface RozCliResult {
   code: number;
   stdout: string;
@@ -327,30 +328,36 @@ export class FleetHost implements FleetControl {
       const started = await this.startAgent(name);
       return prompt ? { ...started, message: `${started.message} (as it was recorded: the prompt typed was not used)` } : started;
     }
-    const add = await this.rozCli([
+    const add = await this.rozJson<AddResult>([
       'agent',
       'add',
       name,
       '--no-start',
+      '--json',
       ...(prompt ? ['--prompt', prompt] : []),
       ...(this.req.args.length ? ['--', ...this.req.args] : []),
     ]);
-    if (add.code !== 0) return { ok: false, message: (add.stderr || add.stdout).trim() || `roz agent add exited ${add.code}` };
+    if ('error' in add) return { ok: false, message: add.error };
+    if (add.kind !== 'added') return { ok: false, message: add.reason };
     // `roz agent add` asks the running supervisor (this one, over its control socket) to start it: it may already run.
     const running = this.runs.get(name);
     const started = running && running.code === null ? { ok: true, message: `started ${name} in ${running.cwd}` } : await this.startAgent(name);
-    const note = /note: (.*)/.exec(add.stdout)?.[1];
-    return { ok: started.ok, message: `${started.message}${note ? ` (${note})` : ''}` };
+    return { ok: started.ok, message: `${started.message}${add.note ? ` (${add.note})` : ''}` };
   }
 
-  /** `m`: the merge gate, exactly as `roz agent merge NAME` runs it (its verdict, or why it refused). */
-  mergeAgent(name: string): Promise<RozCliResult> {
-    return this.rozCli(['agent', 'merge', name]);
+  /** `m`: the merge gate, exactly as `roz agent merge NAME` runs it: its value (merged, refused and why, ...). */
+  async mergeAgent(name: string): Promise<MergeResult> {
+    const r = await this.rozJson<MergeResult>(['agent', 'merge', name, '--json']);
+    return 'error' in r ? { kind: 'failed', agent: name, message: r.error, exit: 1 } : r;
   }
 
   /**
    * One of roz's own commands, from the plugin this run launched with (code roz chose, outside every
    * project), in the base checkout, with the human's environment: nothing an agent wrote names it.
+   * A process of its own, not a call in this one: the gate's git work (every object of the branch read
+   * and hashed, merge-tree, read-tree of the checkout) is synchronous and takes seconds on a large
+   * repository, and this process serves every agent's hooks (a relayed hook waits 500 ms for its first
+   * reply) and pty. The command prints the same value its engine function returns, as JSON (`--json`).
    */
   rozCli(args: string[]): Promise<RozCliResult> {
     const bin = join(this.first.pluginDir, 'bin', 'roz');
@@ -364,6 +371,18 @@ export class FleetHost implements FleetControl {
       p.on('error', (err) => resolve({ code: 127, stdout, stderr: `could not run roz: ${err.message}` }));
       p.on('close', (code) => resolve({ code: code ?? 1, stdout, stderr }));
     });
+  }
+
+  /** `rozCli` of a `--json` command: its value (an object with a `kind`), or why there is none. */
+  private async rozJson<T extends { kind: string }>(args: string[]): Promise<T | { error: string }> {
+    const r = await this.rozCli(args);
+    try {
+      const v = JSON.parse(r.stdout) as unknown;
+      if (v && typeof v === 'object' && typeof (v as { kind?: unknown }).kind === 'string') return v as T;
+    } catch {
+      /* below */
+    }
+    return { error: (r.stderr.replace(/^roz: /, '') || r.stdout).trim() || `roz ${args.slice(0, 2).join(' ')} exited ${r.code} and printed no value` };
   }
 
   private async launch(

@@ -11,15 +11,15 @@ import { loadOnDemand } from '../core/on-demand.js';
 import type { SessionState } from '../core/session-state.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
-import { ApprovalBroker, type DecidedApproval, type HumanAnswer, type PendingApproval } from './approval-broker.js';
+import { ApprovalBroker, type HumanAnswer } from './approval-broker.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import type { HookConnection } from './channel-server.js';
 import { HookIntake } from './hook-intake.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
+import type { AgentInfo, AgentLaunchInfo, FleetView, SupervisorSnapshot } from './view.js';
 import type { FileWatch } from './file-watch.js';
 import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
-import type { ProjectIntents } from './project-intents.js';
 import { AgentSession } from './agent-session.js';
 import { ConfigWatch, type LoadedConfig } from './config-watch.js';
 import { TelemetrySender } from './telemetry-sender.js';
@@ -53,33 +53,6 @@ export interface SupervisorOptions {
   config?: LoadedConfig;
 }
 
-export interface SupervisorSnapshot {
-  sessionId: string | null;
-  sessions: string[];
-  state: SessionState | null;
-  /** The governed project's intents, when intent governance is on. */
-  intents: ProjectIntents | null;
-  pending: PendingApproval[];
-  /** Where roz's config comes from and what is wrong with it, as last loaded (reloaded on change). */
-  config: { path: string; problems: string[] };
-  /** Requests already decided (by whom, when, after how long, why), oldest first. */
-  decided: DecidedApproval[];
-  lastEvent: LiveEvent | null;
-  totalEvents: number;
-  refused: number;
-  /** Set when the snapshot is one agent's (`snapshot(agent)`): which one, and the fleet around it. */
-  fleet?: FleetView;
-}
-
-/** The fleet as seen from the agent in view: the status line names it and says who waits elsewhere. */
-export interface FleetView {
-  agent: string;
-  agents: number;
-  /** Requests of other agents waiting for the human, and whose they are (oldest first). */
-  waitingElsewhere: number;
-  elsewhere: string[];
-}
-
 /** One agent of the fleet as the supervisor holds it: its view of sessions and its live state. */
 interface FleetAgent {
   session: AgentSession;
@@ -91,23 +64,6 @@ interface FleetAgent {
   seenTrips: number;
   /** What its launch decided (agentLaunched): its enforcement and where it runs; null until then. */
   launch: AgentLaunchInfo | null;
-}
-
-/** One agent's launch as its launcher decided it, from its own facts (the settings file it wrote), not the agent's reports. */
-export interface AgentLaunchInfo {
-  enforcement: 'enforced' | 'advisory';
-  /** Its branch (`roz/NAME`), or core/fleet/agent-where.ts's label for an agent without one. */
-  where: string;
-}
-
-/** One agent as `agents()` gives it to every client (the TUI's tab, the control socket). */
-export interface AgentInfo {
-  name: string;
-  live: AgentLive;
-  sessionId: string | null;
-  /** From its launch; null before it (or for an agent added without a launch, as in tests and the bench). */
-  enforcement: AgentLaunchInfo['enforcement'] | null;
-  where: string | null;
 }
 
 export class Supervisor {

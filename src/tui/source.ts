@@ -3,7 +3,7 @@
 import type { HumanAnswer } from '../supervisor/approval-broker.js';
 import type { LiveEvent } from '../supervisor/live-event.js';
 import type { SessionStats } from '../supervisor/session-stats.js';
-import type { SupervisorSnapshot } from '../supervisor/supervisor.js';
+import type { SupervisorSnapshot } from '../supervisor/view.js';
 
 export interface SupervisorSource {
   subscribe(fn: () => void): () => void;

@@ -4,7 +4,7 @@
 // approval (always first) and the hotkey survive on any width.
 import type { SessionState } from '../core/session-state.js';
 import { selectedIntentId, type ProjectIntents } from '../supervisor/project-intents.js';
-import type { SupervisorSnapshot } from '../supervisor/supervisor.js';
+import type { SupervisorSnapshot } from '../supervisor/view.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';
 
 /** The selected intent's id, and its name when the project's intents are known. */

@@ -1,5 +1,6 @@
-// Agents outlive the window (issue 25 part 5), both pinned clients, on the
-// scripted model, in real ptys through the built CLI: `roz run claude`
+// Agents outlive the window (issue 25 part 5), on the newest pinned client
+// (roz's own path: README.md, "Which pins") and the scripted model, in real
+// ptys through the built CLI: `roz run claude`
 // (enforced: the supervisor goes to the background) with a task whose
 // `rm -rf build` roz's guard asks the human about. The TUI is killed
 // (SIGKILL) while the request waits: the client and its request live on
@@ -16,7 +17,7 @@ import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/
 import { killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
-import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const TASK = 'ATTACH-TASK: clean the build folder';
@@ -49,7 +50,7 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test.each(PINNED_CLIENTS)(
+  test.each(ROZ_PATH_CLIENTS)(
     '%s: kill the TUI while roz asks about rm -rf build; roz attach shows it, a runs it, the session records the human',
     async (client) => {
       assertRozBuilt();

@@ -9,24 +9,20 @@
 // gets an answer, and the human's `roz approve <id>` from their own terminal
 // lets the subagent's command run; its next one the human blocks with
 // `roz block <id> <reason>`, and the subagent reads that reason.
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, test } from 'vitest';
-import { bundle } from '../supervisor/helpers/bundle.js';
-import { agent, bash, say, startFakeApi, summarize, write, type ParsedRequest, type Step } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { agent, bash, say, startFakeApi, write, type ParsedRequest, type Step } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
-import { assertRozBuilt } from './harness/roz.js';
-import { clientEnv } from './harness/run-print.js';
-import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, type Workspace } from './harness/workspace.js';
+import { startSupervisedRun, supervisedRunEntry, type SupervisedRun } from './harness/supervised-run.js';
+import { PINNED_CLIENTS, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 const APPROVAL_TIMEOUT_MS = 150_000;
 
 let entry: string;
 beforeAll(async () => {
-  assertRozBuilt();
-  entry = await bundle('test/e2e/fixtures/supervised-run.ts');
+  entry = await supervisedRunEntry();
 }, 60_000);
 
 /** The first user message of the conversation a request belongs to (main agent or subagent). */
@@ -92,11 +88,10 @@ async function poll<T>(what: string, ms: number, fn: () => Promise<T | null> | T
 
 describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz run cannot answer it, client %s', (client) => {
   const newWorkspace = workspacePerTest();
-  let pid: number | undefined;
-  let running = false;
+  let launched: SupervisedRun | undefined;
   afterEach(() => {
-    if (pid !== undefined && running) killTree(pid);
-    pid = undefined;
+    launched?.stop();
+    launched = undefined;
   });
 
   test('its Bash fails at roz approve, the record and the socket (even with the secret); the human’s roz approve and roz block work', async () => {
@@ -159,22 +154,9 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       { name: 'finish', when: inConversation('MAIN-TASK'), reply: say('All done.'), times: 5 },
     ];
     const api = await startFakeApi({ main }, { maxRequests: 40 });
-    const args = ['-p', 'MAIN-TASK: clean up with a helper', '--output-format', 'json', '--dangerously-skip-permissions'];
-    const child = spawn(process.execPath, [entry, ROZ_PLUGIN_DIR, String(APPROVAL_TIMEOUT_MS), claudeBin(client), ...args], {
-      cwd: ws.repo,
-      env: clientEnv(ws, api),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    pid = child.pid;
-    running = true;
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => ((running = false), resolve(code))));
-    const dump = () =>
-      `\n--- stderr:\n${stderr.slice(-3000)}\n--- stdout:\n${stdout.slice(-2000)}\n--- requests:\n${summarize(api.requests)}\n--- script errors: ${api.scriptErrors.join('; ')}`;
+    const run = startSupervisedRun({ entry, ws, client, api, prompt: 'MAIN-TASK: clean up with a helper', approvalTimeoutMs: APPROVAL_TIMEOUT_MS });
+    launched = run;
+    const dump = run.why;
 
     try {
       // 1. The helper's rm -rf waits for the human: the human's `roz queue` (another terminal) lists it.
@@ -195,7 +177,7 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       const id = queued[0]!.id;
       // Short enough to type (issue 31: 2.1.197's hook frame ids were 21 characters), on every pin.
       expect(id, dump()).toMatch(/^[2-9a-hjkmnp-z]{4}$/);
-      expect(stderr, dump()).toMatch(/roz: control on/);
+      expect(run.stderr(), dump()).toMatch(/roz: control on/);
 
       // 2. The agent gets everything a human would know: the id, the socket path, the secret.
       const records = readdirSync(join(ws.storage, 'control'));
@@ -265,11 +247,11 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       expect(result2, dump()).toMatch(/blocked by the human: keep dist for the release/);
       expect(existsSync(join(ws.repo, 'dist', 'out.txt')), dump()).toBe(true);
     } catch (err) {
-      if (running && pid !== undefined) killTree(pid);
+      run.stop();
       await api.close();
       throw err;
     }
-    const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 90_000))]);
+    const code = await run.exit(90_000);
     await api.close();
     expect(code, `the run must end once the helper is done${dump()}`).toBe(0);
   }, 300_000);
@@ -329,20 +311,9 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       { name: 'finish', when: inConversation('MAIN-TASK'), reply: say('All done.'), times: 5 },
     ];
     const api = await startFakeApi({ main }, { maxRequests: 40 });
-    const args = ['-p', 'MAIN-TASK: clean up with a helper', '--output-format', 'json', '--dangerously-skip-permissions'];
-    const child = spawn(process.execPath, [entry, ROZ_PLUGIN_DIR, String(ADVISORY_TIMEOUT_MS), claudeBin(client), ...args], {
-      cwd: ws.repo,
-      env: clientEnv(ws, api),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    pid = child.pid;
-    running = true;
-    let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    child.stdout.resume();
-    const exited = new Promise<number | null>((resolve) => child.once('close', (code) => ((running = false), resolve(code))));
-    const dump = () => `\n--- stderr:\n${stderr.slice(-3000)}\n--- requests:\n${summarize(api.requests)}\n--- script errors: ${api.scriptErrors.join('; ')}`;
+    const run = startSupervisedRun({ entry, ws, client, api, prompt: 'MAIN-TASK: clean up with a helper', approvalTimeoutMs: ADVISORY_TIMEOUT_MS });
+    launched = run;
+    const dump = run.why;
     try {
       const queued = await poll(
         'the request in roz queue',
@@ -377,11 +348,11 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
       expect(sub, dump()).toMatch(/no human answered within/);
       expect(existsSync(join(ws.repo, 'build', 'out.txt')), dump()).toBe(true);
     } catch (err) {
-      if (running && pid !== undefined) killTree(pid);
+      run.stop();
       await api.close();
       throw err;
     }
-    const code = await Promise.race([exited, new Promise<null>((r) => setTimeout(() => r(null), 90_000))]);
+    const code = await run.exit(90_000);
     await api.close();
     expect(code, `the run must end${dump()}`).toBe(0);
   }, 300_000);

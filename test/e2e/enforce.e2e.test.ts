@@ -15,7 +15,7 @@ import { bash, on, reply, say, write, type ParsedRequest, type ToolCall } from '
 import { workspacePerTest } from './harness/per-test.js';
 import { runPrint } from './harness/run-print.js';
 import { runRoz, type RozRun } from './harness/roz.js';
-import { PINNED_CLIENTS, rozJson, type Workspace } from './harness/workspace.js';
+import { PINNED_CLIENTS, ROZ_PATH_CLIENTS, rozJson, type Workspace } from './harness/workspace.js';
 
 /** Hook events as the agent would forge them, piped into `roz hook ...` from its own Bash. */
 function forgeCommands(): string {
@@ -208,6 +208,11 @@ describe.each(PINNED_CLIENTS)('enforced mode under roz exec, client %s', (client
     expect(err).toMatch(/bubblewrap \(bwrap\) not installed/);
     expect(err).toMatch(/fake API requests:\n\(none\)/);
   }, 60_000);
+});
+
+// roz's own SessionStart judgement of how it was started (the same hook code on every client).
+describe.each(ROZ_PATH_CLIENTS)('advisory mode, client %s', (client) => {
+  const workspace = workspacePerTest();
 
   test('plain claude --plugin-dir is advisory, and says so at start', async () => {
     const ws = workspace();

@@ -14,7 +14,7 @@ import { demoPaths } from '../../scripts/demo/scenario.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 import { killTree } from './harness/kill-tree.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { claudeBin, PINNED_CLIENTS, REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
+import { claudeBin, ROZ_PATH_CLIENTS, REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
 
 const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'TMPDIR', 'USER', 'LOGNAME', 'TZ'];
 const HOTKEY = '\x1d';
@@ -26,7 +26,7 @@ async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
   }
 }
 
-describe.sequential.each(PINNED_CLIENTS)('npm run demo -- --fleet: agents in one roz run, real clients %s, scripted model', (client) => {
+describe.sequential.each(ROZ_PATH_CLIENTS)('npm run demo -- --fleet: agents in one roz run, real clients %s, scripted model', (client) => {
   let term: PtyScreen | undefined;
   let running = false;
   let dir: string | undefined;

@@ -1,6 +1,7 @@
-// Stop and resume (issue 31, part 4) with the real client, both pins, in a
-// real pty through the built CLI: agent b (made by `roz agent add b --prompt
-// ...`) starts from the agents tab and its model answers the first prompt;
+// Stop and resume (issue 31, part 4) with the real client, the newest pin
+// (roz's own path: README.md, "Which pins"), in a real pty through the built
+// CLI: agent b (made by `roz agent add b --prompt ...`) starts from the agents
+// tab and its model answers the first prompt;
 // `x y` stops it and it reads "stopped" (not a crash's exit code); `n b`
 // starts it again into the SAME conversation (the client's `--resume`): the
 // first prompt is never sent again, and the next prompt typed into b's pane
@@ -15,7 +16,7 @@ import { on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-a
 import { killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const HOTKEY = '\x1d';
@@ -44,7 +45,7 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test.each(PINNED_CLIENTS)(
+  test.each(ROZ_PATH_CLIENTS)(
     '%s: stop reads "stopped"; start resumes the conversation, never re-sends the first prompt; the run ends 0',
     async (client) => {
       assertRozBuilt();

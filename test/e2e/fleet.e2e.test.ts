@@ -4,8 +4,9 @@
 // in its own worktree with its own settings and token. b's `git push --force`
 // is asked while the human looks at main: the status line says so, main's
 // pane stays; `w` brings b's request up, `a` lets it run, and the model hears
-// the result in b's session only. Both pinned clients (http hooks on 2.1.330,
-// a process per hook on 2.1.197).
+// the result in b's session only. The newest pinned client: roz's own path
+// (README.md, "Which pins"); both hook transports under roz run are attacked
+// on both pins in control-socket, worktree-sandbox and git-trust-plants.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,7 +16,7 @@ import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/
 import { killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type RozState, type TraceEvent } from './harness/roz.js';
-import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const HOTKEY = '\x1d';
@@ -43,7 +44,7 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
     if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
   });
 
-  test.each(PINNED_CLIENTS)(
+  test.each(ROZ_PATH_CLIENTS)(
     '%s: b asks while main is in view; the jump key brings it up; the answer reaches b only',
     async (client) => {
       assertRozBuilt();

@@ -22,25 +22,19 @@
 // Marks: a planted program appends to <store>/planted/<name>. Sandboxed Bash
 // cannot write the store, so a mark means a process outside the sandbox —
 // roz's — ran it.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { bundle } from '../supervisor/helpers/bundle.js';
-import { bash, on, reply, say, startFakeApi, summarize, write, type Matcher, type ParsedRequest } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { bash, on, reply, say, startFakeApi, write, type ParsedRequest } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
-import { assertRozBuilt, reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, spawnReviewer, stopFeedbacks, type RozRun } from './harness/roz.js';
-import { clientEnv } from './harness/run-print.js';
-import { addFakeTool, claudeBin, rozJson, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, type Workspace } from './harness/workspace.js';
+import { reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, spawnReviewer, stopFeedbacks, type RozRun } from './harness/roz.js';
+import { bashRan } from './harness/steps.js';
+import { startSupervisedRun, supervisedRunEntry } from './harness/supervised-run.js';
+import { addFakeTool, rozJson, OLDEST_CLIENT, PINNED_CLIENTS, type Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 240_000;
 const GIT = '/usr/bin/git';
-
-const bashRan =
-  (re: RegExp): Matcher =>
-  (req) =>
-    req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
 
 /** Each program-running knob, the file whose attribute names it, and how plain git runs it (the control). */
 const KNOBS = ['fsmonitor', 'clean', 'smudge', 'process', 'infoattr', 'textconv', 'extdiff', 'hook', 'pager', 'include', 'credential', 'ssh', 'gpg'];
@@ -462,8 +456,7 @@ describe.each(PINNED_CLIENTS)('issue 24: a nested plant under roz run (client %s
   const fresh = workspacePerTest();
   let entry: string;
   beforeAll(async () => {
-    assertRozBuilt();
-    entry = await bundle('test/e2e/fixtures/supervised-run.ts');
+    entry = await supervisedRunEntry();
   }, 60_000);
 
   test(
@@ -488,29 +481,11 @@ describe.each(PINNED_CLIENTS)('issue 24: a nested plant under roz run (client %s
         },
         { maxRequests: 40 },
       );
-      const args = ['-p', '#roz write work.txt', '--output-format', 'json', '--dangerously-skip-permissions'];
-      const child = spawn(process.execPath, [entry, ROZ_PLUGIN_DIR, '3000', claudeBin(client), ...args], {
-        cwd: ws.repo,
-        env: clientEnv(ws, api),
-        stdio: ['ignore', 'pipe', 'pipe'],
-        detached: true,
-      });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-      child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-      const code = await new Promise<number | null>((resolve) => {
-        const timer = setTimeout(() => {
-          if (child.pid !== undefined) killTree(child.pid);
-          resolve(null);
-        }, RUN_TIMEOUT);
-        child.once('close', (c) => {
-          clearTimeout(timer);
-          resolve(c);
-        });
-      });
+      const run = startSupervisedRun({ entry, ws, client, api, prompt: '#roz write work.txt', approvalTimeoutMs: 3000 });
+      const code = await run.exit(RUN_TIMEOUT);
       await api.close();
-      const why = `exit ${code}\n--- stderr:\n${stderr.slice(-3000)}\n--- stdout:\n${stdout.slice(-1500)}\n--- requests:\n${summarize(api.requests)}\n--- script errors: ${api.scriptErrors.join('; ')}\nmarks: ${marks(ws).join(', ')}`;
+      const stderr = run.stderr();
+      const why = `exit ${code}${run.why()}\nmarks: ${marks(ws).join(', ')}`;
       expect(api.scriptErrors, why).toEqual([]);
       const answered = api.requests.filter((r) => r.role === 'main').map((r) => r.answeredBy);
       expect(answered, why).toEqual(expect.arrayContaining(['plant', 'gate', 'work', 'claim-done', 'spawn', 'after-review']));
@@ -533,7 +508,7 @@ describe.each(PINNED_CLIENTS)('issue 24: a nested plant under roz run (client %s
       expect(code, why).toBe(0);
       // roz run's hooks: to the supervisor over http on 2.1.330, processes relayed to it on 2.1.197; enforced mode.
       expect(stderr, why).toMatch(client === OLDEST_CLIENT ? /hooks: a process per event/ : /hooks: http to /);
-      const sid = (JSON.parse(stdout.trim()) as { session_id: string }).session_id;
+      const sid = (JSON.parse(run.stdout().trim()) as { session_id: string }).session_id;
       expect(rozJson<{ enforcement: string }>(ws, ['debug', sid]).enforcement, why).toBe('enforced');
 
       // No trusted process ran the plant.

@@ -21,17 +21,13 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { bash, on, reply, say, write, type Matcher } from './harness/fake-api.js';
+import { bash, on, reply, say, write } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { reviewerScript, rozReviewerMarker, runRoz, spawnReviewer, stopFeedbacks } from './harness/roz.js';
+import { bashRan } from './harness/steps.js';
 import { PINNED_CLIENTS, type Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 180_000;
-
-const bashRan =
-  (re: RegExp): Matcher =>
-  (req) =>
-    req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
 
 const git = (ws: Workspace, ...args: string[]): string => execFileSync('git', args, { cwd: ws.repo, env: ws.env, encoding: 'utf8' }).trim();
 

@@ -19,7 +19,7 @@ import { bash, on, reply, say } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { bashResultText, probe, probes } from './harness/probes.js';
 import { runRoz, rozTrace } from './harness/roz.js';
-import { FIXTURES_DIR, PINNED_CLIENTS, rozCli, type Workspace } from './harness/workspace.js';
+import { FIXTURES_DIR, PINNED_CLIENTS, ROZ_PATH_CLIENTS, rozCli, type Workspace } from './harness/workspace.js';
 
 const FORGE = join(FIXTURES_DIR, 'forge-object.py');
 const COMMITTED = 'echo committed\n';
@@ -157,6 +157,12 @@ describe.each(PINNED_CLIENTS)('the repository objects under roz, client %s', (cl
       expect(next.code, next.stderr).toBe(0);
       expect(readFileSync(join(ws.root, 'repo.roz', 'next', 'run.sh'), 'utf8')).toBe(COMMITTED);
     }, 200_000);
+});
+
+// The control shows git, not the client, is fooled by the forgeries: unsandboxed, the client's Bash
+// runs them the same on both pins, so the newest alone runs it.
+describe.each(ROZ_PATH_CLIENTS)('the repository objects without roz’s launch, client %s', (client) => {
+  const workspace = workspacePerTest();
 
   test('control: without roz’s launch the same forgeries change what the human’s git reads', async () => {
     const ws = workspace({ ROZ_MAX_BLOCKS: '1' });

@@ -17,8 +17,8 @@ import {
   silentReviewerScript,
   spawnReviewer,
   stopFeedbacks,
-  type RozRun,
 } from './harness/roz.js';
+import { expectCleanRun } from './harness/steps.js';
 import type { Workspace } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 90_000;
@@ -29,13 +29,6 @@ const writeThenStop = (ws: Workspace, content = 'hello\n'): Step[] => [
   { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(join(ws.repo, 'hello.txt'), content)) },
   { name: 'claim-done', when: on.toolResult('Write'), reply: say('Done: hello.txt written.') },
 ];
-
-function expectCleanRun(run: RozRun): void {
-  expect(run.api.scriptErrors, run.why()).toEqual([]);
-  expect(run.api.limitReached, run.why()).toBe(false);
-  expect(run.exitCode, run.why()).toBe(0);
-  expect(run.result.is_error, run.why()).toBe(false);
-}
 
 describe.sequential('roz review gate (print mode, real client)', () => {
   const fresh = workspacePerTest();

@@ -13,25 +13,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { workspacePerTest } from './harness/per-test.js';
-import { agent, bash, edit, on, reply, say, write, type ParsedRequest, type Reply, type Step } from './harness/fake-api.js';
-import { reviewerScript, rozReviewerMarker, rozStats, rozStopBlock, runRoz, stopFeedbacks, type RozRun } from './harness/roz.js';
+import { bash, edit, on, reply, say, write, type ParsedRequest, type Step } from './harness/fake-api.js';
+import { reviewerScript, rozReviewerMarker, rozStats, rozStopBlock, runRoz, stopFeedbacks } from './harness/roz.js';
+import { expectCleanRun, spawnRound } from './harness/steps.js';
 import { addFakeTool, PINNED_CLIENTS } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 120_000;
 const TEST_TIMEOUT = 150_000;
-
-function expectCleanRun(run: RozRun): void {
-  expect(run.api.scriptErrors, run.why()).toEqual([]);
-  expect(run.api.limitReached, run.why()).toBe(false);
-  expect(run.exitCode, run.why()).toBe(0);
-  expect(run.result.is_error, run.why()).toBe(false);
-}
-
-const spawn = (req: ParsedRequest, round: string, background: boolean): Reply => {
-  if (!req.sessionId) throw new Error(`no SESSION_ID in what the model was told:\n${req.lastUserText}`);
-  const prompt = `SESSION_ID=${req.sessionId}\n\n${round}: please review hello.txt.`;
-  return reply(undefined, agent({ subagent_type: 'roz:roz', description: `Independent review ${round}`, prompt, run_in_background: background }));
-};
 
 /** The background agent's id, from the Agent tool's "launched" result. */
 const launchedId = (req: ParsedRequest): string => {
@@ -62,10 +50,10 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
           reply: (req) => reply('I will approve it myself.', bash(`d=decide; roz $d ${req.sessionId} COMPLETE 'I checked it myself'`, 'approve')),
         },
         { name: 'claim-1', when: on.toolResult('Bash', { error: true, match: /NOTHING was recorded/ }), reply: say('Done.') },
-        { name: 'spawn-bg', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND-1', true) },
+        { name: 'spawn-bg', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-1', true) },
         { name: 'kill', when: on.toolResult('Agent'), reply: (req) => reply(undefined, { name: 'TaskStop', input: { task_id: launchedId(req) } }) },
         { name: 'claim-2', when: on.toolResult('TaskStop'), reply: say('Done; no review needed.') },
-        { name: 'spawn-fg', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND-2', false) },
+        { name: 'spawn-fg', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-2', false) },
         { name: 'close-again', when: on.toolResult('Agent'), reply: reply(undefined, bash(close, 'Close issue 1')) },
         { name: 'closed', when: on.toolResult('Bash', { error: false, match: /fake-gh/ }), reply: say('Issue 1 closed.') },
       ];
@@ -162,8 +150,8 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
         { name: 'claim-1', when: on.toolResult('Bash', { match: /committed/ }), reply: say('Done.') },
         { name: 'fix-1', when: on.stopFeedback(/round 1/), reply: reply(undefined, edit(file, 'helo', 'hallo')) },
         { name: 'fix-2', when: on.stopFeedback(/round 2/), reply: reply(undefined, edit(file, 'hallo', 'hello')) },
-        { name: 'late-1', when: on.stopFeedback(/late\.txt/), reply: (req) => spawn(req, 'ROUND-4', false) },
-        { name: 'spawn', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND', false), times: 3 },
+        { name: 'late-1', when: on.stopFeedback(/late\.txt/), reply: (req) => spawnRound(req, 'ROUND-4', false) },
+        { name: 'spawn', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND', false), times: 3 },
         { name: 'claim-fixed', when: on.toolResult('Edit'), reply: say('Fixed.'), times: 2 },
         // The first two reviews end ISSUES; the third COMPLETE, the fourth reviews the late file.
         { name: 'after-review', when: on.toolResult('Agent'), reply: say('The reviewer answered.'), times: 2 },

@@ -1,5 +1,5 @@
-// An approval covers only what the reviewer could have seen (issue 22), on
-// both pinned clients, print mode.
+// An approval covers only what the reviewer could have seen (issue 22), in
+// print mode: A, D and C on both pinned clients, B (roz's own path) on the newest.
 //  A. A background reviewer (2.1.330's default; `run_in_background: true` on
 //     2.1.197) reads the change with plain `git status`/`git diff`, never
 //     `roz context`. Once it has read, the main agent writes late.txt; then
@@ -23,25 +23,13 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { workspacePerTest } from './harness/per-test.js';
-import { agent, bash, on, reply, say, write, type Matcher, type ParsedRequest, type Reply, type Step } from './harness/fake-api.js';
-import { decideCommand, reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, stopFeedbacks, type RozRun } from './harness/roz.js';
-import { PINNED_CLIENTS } from './harness/workspace.js';
+import { bash, on, reply, say, write, type Matcher, type Step } from './harness/fake-api.js';
+import { decideCommand, reviewerScript, rozReviewerMarker, rozStopBlock, runRoz, stopFeedbacks } from './harness/roz.js';
+import { expectCleanRun, spawnRound } from './harness/steps.js';
+import { PINNED_CLIENTS, ROZ_PATH_CLIENTS } from './harness/workspace.js';
 
 const RUN_TIMEOUT = 150_000;
 const TEST_TIMEOUT = 180_000;
-
-function expectCleanRun(run: RozRun): void {
-  expect(run.api.scriptErrors, run.why()).toEqual([]);
-  expect(run.api.limitReached, run.why()).toBe(false);
-  expect(run.exitCode, run.why()).toBe(0);
-  expect(run.result.is_error, run.why()).toBe(false);
-}
-
-const spawn = (req: ParsedRequest, round: string, background: boolean): Reply => {
-  if (!req.sessionId) throw new Error(`no SESSION_ID in what the model was told:\n${req.lastUserText}`);
-  const prompt = `SESSION_ID=${req.sessionId}\n\n${round}: please review hello.txt.`;
-  return reply(undefined, agent({ subagent_type: 'roz:roz', description: `Independent review ${round}`, prompt, run_in_background: background }));
-};
 
 /** A reviewer request of the run spawned with `round` in its prompt (the first user message). */
 const inRound =
@@ -72,7 +60,7 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
       const main: Step[] = [
         { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(hello, 'hello\n')) },
         { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
-        { name: 'spawn-bg', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND-1', true) },
+        { name: 'spawn-bg', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-1', true) },
         // The agent goes on working while its reviewer reads: it waits until the reviewer has read, then writes.
         { name: 'wait-read', when: on.toolResult('Agent'), reply: reply(undefined, bash(waitFor(read, 'reviewer-has-read'), 'Wait')) },
         { name: 'late-write', when: on.toolResult('Bash', { match: /reviewer-has-read/ }), reply: reply(undefined, write(late, 'late\n')) },
@@ -86,7 +74,7 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
           },
         },
         // The first block after the decision names late.txt: review it too (foreground: the control).
-        { name: 'late-block', when: on.stopFeedback(/late\.txt/), reply: (req) => spawn(req, 'ROUND-2', false) },
+        { name: 'late-block', when: on.stopFeedback(/late\.txt/), reply: (req) => spawnRound(req, 'ROUND-2', false) },
         { name: 'notified', when: on.user(/<task-notification>/), reply: say('Noted.'), times: Infinity },
         { name: 'finish', when: on.toolResult('Agent'), reply: say('All reviewed.') },
       ];
@@ -194,8 +182,8 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
           reply: reply(undefined, { name: 'Bash', input: { command: later, description: 'Finish late.txt later', run_in_background: true } }),
         },
         { name: 'claim', when: on.toolResult('Bash'), reply: say('Done.') },
-        { name: 'late-block', when: on.stopFeedback(/late\.txt/), reply: (req) => spawn(req, 'ROUND-2', false) },
-        { name: 'spawn-fg', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND-1', false) },
+        { name: 'late-block', when: on.stopFeedback(/late\.txt/), reply: (req) => spawnRound(req, 'ROUND-2', false) },
+        { name: 'spawn-fg', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-1', false) },
         { name: 'after-review', when: on.toolResult('Agent'), reply: say('Reviewed.'), times: 2 },
       ];
       const reviewer: Step[] = [
@@ -254,6 +242,90 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
   );
 
   test(
+    'C: a compaction during a review: the agent is told again that its work is under review, and the gate still holds',
+    async () => {
+      const ws = fresh();
+      const hello = join(ws.repo, 'hello.txt');
+      // 1. The work is blocked for review, and the run ends there (--max-turns) with the review pending.
+      const first = await runRoz({
+        prompt: '#roz write hello.txt containing hello',
+        workspace: ws,
+        client,
+        extraArgs: ['--max-turns', '3'],
+        timeoutMs: RUN_TIMEOUT,
+        scenario: {
+          main: [
+            { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(hello, 'hello\n')) },
+            { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
+            {
+              name: 'look',
+              when: on.any(rozStopBlock(), on.toolResult('Bash')),
+              reply: reply(undefined, bash('git status --short', 'Look around')),
+              times: Infinity,
+            },
+          ],
+        },
+      });
+      const sid = first.sessionId;
+      expect(first.state().review.status, first.why()).toBe('blocked');
+      // 2. The conversation is compacted (`/compact` on the resumed session): the scripted model writes the summary.
+      const compact = await runRoz({
+        prompt: '/compact',
+        workspace: ws,
+        client,
+        extraArgs: ['--resume', sid],
+        timeoutMs: RUN_TIMEOUT,
+        scenario: { main: [{ name: 'summary', reply: say('<summary>Wrote hello.txt. roz blocked the stop for a review.</summary>'), times: Infinity }] },
+      });
+      // 3. The agent goes on after the compaction: what it is told says its work is under review.
+      const main: Step[] = [
+        {
+          name: 'spawn',
+          // Wherever the client put it in what the model reads (2.1.197 places a resume's hook context before its last assistant turn).
+          when: (req) => req.messages.some((m) => REMINDER.test(m.text)),
+          reply: (req) => spawnRound({ ...req, sessionId: req.messages.map((m) => REMINDER.exec(m.text)?.[1]).find(Boolean) ?? null }, 'ROUND-1', false),
+        },
+        { name: 'finish', when: on.toolResult('Agent'), reply: say('Reviewed.') },
+        { name: 'stop-anyway', reply: say('Stopping.'), times: Infinity },
+      ];
+      const run = await runRoz({
+        prompt: 'Go on.',
+        workspace: ws,
+        client,
+        extraArgs: ['--resume', sid],
+        timeoutMs: RUN_TIMEOUT,
+        scenario: { reviewerMarker: rozReviewerMarker(), main, reviewer: reviewerScript('COMPLETE', 'hello.txt says hello') },
+      });
+      const why = () => `${compact.why()}\n=== after:\n${run.why()}`;
+      expectCleanRun(run);
+      // The first thing the agent is told after the compaction says its work is under review.
+      expect(run.requests[0]?.answeredBy, why()).toBe('spawn');
+      expect(
+        run.requests.map((r) => r.answeredBy),
+        why(),
+      ).toEqual(expect.arrayContaining(['complete:decide', 'finish']));
+      // The compaction's SessionStart recalled the pending review, and so did each resume (2.1.197 drops the former on --resume).
+      const recalled = run.trace().filter((e) => e.event === 'roz:ReviewRecalled');
+      expect(
+        recalled.map((e) => [e.source, e.status]),
+        why(),
+      ).toEqual([
+        ['resume', 'blocked'],
+        ['compact', 'blocked'],
+        ['resume', 'blocked'],
+      ]);
+      expect(compact.requests.length, why()).toBeGreaterThan(0);
+      expect(run.state().review.status, why()).toBe('approved');
+    },
+    TEST_TIMEOUT,
+  );
+});
+
+// B is roz's own path (the refused bare COMPLETE, the recorded opinions); the nested client is
+// the newest's own executable, which both pins name in $CLAUDE_CODE_EXECPATH.
+describe.each(ROZ_PATH_CLIENTS)('second opinions (client %s, print mode)', (client) => {
+  const fresh = workspacePerTest();
+  test(
     'B: the claude -p second-opinion fallback: required opinions refuse a bare COMPLETE; the reviewer asks claude -p and records it',
     async () => {
       const ws = fresh();
@@ -268,7 +340,7 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
         },
         { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(hello, 'hello\n')) },
         { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
-        { name: 'spawn', when: rozStopBlock(), reply: (req) => spawn(req, 'ROUND-1', false) },
+        { name: 'spawn', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-1', false) },
         { name: 'finish', when: on.toolResult('Agent'), reply: say('Reviewed.') },
       ];
       const reviewer: Step[] = [
@@ -319,85 +391,6 @@ describe.each(PINNED_CLIENTS)('an approval covers what the reviewer could see (c
       ).toEqual([['complete', ['claude'], 'required']]);
       expect(run.trace().filter((e) => e.event === 'roz:DecisionRefused').length, run.why()).toBe(1);
       expect(review.status, run.why()).toBe('approved');
-    },
-    TEST_TIMEOUT,
-  );
-
-  test(
-    'C: a compaction during a review: the agent is told again that its work is under review, and the gate still holds',
-    async () => {
-      const ws = fresh();
-      const hello = join(ws.repo, 'hello.txt');
-      // 1. The work is blocked for review, and the run ends there (--max-turns) with the review pending.
-      const first = await runRoz({
-        prompt: '#roz write hello.txt containing hello',
-        workspace: ws,
-        client,
-        extraArgs: ['--max-turns', '3'],
-        timeoutMs: RUN_TIMEOUT,
-        scenario: {
-          main: [
-            { name: 'write', when: on.start(), reply: reply('Writing hello.txt.', write(hello, 'hello\n')) },
-            { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
-            {
-              name: 'look',
-              when: on.any(rozStopBlock(), on.toolResult('Bash')),
-              reply: reply(undefined, bash('git status --short', 'Look around')),
-              times: Infinity,
-            },
-          ],
-        },
-      });
-      const sid = first.sessionId;
-      expect(first.state().review.status, first.why()).toBe('blocked');
-      // 2. The conversation is compacted (`/compact` on the resumed session): the scripted model writes the summary.
-      const compact = await runRoz({
-        prompt: '/compact',
-        workspace: ws,
-        client,
-        extraArgs: ['--resume', sid],
-        timeoutMs: RUN_TIMEOUT,
-        scenario: { main: [{ name: 'summary', reply: say('<summary>Wrote hello.txt. roz blocked the stop for a review.</summary>'), times: Infinity }] },
-      });
-      // 3. The agent goes on after the compaction: what it is told says its work is under review.
-      const main: Step[] = [
-        {
-          name: 'spawn',
-          // Wherever the client put it in what the model reads (2.1.197 places a resume's hook context before its last assistant turn).
-          when: (req) => req.messages.some((m) => REMINDER.test(m.text)),
-          reply: (req) => spawn({ ...req, sessionId: req.messages.map((m) => REMINDER.exec(m.text)?.[1]).find(Boolean) ?? null }, 'ROUND-1', false),
-        },
-        { name: 'finish', when: on.toolResult('Agent'), reply: say('Reviewed.') },
-        { name: 'stop-anyway', reply: say('Stopping.'), times: Infinity },
-      ];
-      const run = await runRoz({
-        prompt: 'Go on.',
-        workspace: ws,
-        client,
-        extraArgs: ['--resume', sid],
-        timeoutMs: RUN_TIMEOUT,
-        scenario: { reviewerMarker: rozReviewerMarker(), main, reviewer: reviewerScript('COMPLETE', 'hello.txt says hello') },
-      });
-      const why = () => `${compact.why()}\n=== after:\n${run.why()}`;
-      expectCleanRun(run);
-      // The first thing the agent is told after the compaction says its work is under review.
-      expect(run.requests[0]?.answeredBy, why()).toBe('spawn');
-      expect(
-        run.requests.map((r) => r.answeredBy),
-        why(),
-      ).toEqual(expect.arrayContaining(['complete:decide', 'finish']));
-      // The compaction's SessionStart recalled the pending review, and so did each resume (2.1.197 drops the former on --resume).
-      const recalled = run.trace().filter((e) => e.event === 'roz:ReviewRecalled');
-      expect(
-        recalled.map((e) => [e.source, e.status]),
-        why(),
-      ).toEqual([
-        ['resume', 'blocked'],
-        ['compact', 'blocked'],
-        ['resume', 'blocked'],
-      ]);
-      expect(compact.requests.length, why()).toBeGreaterThan(0);
-      expect(run.state().review.status, why()).toBe('approved');
     },
     TEST_TIMEOUT,
   );

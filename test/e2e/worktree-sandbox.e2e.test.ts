@@ -9,16 +9,13 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { bundle } from '../supervisor/helpers/bundle.js';
-import { killTree } from './harness/kill-tree.js';
-import { clientEnv } from './harness/run-print.js';
-import { bash, on, reply, say, startFakeApi, summarize, write } from './harness/fake-api.js';
+import { bash, on, reply, say, startFakeApi, write } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { bashResultText, probe, probes } from './harness/probes.js';
 import { runRoz } from './harness/roz.js';
-import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_PLUGIN_DIR, rozCli, type Workspace } from './harness/workspace.js';
+import { startSupervisedRun, supervisedRunEntry } from './harness/supervised-run.js';
+import { type ClientVersion, OLDEST_CLIENT, PINNED_CLIENTS, rozCli, type Workspace } from './harness/workspace.js';
 
 interface Fleet {
   /** The agent's workspace: its cwd is worktree `a`. */
@@ -184,40 +181,20 @@ const widenScript = (wt: string) => {
   };
 };
 
-/** `roz run`'s launch without its screen (RunService with its supervisor: fixtures/supervised-run.ts), in `cwd`. */
-async function supervisedRun(entry: string, ws: Workspace, cwd: string, client: Parameters<typeof claudeBin>[0], script: ReturnType<typeof widenScript>) {
+/** `roz run`'s launch without its screen (harness/supervised-run.ts), in `cwd`, to its end. */
+async function supervisedRun(entry: string, ws: Workspace, cwd: string, client: ClientVersion, script: ReturnType<typeof widenScript>) {
   const api = await startFakeApi(script, { maxRequests: 20 });
-  const args = ['-p', 'do the task', '--output-format', 'json', '--dangerously-skip-permissions'];
-  const child = spawn(process.execPath, [entry, ROZ_PLUGIN_DIR, '3000', claudeBin(client), ...args], {
-    cwd,
-    env: clientEnv(ws, api),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-  child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-  const code = await new Promise<number | null>((resolve) => {
-    const timer = setTimeout(() => {
-      if (child.pid !== undefined) killTree(child.pid);
-      resolve(null);
-    }, 90_000);
-    child.once('close', (c) => {
-      clearTimeout(timer);
-      resolve(c);
-    });
-  });
+  const run = startSupervisedRun({ entry, ws, client, api, cwd, prompt: 'do the task', approvalTimeoutMs: 3000 });
+  const code = await run.exit(90_000);
   await api.close();
-  const why = `exit ${code}\n--- stderr:\n${stderr.slice(-3000)}\n--- stdout:\n${stdout.slice(-1500)}\n--- requests:\n${summarize(api.requests)}`;
-  return { code, stderr, requests: api.requests, why };
+  return { code, stderr: run.stderr(), requests: api.requests, why: `exit ${code}${run.why()}` };
 }
 
 describe.each(PINNED_CLIENTS)('intents from the base checkout, an agent in its worktree under roz exec and roz run, client %s', (client) => {
   const workspace = workspacePerTest();
   let entry: string;
   beforeAll(async () => {
-    entry = await bundle('test/e2e/fixtures/supervised-run.ts');
+    entry = await supervisedRunEntry();
   }, 60_000);
 
   test('a rewritten worktree copy of the intents gains nothing: the write out of the base scope is refused (control: an unregistered worktree lets it through)', async () => {

@@ -18,6 +18,7 @@ import { LineSplitter, parseAttachLine } from '../../src/supervisor/attach-proto
 import { sendControl } from '../../src/supervisor/control-client.js';
 import { ControlServer } from '../../src/supervisor/control-server.js';
 import type { ConnectedAgent } from '../../src/supervisor/fleet-connection.js';
+import type { MergeResult } from '../../src/core/fleet/merge-result.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { ASK, preToolUse, relay, traceRecords, until } from '../supervisor/helpers/channel.js';
 import { payloads, pluginDir, runHook } from '../helpers/hooks.js';
@@ -53,7 +54,16 @@ class FakeHost implements AttachHost {
     for (const l of this.change) l();
     return { ok: true, message: `started ${name}` };
   };
-  mergeAgent = async () => ({ code: 5, stdout: '', stderr: 'roz: never reviewed' });
+  mergeAgent = async (name: string): Promise<MergeResult> => ({
+    kind: 'refused',
+    agent: name,
+    branch: `roz/${name}`,
+    base: 'main',
+    code: 'never-reviewed',
+    why: 'never reviewed',
+    worktree: `/p/${name}`,
+    session: null,
+  });
   stopAgent = async (name: string) => ({ ok: true, message: `stopped ${name}` });
 }
 

@@ -265,15 +265,20 @@ describe('FleetHost', () => {
     expect((await h.addAgent('../x')).ok).toBe(false);
 
     // Nothing committed on roz/c yet: nothing to merge; once it has work, the gate refuses it (never reviewed).
-    expect(await h.mergeAgent('c')).toMatchObject({ code: 0, stdout: expect.stringContaining('nothing the base branch does not already have') });
+    expect(await h.mergeAgent('c')).toMatchObject({ kind: 'nothing', why: expect.stringContaining('nothing the base branch does not already have') });
     const wt = join(w.top, 'proj.roz', 'c');
     execFileSync('git', ['-c', 'user.email=c@example.com', '-c', 'user.name=c', 'commit', '-q', '--allow-empty', '-m', 'work'], { cwd: wt, stdio: 'pipe' });
     writeFileSync(join(wt, 'f.txt'), 'x\n');
     execFileSync('git', ['add', 'f.txt'], { cwd: wt, stdio: 'pipe' });
     execFileSync('git', ['-c', 'user.email=c@example.com', '-c', 'user.name=c', 'commit', '-q', '-m', 'work'], { cwd: wt, stdio: 'pipe' });
     const refused = await h.mergeAgent('c');
-    expect(refused.code).toBe(5);
-    expect(refused.stderr).toContain("c's work was never reviewed");
+    expect(refused).toMatchObject({
+      kind: 'refused',
+      code: 'never-reviewed',
+      branch: 'roz/c',
+      base: 'main',
+      why: expect.stringContaining("c's work was never reviewed"),
+    });
   }, 60_000);
 });
 

@@ -6,7 +6,7 @@ import type { LiveEvent } from '../../src/supervisor/live-event.js';
 import { RingBuffer } from '../../src/supervisor/ring-buffer.js';
 import type { ProjectIntents } from '../../src/supervisor/project-intents.js';
 import type { SessionStats } from '../../src/supervisor/session-stats.js';
-import type { SupervisorSnapshot } from '../../src/supervisor/supervisor.js';
+import type { SupervisorSnapshot } from '../../src/supervisor/view.js';
 import type { SupervisorSource } from '../../src/tui/source.js';
 
 export class FakeSource implements SupervisorSource {

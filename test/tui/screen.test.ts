@@ -8,7 +8,7 @@ import { Compositor, modeSequence } from '../../src/tui/screen/compositor.js';
 import { HOTKEY, routeInput } from '../../src/tui/screen/input-router.js';
 import { VirtualScreen } from '../../src/tui/screen/virtual-screen.js';
 import { selectedIntent, statusLine } from '../../src/tui/status-line.js';
-import type { SupervisorSnapshot } from '../../src/supervisor/supervisor.js';
+import type { SupervisorSnapshot } from '../../src/supervisor/view.js';
 
 const { Terminal } = xtermHeadless;
 const flush = (t: InstanceType<typeof Terminal>, data: string) => new Promise<void>((r) => t.write(data, r));

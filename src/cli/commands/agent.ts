@@ -5,31 +5,18 @@
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
-import { intakeAt } from '../../store/object-intake.js';
-import { closeSync, constants, fstatSync, lstatSync, openSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { join } from 'node:path';
-import { ledgerLineName, ledgerUnion } from '../../core/fleet/ledger-union.js';
 import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
-import { mergeVerdict, type ReviewedDecision } from '../../core/fleet/merge-gate.js';
-import { AGENT_TRACE_VERSION, ROZ_NAMESPACE, type TraceRecord } from '../../core/governance/trace-record.js';
+import { describeMerge, mergeExitCode, type MergeResult } from '../../core/fleet/merge-result.js';
 import type { SessionState } from '../../core/session-state.js';
-import { rozVersion } from '../../core/version.js';
-import { rozFilesRefusal } from '../../core/fleet/roz-files.js';
-import { branchFacts, LEDGER_PATH, mergeBranch, reviewedForGate, rozFilesOnBranch, treeReader } from '../../store/agent-merge.js';
-import { decisionsIn, recordedLedgerLines, sessionsByProject, sessionsIn } from '../../store/agent-sessions.js';
-import { addAgent, listAgents, removeAgent, worktrees, type ListedAgent } from '../../store/agent-worktrees.js';
+import { addAgentWork } from '../../engine/fleet/agent-add.js';
 import { lockRegistry } from '../../store/agent-registry.js';
+import { mergeAgent } from '../../engine/fleet/agent-merge.js';
+import { sessionsByProject } from '../../store/agent-sessions.js';
+import { listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
 import { FleetError } from '../../store/fleet-error.js';
-import { humanChanges, updateBaseCheckout } from '../../store/base-checkout.js';
 import { ObjectError } from '../../store/git-objects.js';
-import { runGit } from '../../store/git.js';
-import { repoOf } from '../../store/git-repo.js';
-import { appendLedger } from '../../store/ledger.js';
-import { randomUuid } from '../../store/random-uuid.js';
-import { appendRegularFile, readOptionalText } from '../../store/regular-file.js';
-import { snapshotRepo } from '../../store/tree-snapshot.js';
 import { c, cliContext, printJson, table } from '../context.js';
 import { everyAgentsWork } from './agent-diff.js';
 
@@ -48,47 +35,49 @@ const fail = (err: unknown): number => {
 /** A word for the shell: quoted unless it is plainly safe. */
 const sh = (w: string): string => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
+/** `roz agent add`: the value from engine/fleet/agent-add.ts, printed (or as JSON with --json). */
 export async function agentAddCommand(
   name: string,
   claudeArgs: string[],
-  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean },
+  opts: { from?: string; worktree?: boolean; prompt?: string; start?: boolean; json?: boolean },
 ): Promise<number> {
   const ctx = cliContext();
-  const release = await lockRegistry(ctx.config.storage.path);
-  try {
-    const { agent, note } = addAgent(ctx.config.storage.path, process.cwd(), {
-      name,
-      ...(opts.from !== undefined ? { from: opts.from } : {}),
-      noWorktree: opts.worktree === false,
-      configuredDir: ctx.config.fleet.worktree_dir,
-      ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
-      claudeArgs,
-      now: new Date(),
-    });
-    const args = [...claudeArgs, ...(agent.prompt ? [agent.prompt] : [])].map(sh).join(' ');
-    if (agent.shared) process.stdout.write(`agent ${agent.name}: in ${agent.worktree}\n${c.yellow(`note: ${note}`)}\n`);
-    else
-      process.stdout.write(
-        `agent ${agent.name}: worktree ${agent.worktree}\n  branch ${agent.branch}, from ${agent.base_ref?.replace('refs/heads/', '')} at ${agent.base_commit?.slice(0, 12)}\n`,
-      );
-    // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
-    // starts it itself); otherwise say how.
-    const { askToStart } = await import('./queue.js');
-    const started =
-      opts.start === false ? null : await askToStart(agent.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
-    if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
-    else {
-      if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
-      process.stdout.write(`start it:  cd ${sh(agent.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
-      process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${agent.name}, ⏎\n`);
-    }
-    if (!agent.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${agent.name}\n`);
-    return 0;
-  } catch (err) {
-    return fail(err);
-  } finally {
-    release();
+  const r = await addAgentWork({
+    storeDir: ctx.config.storage.path,
+    cwd: process.cwd(),
+    name,
+    ...(opts.from !== undefined ? { from: opts.from } : {}),
+    noWorktree: opts.worktree === false,
+    configuredDir: ctx.config.fleet.worktree_dir,
+    ...(opts.prompt !== undefined ? { prompt: opts.prompt } : {}),
+    claudeArgs,
+    now: new Date(),
+  });
+  if (r.kind === 'refused') {
+    if (opts.json) printJson(r);
+    else process.stderr.write(`roz: ${r.reason}\n`);
+    return r.exit;
   }
+  // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
+  // starts it itself); otherwise say how.
+  const { askToStart } = await import('./queue.js');
+  const started =
+    opts.start === false ? null : await askToStart(r.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
+  if (opts.json) {
+    printJson({ ...r, ...(started ? { started: { ok: started.ok, message: started.message } } : {}) });
+    return 0;
+  }
+  const args = [...claudeArgs, ...(r.prompt ? [r.prompt] : [])].map(sh).join(' ');
+  if (r.shared) process.stdout.write(`agent ${r.name}: in ${r.worktree}\n${c.yellow(`note: ${r.note}`)}\n`);
+  else process.stdout.write(`agent ${r.name}: worktree ${r.worktree}\n  branch ${r.branch}, from ${r.base} at ${r.base_commit?.slice(0, 12)}\n`);
+  if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
+  else {
+    if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
+    process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+    process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${r.name}, ⏎\n`);
+  }
+  if (!r.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${r.name}\n`);
+  return 0;
 }
 
 export interface AgentRow {
@@ -255,228 +244,18 @@ export async function agentRmCommand(name: string, opts: { discard?: boolean }):
   }
 }
 
-/**
- * The agent's working ledger: no link followed at any component (a link
- * there could make roz copy a file the agent's sandbox cannot read into the
- * human's ledger), one hard link only, and only lines that are records with an
- * id (the rest is counted and left behind).
- */
-function readAgentLedger(worktree: string): { text: string; dropped: number; refused: string | null } {
-  const dir = join(worktree, '.orchestration');
-  const st = lstatSync(dir, { throwIfNoEntry: false });
-  if (!st) return { text: '', dropped: 0, refused: null };
-  if (!st.isDirectory()) return { text: '', dropped: 0, refused: `${dir} is not a directory` };
-  let fd: number;
-  try {
-    fd = openSync(join(worktree, LEDGER_PATH), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    return { text: '', dropped: 0, refused: code === 'ENOENT' ? null : `${join(worktree, LEDGER_PATH)}: ${code === 'ELOOP' ? 'a symbolic link' : code}` };
-  }
-  try {
-    const f = fstatSync(fd);
-    if (!f.isFile() || f.nlink !== 1) return { text: '', dropped: 0, refused: `${join(worktree, LEDGER_PATH)} is not a plain file with one link` };
-    const raw = readFileSync(fd, 'utf8');
-    let dropped = 0;
-    const kept = raw.split('\n').filter((l) => {
-      if (l.trim() === '') return false;
-      try {
-        const v = JSON.parse(l) as { id?: unknown };
-        if (v && typeof v === 'object' && typeof v.id === 'string') return true;
-      } catch {
-        /* not a record */
-      }
-      dropped++;
-      return false;
-    });
-    return { text: kept.length ? `${kept.join('\n')}\n` : '', dropped, refused: null };
-  } finally {
-    closeSync(fd);
-  }
+/** `roz agent merge NAME`: the gate's value (engine/fleet/agent-merge.ts) printed, or as JSON with --json; its exit code either way. */
+export function agentMergeCommand(name: string, opts: { json?: boolean } = {}): number {
+  const ctx = cliContext();
+  const r = mergeAgent({ storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username }, name);
+  printMerge(r, opts.json === true);
+  return mergeExitCode(r);
 }
 
-/** Exit codes of `roz agent merge`: 0 merged (or nothing to merge), 5 refused by the gate, 6 a conflict, 4 the base checkout has changes, 1 anything else. */
-export const MERGE_REFUSED = 5;
-export const MERGE_CONFLICT = 6;
-
-export function agentMergeCommand(name: string): number {
-  const ctx = cliContext();
-  const storeDir = ctx.config.storage.path;
-  try {
-    const { repo, agents } = listAgents(storeDir, process.cwd());
-    const found = agents.find((a) => a.agent.name === name);
-    if (!found) throw new FleetError(`no agent ${name} here (roz agent ls)`, 3);
-    const { agent } = found;
-    if (agent.shared || !repo || !agent.branch || !agent.base_ref)
-      throw new FleetError(`${name} shares ${agent.worktree} (no branch of its own): there is nothing to merge`, 2);
-    if (found.problem) throw new FleetError(`${name}: ${found.problem}`);
-
-    // The agent's last objects and the base checkout's, hashed and taken in first (store/object-intake.ts).
-    intakeAt(agent.worktree, storeDir);
-    intakeAt(process.cwd(), storeDir);
-    const facts = branchFacts(repo.common, `refs/heads/${agent.branch}`, agent.base_ref);
-    const sessions = sessionsIn(ctx.store, agent.worktree);
-    const found_decisions = decisionsIn(sessions);
-    // The trees the reviews saw, from roz's own snapshot repository, as the gate compares them (store/agent-merge.ts reviewedForGate).
-    const snap = treeReader(snapshotRepo(storeDir));
-    const decisions: ReviewedDecision[] = found_decisions.map((d) => {
-      if (!d.tree) return d;
-      try {
-        return { ...d, tree: reviewedForGate(snap, d.tree, facts.branchRead, facts.branchTree) };
-      } catch {
-        return d; // not in roz's snapshots: compared as recorded
-      }
-    });
-    const verdict = mergeVerdict(name, {
-      decisions,
-      branchTree: facts.branchTreeForGate,
-      branchHead: facts.branchHead,
-      baseHead: facts.baseHead,
-      alreadyMerged: facts.alreadyMerged,
-    });
-    const base = agent.base_ref.replace('refs/heads/', '');
-    if (!verdict.ok && verdict.code === 'nothing-to-merge') {
-      process.stdout.write(`${verdict.why}\n`);
-      return 0;
-    }
-    // roz's own files: never from the branch (intents, lessons, the map), the ledger only as records roz wrote
-    // (issue 29). Checked before the review: no new review can make the branch's copies mergeable.
-    const recorded = recordedLedgerLines(ctx.store, sessions);
-    const refusal = rozFilesRefusal(name, agent.branch, rozFilesOnBranch(repo.common, facts, recorded));
-    if (refusal) {
-      process.stderr.write(`roz: refused to merge ${agent.branch} into ${base}: ${refusal}\n`);
-      return MERGE_REFUSED;
-    }
-    if (!verdict.ok) {
-      const session = sessions[0]?.session_id;
-      process.stderr.write(
-        `roz: refused to merge ${agent.branch} into ${base}: ${verdict.why}\n` +
-          `To ask for a review: in ${name}'s session (cd ${sh(agent.worktree)}${session ? `, session ${session}` : ''}), commit the work and send a prompt starting with #roz,\n` +
-          `e.g. "#roz review the work on ${agent.branch} for merging"; roz merges once the reviewer approves exactly what the branch holds.\n`,
-      );
-      return MERGE_REFUSED;
-    }
-    const decision = found_decisions.at(-1)!;
-
-    // The checkouts of the base branch (normally the human's main checkout): they move with it, so they must be clean.
-    const checkouts = worktrees(repo.common)
-      .filter((w) => w.branch === agent.base_ref && !w.bare)
-      .map((w) => {
-        const id = repoOf(w.path);
-        if (!id.ok) throw new FleetError(`cannot read the checkout ${w.path} of ${base}: ${'error' in id ? id.error : 'no repository'}`);
-        return { path: w.path, git: { gitDir: id.id.git_dir, workTree: w.path } };
-      });
-    for (const co of checkouts) {
-      // The ledger is left out: records hooks appended there are roz's to merge (store/base-checkout.ts), not the human's edits.
-      const dirty = humanChanges(co);
-      if (dirty)
-        throw new FleetError(
-          `${base} is checked out in ${co.path} with uncommitted changes (${dirty.slice(0, 5).join(', ')}${dirty.length > 5 ? ', …' : ''}): commit or stash them first; nothing was merged`,
-          4,
-        );
-    }
-
-    const human = userInfo().username;
-    const out = mergeBranch({
-      storeDir,
-      common: repo.common,
-      commonDir: repo.commonDir,
-      baseRef: agent.base_ref,
-      facts,
-      human,
-      recorded,
-      message: `Merge ${agent.branch} into ${base} (roz agent merge ${name}: review approved ${decision.decided_at}, tree ${verdict.tree.slice(0, 12)})`,
-    });
-    if (!out.ok) {
-      if ('conflict' in out) {
-        process.stderr.write(
-          `roz: ${agent.branch} does not merge cleanly into ${base}; nothing moved. Conflicting paths:\n${out.conflict.map((p) => `  ${p}`).join('\n')}\nResolve them on the branch (in ${name}'s worktree), get that reviewed, and merge again.\n`,
-        );
-        return MERGE_CONFLICT;
-      }
-      throw new FleetError(`${out.error}; nothing was merged`);
-    }
-
-    // Bring each checkout of the base up to the new commit, filters off; undo the move if one cannot follow.
-    for (const co of checkouts) {
-      const r = updateBaseCheckout(co, facts.baseHead, out.commit);
-      if (!r.ok) {
-        const back = runGit(repo.common, ['update-ref', agent.base_ref, facts.baseHead, out.commit]);
-        throw new FleetError(
-          `could not update the checkout ${co.path} (${r.error}); ${back.ok ? `${base} was put back where it was` : `and could not put ${base} back (${back.error}): it is at ${out.commit}`}`,
-        );
-      }
-    }
-
-    // The ledger: the agent's records its base checkout lacks, then this merge's record.
-    const target = checkouts[0]?.path ?? repo.mainTop ?? agent.worktree;
-    const ledgerFile = join(target, LEDGER_PATH);
-    const baseText = readOptionalText(ledgerFile, 1024 * 1024 * 1024) ?? '';
-    const branch = readAgentLedger(agent.worktree);
-    const branchText = branch.text;
-    // Only the records roz wrote in the agent's sessions; the rest of its working ledger is left behind, and said.
-    const union = ledgerUnion(baseText, branchText, recorded);
-    const baseLines = baseText.split('\n').filter((l) => l.trim() !== '').length;
-    const added = union.text
-      .split('\n')
-      .filter((l) => l.trim() !== '')
-      .slice(baseLines);
-    const sep = baseText !== '' && !baseText.endsWith('\n') ? '\n' : '';
-    if (added.length > 0) appendRegularFile(target, ledgerFile, `${sep}${added.join('\n')}\n`);
-    const intent = (sessions.find((s) => s.session_id === decision.session_id)?.governance as { intent_id?: unknown } | undefined)?.intent_id;
-    const record: TraceRecord = {
-      version: AGENT_TRACE_VERSION,
-      id: randomUuid(),
-      timestamp: new Date().toISOString(),
-      vcs: { type: 'git', revision: out.commit },
-      tool: { name: 'roz', version: rozVersion },
-      files: [],
-      metadata: {
-        [ROZ_NAMESPACE]: {
-          session_id: decision.session_id,
-          intent_id: typeof intent === 'string' && intent ? intent : 'none',
-          mutation_class: 'INTENT_EVOLUTION',
-          tool_name: 'roz:merge',
-          decided_by: human,
-          merge: {
-            agent: name,
-            branch: agent.branch,
-            base,
-            strategy: out.strategy,
-            commit: out.commit,
-            tree: out.tree,
-            reviewed_tree: verdict.tree,
-            review: { decision: 'COMPLETE', decided_at: decision.decided_at, session_id: decision.session_id, summary: decision.summary },
-            ledger_records: added.length,
-          },
-        },
-      },
-    };
-    let ledgerNote = '';
-    try {
-      appendLedger(target, ledgerFile, record);
-    } catch (err) {
-      ledgerNote = c.yellow(`\nwarning: the merge is done but its ledger record could not be written to ${ledgerFile}: ${(err as Error).message}`);
-    }
-    process.stdout.write(
-      `merged ${agent.branch} into ${base} (${out.strategy}): ${facts.baseHead.slice(0, 12)} -> ${out.commit.slice(0, 12)}\n` +
-        `  review approved ${decision.decided_at} (session ${decision.session_id}): "${decision.summary}"\n` +
-        `  tree ${out.tree}; ${facts.checked} objects of the branch verified by roz\n` +
-        `  ledger: ${added.length} record(s) of ${name} brought into ${ledgerFile}${out.ledgerInTree ? ' (and the tracked ledger merged by roz)' : ''}, plus this merge's record${ledgerNote}\n` +
-        (branch.refused ? c.yellow(`  warning: ${name}'s working ledger was not read (${branch.refused})\n`) : '') +
-        (branch.dropped > 0 ? c.yellow(`  warning: ${branch.dropped} line(s) of ${name}'s working ledger are not records; left behind\n`) : '') +
-        (union.unverified.length > 0
-          ? c.yellow(
-              `  warning: ${union.unverified.length} record(s) of ${name}'s working ledger were not written by roz in ${name}'s sessions (${union.unverified
-                .slice(0, 3)
-                .map(ledgerLineName)
-                .join(', ')}${union.unverified.length > 3 ? ', …' : ''}); left behind\n`,
-            )
-          : '') +
-        (checkouts.length > 0 ? `  updated the checkout ${checkouts.map((co) => co.path).join(', ')}\n` : ''),
-    );
-    return 0;
-  } catch (err) {
-    return fail(err);
+export function printMerge(r: MergeResult, json: boolean): void {
+  if (json) {
+    printJson(r);
+    return;
   }
+  for (const l of describeMerge(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
 }

@@ -126,6 +126,7 @@ class Checker {
       'scope_added',
       'decided_by',
       'merge',
+      'approval',
     ];
     if (!this.obj(v, path, keys)) return;
     this.text(v.session_id, `${path}.session_id`);
@@ -143,6 +144,8 @@ class Checker {
     if (v.scope_added !== undefined) this.strings(v.scope_added, `${path}.scope_added`);
     this.str(v.decided_by, `${path}.decided_by`);
     if (v.merge !== undefined) this.merge(v.merge, `${path}.merge`);
+    if (v.approval !== undefined && this.obj(v.approval, `${path}.approval`, ['agent', 'branch', 'commit', 'tree']))
+      for (const k of ['agent', 'branch', 'commit', 'tree']) this.text(v.approval[k], `${path}.approval.${k}`);
   }
   /** `roz agent merge`'s record (trace-schema.ts `merge`). */
   merge(v: unknown, path: string): void {
@@ -153,8 +156,10 @@ class Checker {
     if (typeof v.ledger_records !== 'number' || !Number.isSafeInteger(v.ledger_records) || v.ledger_records < 0)
       this.bad(`${path}.ledger_records`, 'expected a whole number >= 0');
     const r = v.review;
-    if (this.obj(r, `${path}.review`, ['decision', 'decided_at', 'session_id', 'summary'])) {
+    if (this.obj(r, `${path}.review`, ['decision', 'by', 'human', 'decided_at', 'session_id', 'summary'])) {
       if (r.decision !== 'COMPLETE') this.bad(`${path}.review.decision`, 'expected "COMPLETE"');
+      if (r.by !== undefined && r.by !== 'human') this.bad(`${path}.review.by`, 'expected "human"');
+      if (r.human !== undefined) this.text(r.human, `${path}.review.human`);
       this.text(r.decided_at, `${path}.review.decided_at`);
       this.text(r.session_id, `${path}.review.session_id`);
       this.str(r.summary, `${path}.review.summary`, false);

@@ -57,10 +57,20 @@ export const rozMetadataSchema = z.strictObject({
       commit: text,
       tree: text,
       reviewed_tree: text,
-      review: z.strictObject({ decision: z.literal('COMPLETE'), decided_at: text, session_id: text, summary: z.string() }),
+      review: z.strictObject({
+        decision: z.literal('COMPLETE'),
+        /** Absent for the reviewer's; `human` for an approval typed at a terminal (`roz agent merge --human`, the TUI's `m`). */
+        by: z.optional(z.literal('human')),
+        human: z.optional(text),
+        decided_at: text,
+        session_id: text,
+        summary: z.string(),
+      }),
       ledger_records: z.int().check(z.gte(0)),
     }),
   ),
+  /** A human's approval of an agent's branch (tool_name `roz:human-review`): which tree of which branch, at which commit. */
+  approval: z.optional(z.strictObject({ agent: text, branch: text, commit: text, tree: text })),
 });
 
 export const traceRecordSchema = z.strictObject({

@@ -23,6 +23,11 @@ export interface Decision {
   tree?: string | null;
   /** Files changed from the review base to `tree`: what the decision covers. */
   covers?: string[];
+  /**
+   * A human's approval at a terminal (`roz agent merge NAME --human`, the TUI's `m`), not a
+   * reviewer's: who approved (the trusted process's OS user). `tree` is then the branch's tree.
+   */
+  human?: string;
   valid: boolean;
   /** Why a decision did not count (recorded outside a reviewer run, ...). */
   invalid_reason?: string;

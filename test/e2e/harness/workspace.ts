@@ -37,6 +37,13 @@ function pinnedClients(only: string | undefined): ClientVersion[] {
   if (unknown.length) throw new Error(`ROZ_E2E_CLIENTS names ${unknown.join(', ')}: the pinned clients are ${all.join(', ')}`);
   return all.filter((v) => wanted.includes(v));
 }
+/**
+ * The newest of PINNED_CLIENTS alone, for a scenario that takes roz's own path (its supervisor,
+ * CLI, queue, review bookkeeping), which is the same code whichever client started it:
+ * `describe.each(ROZ_PATH_CLIENTS)`. A scenario where the clients differ (the sandbox, the hook
+ * transport, what the client sends) and every attack run on PINNED_CLIENTS (README.md, "Which pins").
+ */
+export const ROZ_PATH_CLIENTS: ClientVersion[] = PINNED_CLIENTS.slice(-1);
 /** The client a test uses when it does not choose: the newest pinned one. */
 export const CLIENT_VERSION: ClientVersion = NEWEST_CLIENT;
 export const CLAUDE_BIN = CLIENTS[CLIENT_VERSION];
