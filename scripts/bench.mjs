@@ -10,7 +10,9 @@
 // hook processes, the http hooks, the sandbox and the real clients (scripts/bench/tool-call.ts).
 // `--fleet` only the fleet rows (issue 25): the supervisor's queue with 1 and 8 agents
 // (scripts/bench/fleet.ts), and keypress-to-screen latency of the built `roz run` in a
-// pty while 1 or 8 agents stream output (scripts/bench/fleet-keys.ts; needs `npm run build`).
+// pty while 1 or 8 agents stream output (scripts/bench/fleet-keys.ts; needs `npm run build`), and
+// with 8 agents beside 10 busy processes (issue 31 part 6: p99 <= 50 ms, RSS <= 40 MiB an agent).
+// `--fleet-load` only that loaded row.
 // In-process sections live in scripts/bench/*.ts, bundled on the fly and run
 // one process per section (scripts/bench/entry.ts).
 import { spawn, spawnSync } from 'node:child_process';
@@ -29,6 +31,7 @@ const sandboxOnly = process.argv.includes('--sandbox');
 const instructionsOnly = process.argv.includes('--instructions');
 const callsOnly = process.argv.includes('--calls');
 const fleetOnly = process.argv.includes('--fleet');
+const fleetLoadOnly = process.argv.includes('--fleet-load');
 const RUNS = quick ? 5 : 30;
 const N = quick
   ? {
@@ -54,6 +57,8 @@ const N = quick
       fleetAgents: 8,
       fleetAsks: 10,
       fleetKeys: 20,
+      // The quick run only keeps the rows from rotting: two busy processes, not ten.
+      fleetBusy: 2,
     }
   : {
       sandboxCalls: 8,
@@ -78,6 +83,7 @@ const N = quick
       fleetAgents: 8,
       fleetAsks: 200,
       fleetKeys: 200,
+      fleetBusy: 10,
     };
 const hasTime = existsSync('/usr/bin/time');
 const hooks = JSON.parse(readFileSync(join(root, 'plugin/hooks/hooks.json'), 'utf8')).hooks;
@@ -199,13 +205,47 @@ const fleetKeysRows = (k) => {
     `  every agent streams ${k.in_window.many.stream_bytes_per_tick} B of coloured lines per ${k.in_window.many.stream_pause_ms.join('-')} ms in a scroll region, one synchronized update each, the one in view too; the baseline types into one of the same agents in a pty of the bench's own, the others streaming beside it`,
   ];
 };
+/** The loaded rows (section 'fleet-keys-loaded', issue 31 part 6): N streaming agents under background load, against the same agents without roz under the same load. */
+const fleetLoadedRows = (k) => {
+  const rowOf = (name, a, b, target) => line([name, a, b, target], 50);
+  const { roz, bare } = k;
+  return [
+    `keypress to screen: ${roz.agents} agents streaming beside ${k.busy} busy processes`,
+    line(['', 'roz run', 'no roz', 'target'], 50),
+    rowOf('  latency p50 ms', roz.latency_median_ms, bare.latency_median_ms, ''),
+    rowOf('  latency p99 ms', roz.latency_p99_ms, bare.latency_p99_ms, `<= ${k.targets.latency_p99_ms} ${k.meets.latency_p99_ms ? 'met' : 'NOT MET'}`),
+    rowOf('  latency max ms', roz.latency_max_ms, bare.latency_max_ms, ''),
+    rowOf('  keys never echoed (5 s)', roz.lost, bare.lost, ''),
+    rowOf(
+      `  ${k.attached ? 'supervisor' : 'roz run (supervisor + TUI)'} RSS MiB per agent`,
+      k.supervisor_rss_mib_per_agent,
+      '',
+      `<= ${k.targets.supervisor_rss_mib_per_agent} ${k.meets.supervisor_rss_mib_per_agent ? 'met' : 'NOT MET'}`,
+    ),
+    ...(k.attached ? [rowOf('  TUI (attached) CPU % / RSS MiB', `${roz.tui_cpu_percent_of_one_core} / ${roz.tui_rss_mib}`, '', '')] : []),
+    `  supervisor CPU ${roz.supervisor_cpu_percent_of_one_core}% of one core; load average ${roz.load_average_before_after.join('→')} on ${machine.cpus} cores`,
+  ];
+};
+if (fleetLoadOnly) {
+  const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
+  const lines = fleetLoadedRows(loaded);
+  console.log(lines.join('\n'));
+  save(quick ? 'fleet-load-quick' : 'fleet-load', { when: new Date().toISOString(), machine, quick, fleet_keys_loaded: loaded }, lines);
+  rmSync(store, { recursive: true, force: true });
+  process.exit(0);
+}
 if (fleetOnly) {
   const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
   const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
+  const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
-  const lines = [...fleetRows(fleet), ...fleetKeysRows(fleetKeys), `load average at the end: ${load}`];
+  const lines = [...fleetRows(fleet), ...fleetKeysRows(fleetKeys), ...fleetLoadedRows(loaded), `load average at the end: ${load}`];
   console.log(lines.join('\n'));
-  save(quick ? 'fleet-quick' : 'fleet', { when: new Date().toISOString(), machine, quick, load_average: load, fleet, fleet_keys: fleetKeys }, lines);
+  save(
+    quick ? 'fleet-quick' : 'fleet',
+    { when: new Date().toISOString(), machine, quick, load_average: load, fleet, fleet_keys: fleetKeys, fleet_keys_loaded: loaded },
+    lines,
+  );
   rmSync(store, { recursive: true, force: true });
   process.exit(0);
 }
@@ -565,6 +605,7 @@ const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
 const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
 const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
+const fleetKeysLoaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
 const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);
@@ -674,6 +715,7 @@ const result = {
   supervised_channel: supervised,
   fleet,
   fleet_keys: fleetKeys,
+  fleet_keys_loaded: fleetKeysLoaded,
   http_hook: http,
   scope,
   review_snapshot: reviewSnapshot,
@@ -821,7 +863,7 @@ row(
   `${tuiMemoryNoView.heap_growth_ratio}x`,
   `after ${tuiMemory.after_small.events} events`,
 );
-out.push('', ...fleetRows(fleet), ...fleetKeysRows(fleetKeys));
+out.push('', ...fleetRows(fleet), ...fleetKeysRows(fleetKeys), ...fleetLoadedRows(fleetKeysLoaded));
 out.push(...sandboxRows(sandbox));
 out.push('', ...toolCallRows(toolCall, sandbox, processRows));
 out.push(

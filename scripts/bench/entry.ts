@@ -26,6 +26,10 @@ switch (section) {
     print(await (await import('./fleet-keys.js')).fleetKeys(num(0), num(1), args[2]!));
     process.exit(0);
     break;
+  case 'fleet-keys-loaded':
+    print(await (await import('./fleet-keys.js')).fleetKeysLoaded(num(0), num(1), args[2]!, num(3)));
+    process.exit(0);
+    break;
   case 'fleet-server':
     await (await import('./fleet.js')).fleetServer(num(0));
     break;

@@ -453,3 +453,47 @@ export async function fleetKeys(many: number, keys: number, root: string) {
     attached_unavailable: attached ? null : 'the launch was advisory here: its supervisor ran in the window',
   };
 }
+
+/** `n` processes that never sleep (a tight loop each): n more runnable tasks, so the load average climbs by about n. */
+function busyLoad(n: number): () => void {
+  const procs = Array.from({ length: n }, () => spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }));
+  return () => {
+    for (const p of procs) p.kill('SIGKILL');
+  };
+}
+
+/** Issue 31 part 6's bar: keypress-to-screen p99 with `many` streaming agents under background load, and the supervisor's RSS per agent. */
+export const LOADED_TARGETS = { latency_p99_ms: 50, supervisor_rss_mib_per_agent: 40 } as const;
+
+/**
+ * `many` agents streaming, the screen attached to a background supervisor (what `roz run` is when it can
+ * enforce), while `busy` processes keep every core busy (load ~busy): keys typed into the agent in view.
+ * The baseline is the same agents in ptys without roz under the same load, measured in between.
+ */
+export async function fleetKeysLoaded(many: number, keys: number, root: string, busy: number) {
+  if (!existsSync(join(root, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: the keypress rows run the built roz');
+  const stream = { bytes: 3000, min: 20, max: 50 };
+  const warm = Math.min(10, keys);
+  const stop = busyLoad(busy);
+  try {
+    // The load average is a 1-minute mean: let it climb before the first key.
+    await sleep(keys >= 100 ? 30_000 : 3_000);
+    const bare = await bareRun(root, many, keys, warm, stream);
+    const roz = await keysRun(root, many, keys, warm, stream, 'attached');
+    const attached = !roz.supervisor_pid_is_tui;
+    return {
+      busy,
+      bare,
+      roz,
+      attached,
+      supervisor_rss_mib_per_agent: round(roz.supervisor_rss_mib / many, 2),
+      targets: LOADED_TARGETS,
+      meets: {
+        latency_p99_ms: roz.latency_p99_ms <= LOADED_TARGETS.latency_p99_ms,
+        supervisor_rss_mib_per_agent: roz.supervisor_rss_mib / many <= LOADED_TARGETS.supervisor_rss_mib_per_agent,
+      },
+    };
+  } finally {
+    stop();
+  }
+}

@@ -49,6 +49,11 @@ export function sessionsIn(store: SessionStore, worktree: string): SessionState[
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The newest session recorded in `worktree` (a real path) whose id the client can resume, else null. */
+/** Whether `id` may be passed to the client's `--resume`. */
+export function resumable(id: string | null | undefined): id is string {
+  return typeof id === 'string' && SESSION_ID.test(id);
+}
+
 export function lastSessionIn(store: SessionStore, worktree: string): string | null {
   return sessionsIn(store, worktree).find((s) => SESSION_ID.test(s.session_id))?.session_id ?? null;
 }

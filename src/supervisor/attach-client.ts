@@ -46,7 +46,7 @@ export class RemoteConnection implements FleetConnection {
   private over = false;
   private readonly listeners = new Set<() => void>();
   private readonly agentListeners = new Set<() => void>();
-  private readonly ptyListeners = new Set<(agent: string, data: string, replay?: boolean) => void>();
+  private readonly ptyListeners = new Set<(agent: string, data: string, replay?: boolean | 'resync') => void>();
   private agentList: ConnectedAgent[];
   /** What each agent wrote before this screen attached: its queries were answered then, by another screen. */
   private replay: Record<string, string>;
@@ -176,6 +176,15 @@ export class RemoteConnection implements FleetConnection {
         for (const l of this.agentListeners) l();
         return;
       case 'pty':
+        if (line.resync) {
+          // The agent's newest output in place of what this screen had (it comes into view).
+          if (this.ptyListeners.size === 0) {
+            this.replay[line.agent] = line.data;
+            delete this.early[line.agent];
+          }
+          for (const l of this.ptyListeners) l(line.agent, line.data, 'resync');
+          return;
+        }
         // Before the screen listens (between the attach and its first draw), output is kept: none is lost.
         if (this.ptyListeners.size === 0) this.early[line.agent] = (this.early[line.agent] ?? '') + line.data;
         for (const l of this.ptyListeners) l(line.agent, line.data);
@@ -255,7 +264,7 @@ export class RemoteConnection implements FleetConnection {
     this.agentListeners.add(fn);
     return () => this.agentListeners.delete(fn);
   }
-  onPty(fn: (agent: string, data: string, replay?: boolean) => void): () => void {
+  onPty(fn: (agent: string, data: string, replay?: boolean | 'resync') => void): () => void {
     for (const [agent, data] of Object.entries(this.replay)) if (data) fn(agent, data, true);
     for (const [agent, data] of Object.entries(this.early)) if (data) fn(agent, data, false);
     // The screen keeps it from here on: up to 256 KiB per agent not held twice.

@@ -10,6 +10,7 @@
 // server refuses `attach` to an advisory launch, and each answer and key
 // re-checks, so an agent whose session turns advisory later cannot type or
 // answer through a screen's connection either.
+import { asksTerminal } from '../core/terminal-query.js';
 import type { MergeResult } from '../core/fleet/merge-result.js';
 import type { Socket } from 'node:net';
 import { type AttachClientLine, type AttachServerLine, HELLO_EVENTS, LineSplitter, MAX_ATTACH_LINE, parseAttachLine } from './attach-protocol.js';
@@ -58,6 +59,8 @@ interface Client {
   /** The decided history this screen has (its length and newest entry): unchanged, it is not sent again. */
   decidedKey: string | null;
   off: Array<() => void>;
+  /** Agents out of this screen's view whose output it was not sent: coming into view, it gets their tail. */
+  behind: Set<string>;
 }
 
 export class AttachHub {
@@ -74,7 +77,7 @@ export class AttachHub {
   /** A connection whose `attach` request was accepted; `rest` is what it sent after that line. */
   attach(socket: Socket, req: { view: string; cols: number; rows: number }, rest: string): void {
     const { host, supervisor: sup } = this.opts;
-    const client: Client = { socket, view: req.view, lastSeq: sup.events.last()?.seq ?? 0, decidedKey: null, off: [] };
+    const client: Client = { socket, view: req.view, lastSeq: sup.events.last()?.seq ?? 0, decidedKey: null, off: [], behind: new Set() };
     this.clients.add(client);
     socket.setTimeout(0);
     host.resize(req.cols, req.rows);
@@ -86,7 +89,12 @@ export class AttachHub {
     client.off.push(
       sup.subscribe(() => this.sendState(client)),
       host.onChange(() => this.send(client, { t: 'agents', agents: host.connected() })),
-      host.onPty((agent, data) => this.send(client, { t: 'pty', agent, data })),
+      // Only the agent in view streams to a screen (8 agents' output decoded and kept there slowed its keys down,
+      // docs/fleet.md "Under load"); another agent's output goes only when it asks the terminal something.
+      host.onPty((agent, data) => {
+        if (agent === client.view || asksTerminal(data)) this.send(client, { t: 'pty', agent, data });
+        else client.behind.add(agent);
+      }),
     );
     const splitter = new LineSplitter(MAX_ATTACH_LINE);
     const onData = (chunk: string): void => {
@@ -174,6 +182,7 @@ export class AttachHub {
         return host.resize(line.cols, line.rows);
       case 'view':
         client.view = line.agent;
+        if (client.behind.delete(line.agent)) this.send(client, { t: 'pty', agent: line.agent, data: this.opts.host.tail(line.agent), resync: true });
         return this.sendState(client);
       case 'answer': {
         if (this.refused().length > 0) return this.send(client, { t: 'answered', id: line.id, ok: false, message: `refused: ${this.advisoryMessage()}` });

@@ -67,7 +67,8 @@ export type AttachServerLine =
       total: number;
     }
   | { t: 'agents'; agents: ConnectedAgent[] }
-  | { t: 'pty'; agent: string; data: string }
+  /** `resync`: the agent's newest output (the supervisor's tail) replacing what the screen had of it: it comes into view. */
+  | { t: 'pty'; agent: string; data: string; resync?: true }
   | { t: 'reply'; rid: number; ok: boolean; message: string; review?: boolean }
   | { t: 'answered'; id: string; ok: boolean; message: string }
   | { t: 'stats'; session: string; stats: SessionStats | null }

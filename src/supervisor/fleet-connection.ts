@@ -50,9 +50,10 @@ export interface FleetConnection {
   onAgents(fn: () => void): () => void;
   /**
    * Bytes an agent's pty wrote. The first listener first gets what each agent wrote before it (the replay, `replay`
-   * true), where the connection keeps one: old output, whose terminal queries were answered long ago.
+   * true), where the connection keeps one: old output, whose terminal queries were answered long ago. `resync`: an
+   * agent coming into view, its newest output replacing what the screen had of it (an attached screen gets only the agent in view).
    */
-  onPty(fn: (agent: string, data: string, replay?: boolean) => void): () => void;
+  onPty(fn: (agent: string, data: string, replay?: boolean | 'resync') => void): () => void;
   /** The human's keys to an agent. */
   write(agent: string, data: string): void;
   /** This window's terminal answering an agent's query (cursor position, device attributes): not a key. */

@@ -12,7 +12,8 @@ import { type AddResult, type MergeResult, mergeMessage } from '../core/fleet/me
 import { humanName, recordHumanApproval } from '../engine/fleet/human-review.js';
 import { isClaudeCommand } from '../core/launch-plan.js';
 import { listAgents } from '../store/agent-worktrees.js';
-import { lastSessionIn } from '../store/agent-sessions.js';
+import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../store/agent-registry.js';
+import { lastSessionIn, resumable } from '../store/agent-sessions.js';
 import { FileSessionStore } from '../store/file-store.js';
 import { realpathSync } from 'node:fs';
 import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
@@ -69,8 +70,22 @@ export interface RozCliResult {
   stderr: string;
 }
 
+/** What the host keeps of a launched agent. */
+type HostedRun = HostedAgent & {
+  settings: RunSettings | null;
+  killTimer: NodeJS.Timeout | null;
+  stopping: boolean;
+  /** Ended by a signal the run received (the terminal closed, Ctrl-C): its running mark stays, to be offered for resuming. */
+  interrupted: boolean;
+  /** Its registry (the repository's key) when it is a recorded agent: the host marks it running there. */
+  registryKey: string | null;
+};
+
 export class FleetHost implements FleetControl {
-  private readonly runs = new Map<string, HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null; stopping: boolean }>();
+  private readonly runs = new Map<string, HostedRun>();
+  /** The registry's running marks, written one after another (a supervisor killed mid-way leaves the last one). */
+  private marks: Promise<void> = Promise.resolve();
+  private readonly unsubscribe: () => void;
   private readonly listeners = new Set<() => void>();
   private readonly handlers: Array<readonly [NodeJS.Signals, () => void]>;
   private size: { cols: number; rows: number };
@@ -92,6 +107,15 @@ export class FleetHost implements FleetControl {
     private readonly first: PreparedLaunch,
   ) {
     this.size = { ...req.pty };
+    // The registry knows each recorded agent's newest session (what `roz run` resumes after a killed supervisor).
+    this.unsubscribe = supervisor.onAgentSession((agent, sessionId) => {
+      const run = this.runs.get(agent);
+      if (run?.registryKey && run.code === null && resumable(sessionId))
+        this.mark(run.registryKey, agent, (a) => {
+          if (a.running) a.running.session = sessionId;
+          a.last_session = sessionId;
+        });
+    });
     this.handlers = FORWARDED.map((sig) => [sig, () => this.forward(sig)] as const);
     for (const [sig, h] of this.handlers) process.on(sig, h);
   }
@@ -208,12 +232,18 @@ export class FleetHost implements FleetControl {
     const running = this.runs.get(name);
     if (running && running.code === null) return { ok: false, message: `${name} is already running` };
     let record;
+    let owner: OwningAgent | null;
+    let registryKey: string;
     try {
-      const { agents } = listAgents(this.first.loaded.config.storage.path, this.req.cwd);
+      const { agents, key } = listAgents(this.first.loaded.config.storage.path, this.req.cwd);
       const found = agents.find((a) => a.agent.name === name);
       if (!found) return { ok: false, message: `no agent ${name} in roz's registry here (roz agent add ${name})` };
       if (found.problem) return { ok: false, message: `${name}: ${found.problem}` };
       record = found.agent;
+      registryKey = key;
+      // Its place from its record: the launch does not look the registry up again.
+      const roots = record.shared ? null : rootsOf(key, record);
+      owner = roots ? { repo: key, agent: record, roots } : null;
     } catch (err) {
       return { ok: false, message: (err as Error).message };
     }
@@ -223,7 +253,8 @@ export class FleetHost implements FleetControl {
     const recorded = record.claude_args ?? this.req.args;
     // An agent that already had a conversation in its worktree resumes it (the client's `--resume`): its
     // first prompt is never sent again into a fresh conversation, where it could repeat work already done.
-    const resume = isClaudeCommand(this.req.command) ? this.lastSession(record.worktree) : null;
+    // Its newest session: as the registry recorded it (the supervisor that ran it), else as roz's store has it.
+    const resume = isClaudeCommand(this.req.command) ? (resumable(record.last_session) ? record.last_session : this.lastSession(record.worktree)) : null;
     // The prompt is claude's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
     const sep = isClaudeCommand(this.req.command) && !recorded.includes('--') ? ['--'] : [];
     const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
@@ -240,9 +271,9 @@ export class FleetHost implements FleetControl {
     };
     let token: { env: Record<string, string> } | null = null;
     try {
-      const prepared = prepareLaunch(launch, { loaded: this.first.loaded, clientVersion: this.first.clientVersion });
+      const prepared = prepareLaunch(launch, { loaded: this.first.loaded, clientVersion: this.first.clientVersion }, owner);
       token = this.supervisor.addAgent(name);
-      await this.launch(name, launch, prepared, token.env, record.branch);
+      await this.launch(name, launch, prepared, token.env, record.branch, registryKey);
       return { ok: true, message: resume ? `resumed ${name} in ${record.worktree} (session ${resume})` : `started ${name} in ${record.worktree}` };
     } catch (err) {
       if (token) this.supervisor.agentExited(name, null, null);
@@ -374,14 +405,21 @@ export class FleetHost implements FleetControl {
     return { error: (r.stderr.replace(/^roz: /, '') || r.stdout).trim() || `roz ${args.slice(0, 2).join(' ')} exited ${r.code} and printed no value` };
   }
 
-  private async launch(name: string, req: LaunchRequest, prepared: PreparedLaunch, reach: Record<string, string>, branch: string | null): Promise<void> {
+  private async launch(
+    name: string,
+    req: LaunchRequest,
+    prepared: PreparedLaunch,
+    reach: Record<string, string>,
+    branch: string | null,
+    registryKey: string | null = null,
+  ): Promise<void> {
     const { child, settings } = await launchAgent(req, prepared, {
       agent: name,
       server: this.supervisor,
       // ROZ_AGENT is for the agent's own information only: the supervisor knows who sent a hook by its token.
       reach: { ...reach, ROZ_AGENT: name },
     });
-    const run = {
+    const run: HostedRun = {
       name,
       cwd: req.cwd,
       branch,
@@ -389,12 +427,19 @@ export class FleetHost implements FleetControl {
       notes: prepared.plan.notes,
       settingsFile: settings?.file ?? null,
       settings,
-      code: null as number | null,
-      killTimer: null as NodeJS.Timeout | null,
+      code: null,
+      killTimer: null,
       stopping: false,
+      interrupted: false,
       exited: child.exited,
+      registryKey,
     };
     this.runs.set(name, run);
+    // Running, under this supervisor: if it dies without saying (SIGKILL, a reboot) the mark stays behind.
+    if (registryKey)
+      this.mark(registryKey, name, (a) => {
+        a.running = { supervisor_pid: process.pid, since: new Date().toISOString(), session: null };
+      });
     const tail = this.tails.get(name) ?? new PtyTail(PTY_REPLAY_CHARS);
     this.tails.set(name, tail);
     child.onData((d) => {
@@ -411,9 +456,14 @@ export class FleetHost implements FleetControl {
     this.changed();
   }
 
-  private ended(run: HostedAgent & { settings: RunSettings | null; killTimer: NodeJS.Timeout | null; stopping: boolean }, code: number): void {
+  private ended(run: HostedRun, code: number): void {
     // Stopped by the human (`roz agent stop`, `stop --all`): a clean end, exit 0, not the signal's 143.
     run.code = run.stopping ? 0 : code;
+    // It ended (or was stopped): no longer running. Ended by a signal to the whole run: left marked, offered next time.
+    if (run.registryKey && !run.interrupted)
+      this.mark(run.registryKey, run.name, (a) => {
+        delete a.running;
+      });
     if (run.killTimer) clearTimeout(run.killTimer);
     run.settings?.dispose();
     const signal = run.child.exitSignal;
@@ -425,13 +475,33 @@ export class FleetHost implements FleetControl {
     }
   }
 
-  private kill(run: HostedAgent & { killTimer: NodeJS.Timeout | null }, sig: NodeJS.Signals): void {
+  private kill(run: HostedRun, sig: NodeJS.Signals): void {
     run.child.kill(sig);
     run.killTimer ??= setTimeout(() => run.child.kill('SIGKILL'), KILL_GRACE_MS);
   }
 
   private forward(sig: NodeJS.Signals): void {
-    for (const r of this.runs.values()) if (r.code === null) this.kill(r, sig);
+    for (const r of this.runs.values())
+      if (r.code === null) {
+        if (!r.stopping) r.interrupted = true;
+        this.kill(r, sig);
+      }
+  }
+
+  /**
+   * Change one recorded agent's entry in the registry, after the changes before it. An agent removed
+   * meanwhile is left alone. A failure only costs the offer to resume it later: the run goes on.
+   */
+  private mark(registryKey: string, name: string, change: (a: AgentRecord) => void): void {
+    const store = this.first.loaded.config.storage.path;
+    this.marks = this.marks
+      .then(() =>
+        updateRegistry(store, registryKey, (reg) => {
+          const a = reg.agents[name];
+          if (a) change(a);
+        }),
+      )
+      .catch(() => {});
   }
 
   private changed(): void {
@@ -439,6 +509,7 @@ export class FleetHost implements FleetControl {
   }
 
   private detach(): void {
+    this.unsubscribe();
     for (const [sig, h] of this.handlers) process.off(sig, h);
   }
 
@@ -460,6 +531,7 @@ export class FleetHost implements FleetControl {
           r.settings?.dispose();
         }
         await this.control?.close();
+        await this.marks;
         await this.supervisor.close();
       }
       return { code: this.main.code ?? 1, sessions: this.supervisor.seenSessions(true), supervisor: this.supervisor, settingsFile: this.main.settingsFile };

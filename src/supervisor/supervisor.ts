@@ -72,6 +72,7 @@ export class Supervisor {
   readonly store: SessionStore;
   private intake!: HookIntake;
   private readonly listeners = new Set<() => void>();
+  private readonly sessionListeners = new Set<(agent: string, sessionId: string) => void>();
   /** The first agent's view (the one `roz run` starts); the snapshot shows it. */
   private readonly agent: AgentSession;
   /** Every agent by name, in the order they were added; keyed by the name its token maps to. */
@@ -310,7 +311,10 @@ export class Supervisor {
       conn.reply({ v: PROTOCOL_VERSION, id: frame.id, type: 'error', code: 'BAD_TOKEN', message: 'unknown agent' });
       return;
     }
-    if (ev.session_id) member.session.saw(ev.session_id);
+    if (ev.session_id && member.session.sessionId !== ev.session_id) {
+      member.session.saw(ev.session_id);
+      for (const l of this.sessionListeners) l(agent, ev.session_id);
+    }
     // A tool ran, the turn ended, the client idles: a client dialog of this agent still queued was answered in its pane.
     if (answersClientDialog(frame.event, frame.input)) {
       const aid = typeof frame.input.agent_id === 'string' ? frame.input.agent_id : undefined;
@@ -382,6 +386,12 @@ export class Supervisor {
   subscribe(fn: () => void): () => void {
     this.listeners.add(fn);
     return () => this.listeners.delete(fn);
+  }
+
+  /** Told when an agent's client names a session that is not its current one (its first, a resumed one, after /clear). */
+  onAgentSession(fn: (agent: string, sessionId: string) => void): () => void {
+    this.sessionListeners.add(fn);
+    return () => this.sessionListeners.delete(fn);
   }
 
   private changed(): void {

@@ -26,6 +26,7 @@ import { FocusState } from './screen/focus.js';
 import { routeInput } from './screen/input-router.js';
 import { computeLayout, type Layout } from './screen/layout.js';
 import { VirtualScreen } from './screen/virtual-screen.js';
+import { PaneFeed } from './screen/pane-feed.js';
 import { statusLine } from './status-line.js';
 
 export interface RunScreenOptions {
@@ -61,6 +62,8 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   let view = FIRST_AGENT;
   /** Each agent's own screen (scrollback, modes): its pty writes there whether or not it is in view. */
   const screens = new Map<string, VirtualScreen>();
+  /** How each agent's output reaches its screen: parsed while in view, kept raw (bounded) while not (screen/pane-feed.ts). */
+  const feeds = new Map<string, PaneFeed>();
   const screenOf = (name: string): VirtualScreen => screens.get(name) ?? screens.get(FIRST_AGENT)!;
   const snapshot = () => supervisor.snapshot(view);
   const work = opts.work ?? cliWorkSource();
@@ -93,6 +96,7 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
     if (screen) return screen;
     screen = new VirtualScreen(layout.child.cols, layout.child.rows);
     screens.set(name, screen);
+    feeds.set(name, new PaneFeed(screen, name === view));
     screen.onReply((d) => conn.reply(name, d));
     screen.onChange(() => view === name && (layout.split || focus.focus === 'child') && compositor.schedule());
     return screen;
@@ -104,12 +108,18 @@ export async function runScreen(conn: FleetConnection, opts: RunScreenOptions = 
   guard.enter();
   attach();
   // The replay is old output: its queries were answered when they were new (virtual-screen.ts drops them).
-  const unwatchPty = conn.onPty((name, d, replay) => screenFor(name).write(d, replay === true));
+  const unwatchPty = conn.onPty((name, d, replay) => {
+    screenFor(name);
+    if (replay === 'resync') feeds.get(name)!.resync(d);
+    else feeds.get(name)!.write(d, replay === true);
+  });
   rozScreen.onChange(() => (layout.split || focus.focus === 'roz') && compositor.schedule());
 
   /** The agent in view changes: its screen in the pane, its requests in the panel. */
   function select(name: string): void {
     if (!screens.has(name) || name === view) return;
+    feeds.get(view)?.show(false);
+    feeds.get(name)?.show(true);
     view = name;
     conn.view(name);
     update(() => focus.setPending(snapshot().pending.map((p) => p.id)));

@@ -3,7 +3,9 @@
 // built `roz run`) is a request in roz's queue. `roz queue` lists it,
 // `roz approve ID` from the human's terminal lets the Write land; on a second
 // Write, `roz block ID REASON` refuses it and the model reads the reason.
-// Control: the same client without roz opens its dialog and no queue has it.
+// Answered in the agent's pane instead (the hotkey back to the pane, keys to
+// the client's own dialog), it lands and leaves roz's queue with no decision
+// of roz's. Control: the same client without roz opens its dialog and no queue has it.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -28,7 +30,8 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
     term = undefined;
     await api?.close();
     api = undefined;
-    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
+    // The killed client may still be writing into its home for a moment: retried, not failed on.
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   });
 
   function workspace(client: (typeof PINNED_CLIENTS)[number]) {
@@ -114,6 +117,58 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       expect(blockedText, dump()).toContain('NOT-TWO-PLEASE');
       expect(existsSync(join(repo, 'two.txt'))).toBe(false);
       expect(queue(repo, env)).toEqual([]);
+    },
+    300_000,
+  );
+
+  test.each(PINNED_CLIENTS)(
+    "%s: answered in the agent's pane (keys to the pty), the dialog's Write lands and it leaves roz queue",
+    async (client) => {
+      assertRozBuilt();
+      const claude = claudeBin(client);
+      const { home, repo, storage } = workspace(client);
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'pane.txt'), 'pane\n')] } },
+            {
+              name: 'done',
+              when: (req) => req.toolResults.length > 0,
+              reply: (req) => say(req.toolResults.some((r) => r.isError) ? 'PANE-REFUSED' : 'PANE-DONE'),
+            },
+          ],
+        },
+        { maxRequests: 40 },
+      );
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
+      const t = startPtyScreen(
+        process.execPath,
+        [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, '--permission-mode', 'default', TASK],
+        { cols: 120, rows: 40, env, cwd: repo },
+      );
+      term = t;
+      running = true;
+      void t.exited.then(() => (running = false));
+      const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api!.requests)}`;
+
+      const asked = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump);
+      expect(asked.summary, dump()).toBe(`the client asks: Write ${join(repo, 'pane.txt')}`);
+      // roz's panel took the keyboard for the request: the hotkey gives it back to the pane, where the client's
+      // own dialog is open; its first option (Yes) is chosen with the keys a human would press there.
+      t.write('\x1d');
+      await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog in the pane", 60_000);
+      // The control: nothing let it through before the pane's answer.
+      expect(existsSync(join(repo, 'pane.txt')), dump()).toBe(false);
+      t.write('\r');
+      await until('pane.txt to land', 60_000, () => (existsSync(join(repo, 'pane.txt')) ? true : null), dump);
+      expect(readFileSync(join(repo, 'pane.txt'), 'utf8')).toBe('pane\n');
+      // The answer in the pane takes it off roz's queue (the next event of the session says it was answered).
+      await until('the queue to empty', 60_000, () => (queue(repo, env).length === 0 ? true : null), dump);
+      await until('the model to hear the result', 60_000, () => (api!.requests.some((r) => r.toolResults.length > 0) ? true : null), dump);
+      expect(
+        api!.requests.flatMap((r) => r.toolResults).some((r) => r.isError),
+        dump(),
+      ).toBe(false);
     },
     300_000,
   );

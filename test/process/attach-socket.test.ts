@@ -35,7 +35,7 @@ class FakeHost implements AttachHost {
   private readonly change = new Set<() => void>();
   agents: ConnectedAgent[] = [{ name: 'main', cwd: '/p', branch: null, running: true }];
   connected = () => this.agents;
-  tail = (name: string) => (name === 'main' ? 'EARLIER OUTPUT\r\n' : '');
+  tail = (name: string): string => (name === 'main' ? 'EARLIER OUTPUT\r\n' : '');
   onPty(fn: (a: string, d: string) => void) {
     this.pty.add(fn);
     return () => this.pty.delete(fn);
@@ -213,6 +213,39 @@ describe('the attach stream', () => {
     const q = await sendControl(rec, { op: 'queue' });
     expect(q).toMatchObject({ reached: true, reply: { ok: true } });
     expect(sup.queue()).toEqual([]);
+  });
+
+  it("a screen is sent only the agent in view's output, and another's query; coming into view, that agent's tail replaces what the screen had", async () => {
+    const { rec, host } = await start();
+    host.tail = (name: string) => (name === 'b' ? 'B TAIL' : 'EARLIER OUTPUT\r\n');
+    await host.addAgent('b');
+    const c = raw(rec);
+    c.send(attachLine(rec.record.secret));
+    await until(() => c.lines().some((l) => l.t === 'state'), 'hello and state');
+    host.emit('b', 'B HIDDEN');
+    host.emit('b', 'B ASKS \x1b[6n');
+    host.emit('main', 'MAIN LIVE');
+    await until(() => c.lines().some((l) => l.data === 'MAIN LIVE'), "main's output");
+    const pty = () => c.lines().filter((l) => l.t === 'pty');
+    // b's plain output stays with the supervisor; its query comes (the client waits for the answer).
+    expect(pty()).toEqual([
+      { t: 'pty', agent: 'b', data: 'B ASKS \x1b[6n' },
+      { t: 'pty', agent: 'main', data: 'MAIN LIVE' },
+    ]);
+    c.send({ t: 'view', agent: 'b' });
+    await until(() => pty().some((l) => l.resync), "b's tail");
+    expect(pty().at(-1)).toEqual({ t: 'pty', agent: 'b', data: 'B TAIL', resync: true });
+    host.emit('b', 'B LIVE');
+    host.emit('main', 'MAIN HIDDEN');
+    await until(() => pty().some((l) => l.data === 'B LIVE'), "b's output now");
+    // Control: main, now out of view, sends nothing; back in view, its tail, once.
+    expect(pty().some((l) => l.data === 'MAIN HIDDEN')).toBe(false);
+    c.send({ t: 'view', agent: 'main' });
+    await until(() => pty().some((l) => l.resync && l.agent === 'main'), "main's tail");
+    c.send({ t: 'view', agent: 'b' });
+    c.send({ t: 'view', agent: 'main' });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(pty().filter((l) => l.resync && l.agent === 'main')).toHaveLength(1);
   });
 
   it('an oversize line (no newline within 256 KiB) is refused and that connection closed; the supervisor stays up', async () => {

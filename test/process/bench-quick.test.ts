@@ -87,6 +87,15 @@ it('npm run bench --quick completes and reports every section against its baseli
   sane(k.bare.latency_median_ms);
   expect([k.bare.lost, k.bare_many.lost]).toEqual([0, 0]);
   expect(k.bare_many.agents).toBe(8);
+  // The same 8 agents beside busy processes (issue 31 part 6): measured against the same agents without roz, and the targets.
+  const loaded = result.fleet_keys_loaded;
+  expect(loaded.busy).toBe(2);
+  expect([loaded.roz.agents, loaded.bare.agents]).toEqual([8, 8]);
+  expect([loaded.roz.lost, loaded.bare.lost]).toEqual([0, 0]);
+  expect(loaded.roz.echoed_by).toEqual(['main']);
+  for (const v of [loaded.roz.latency_p99_ms, loaded.bare.latency_p99_ms, loaded.supervisor_rss_mib_per_agent]) sane(v);
+  expect(loaded.targets).toEqual({ latency_p99_ms: 50, supervisor_rss_mib_per_agent: 40 });
+  expect(typeof loaded.meets.latency_p99_ms).toBe('boolean');
   // Claude Code's Bash sandbox per call (the real client, plain vs sandboxed)
   expect(result.sandbox.length).toBeGreaterThan(0);
   for (const s of result.sandbox) {

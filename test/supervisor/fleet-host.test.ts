@@ -12,6 +12,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { FileSessionStore } from '../../src/store/file-store.js';
 import { PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
 import { FleetHost } from '../../src/supervisor/fleet-host.js';
+import { readRegistry, updateRegistry } from '../../src/store/agent-registry.js';
+import { findInterrupted } from '../../src/cli/commands/resume-offer.js';
 import { statusLabel } from '../../src/core/fleet/agent-state.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { repoRoot } from './helpers/bundle.js';
@@ -166,6 +168,38 @@ describe('FleetHost', () => {
     expect(statusLabel(h.supervisor.agents().find((a) => a.name === 'main')!.live.status)).toBe('stopped');
     host = null;
   }, 30_000);
+
+  it('the registry marks a recorded agent running under this supervisor with its newest session; a stop clears the mark and keeps the session; a gone supervisor leaves it offered', async () => {
+    const w = world();
+    w.rozCli('agent', 'add', 'b', '--prompt', 'say hi');
+    host = await FleetHost.start({ command: w.agent, args: [], cwd: w.repo, env: w.env, approvalTimeoutMs: 10_000, pty: { cols: 80, rows: 24 } });
+    const h = host;
+    const key = realpathSync(join(w.repo, '.git'));
+    const store = join(w.top, 'store');
+    const rec = () => readRegistry(store, key).agents.b!;
+    expect((await h.startAgent('b')).ok).toBe(true);
+    await until(() => w.report('b').length === 1, 'b to start', 10_000);
+    await until(() => rec().running?.supervisor_pid === process.pid, 'b marked running', 10_000);
+    const sid = '0b1e2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d';
+    await sendRaw(h.supervisor.socketPath, frame(w.report('b')[0]!.token, 'UserPromptSubmit', { session_id: sid, prompt: 'go' }));
+    await until(() => rec().running?.session === sid, "b's session in its mark", 10_000);
+    expect(rec().last_session).toBe(sid);
+    // While this supervisor lives, nothing is offered; with it gone (its pid not among the live ones), b is.
+    expect(findInterrupted(store, w.repo, new Set([process.pid]))).toBeNull();
+    expect(findInterrupted(store, w.repo, new Set())).toMatchObject({ registryKey: key, agents: [{ name: 'b', session: sid, problem: null }] });
+    await h.stopAgent('b');
+    await until(() => rec().running === undefined, 'the mark cleared by the stop', 10_000);
+    expect(rec().last_session).toBe(sid);
+    expect(findInterrupted(store, w.repo, new Set())).toBeNull();
+    // Marked by a supervisor that died, its worktree gone since: reported with why, not crashed on.
+    await updateRegistry(store, key, (reg) => {
+      reg.agents.b!.running = { supervisor_pid: 2 ** 22 + 17, since: new Date().toISOString(), session: sid };
+    });
+    execFileSync('git', ['worktree', 'remove', '--force', join(w.top, 'proj.roz', 'b')], { cwd: w.repo, stdio: 'pipe' });
+    expect(findInterrupted(store, w.repo, new Set([process.pid]))?.agents).toEqual([
+      { name: 'b', branch: 'roz/b', session: sid, problem: expect.stringContaining('git no longer lists the worktree') },
+    ]);
+  }, 40_000);
 
   it("a stopped agent starts again into its last conversation (the client's --resume), never its first prompt again", async () => {
     const w = world();

@@ -8,6 +8,7 @@ import { loadPty } from '../../supervisor/pty-module.js';
 import { cliContext } from '../context.js';
 import { NO_SUPERVISOR, REFUSED } from './queue.js';
 import { attachScreen, processEnv } from './run.js';
+import { askResume, findInterrupted, interruptedNote, resumeChosen } from './resume-offer.js';
 
 export async function attachCommand(opts: { stats?: boolean }): Promise<number> {
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
@@ -23,7 +24,10 @@ export async function attachCommand(opts: { stats?: boolean }): Promise<number> 
   const { live, unreadable } = await liveSupervisors(store, process.cwd());
   const enforced = live.filter((l) => l.record.enforcement.mode === 'enforced');
   const rec = enforced.at(-1);
+  // Agents a supervisor that is gone was running (killed, a reboot): offered to the one that runs, else said.
+  const interrupted = unreadable ? null : findInterrupted(store, process.cwd(), new Set(live.map((l) => l.record.pid)));
   if (!rec) {
+    if (interrupted) process.stderr.write(`${interruptedNote('roz attach', interrupted)}\n`);
     process.stderr.write(
       unreadable
         ? `roz attach: cannot read roz's control records (${unreadable})\n`
@@ -33,6 +37,7 @@ export async function attachCommand(opts: { stats?: boolean }): Promise<number> 
     );
     return live.length > 0 && !unreadable ? REFUSED : NO_SUPERVISOR;
   }
+  if (interrupted) await resumeChosen('roz attach', rec, await askResume('roz attach', store, interrupted));
   if (enforced.length > 1) process.stderr.write(`roz attach: ${enforced.length} supervisors run here; attaching to the newest (pid ${rec.record.pid})\n`);
   return attachScreen('roz attach', rec, opts.stats !== false);
 }

@@ -5,11 +5,15 @@
 // client's http hooks served in this process (supervisor/in-process-hooks.ts);
 // before, a process per hook. The exit code is claude's.
 import { randomUUID } from 'node:crypto';
-import { basename } from 'node:path';
+import { basename, resolve } from 'node:path';
 import { RunError, RunService, type RunResult } from '../../supervisor/run-service.js';
 import { runOutcome, sessionOutcome, withSessionId, type SessionOutcome } from '../../core/review/outcome.js';
 import { cliContext } from '../context.js';
 import { clientForCommand } from '../../core/clients.js';
+import { existsSync } from 'node:fs';
+import { loadConfig } from '../../engine/config-loader.js';
+import { registryDir } from '../../store/agent-registry.js';
+import { findInterrupted, interruptedNote } from './resume-offer.js';
 import { processEnv } from './run.js';
 
 export interface ExecOptions {
@@ -26,6 +30,7 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
   const pinned = opts.requireReview && isClaude ? withSessionId(given, randomUUID()) : { args: given, sessionId: null };
   const args = pinned.args;
   const startedAt = new Date();
+  await sayInterrupted();
   let run: RunService;
   try {
     run = await RunService.start({
@@ -53,6 +58,18 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
   const outcome = opts.requireReview && result.code === 0 ? reviewOutcome(pinned.sessionId, result.sessions, startedAt) : undefined;
   if (outcome) process.stderr.write(`roz exec: ${outcome.message}\n`);
   return execExitCode(result, opts, outcome);
+}
+
+/** Agents a supervisor that is gone was running (killed, a reboot): said, with how to resume them (no prompt off a terminal). */
+async function sayInterrupted(): Promise<void> {
+  // The store's path only (cliContext would say the config's problems a second time).
+  const store = resolve(process.cwd(), loadConfig(process.env, { cwd: process.cwd() }).config.storage.path);
+  // Most projects have no fleet: no git, no socket probe then.
+  if (!existsSync(registryDir(store))) return;
+  const { liveSupervisors } = await import('../../supervisor/control-client.js');
+  const { live } = await liveSupervisors(store, process.cwd());
+  const found = findInterrupted(store, process.cwd(), new Set(live.map((l) => l.record.pid)));
+  if (found) process.stderr.write(`${interruptedNote('roz exec', found)}\n`);
 }
 
 /** The review outcome of the run's session(s): the one roz named, else those the supervisor saw or that changed during the run. */

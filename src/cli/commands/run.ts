@@ -14,6 +14,7 @@ import { loadPty } from '../../supervisor/pty-module.js';
 import { RunError } from '../../supervisor/run-service.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
 import { requireSessionId, UsageError } from '../context.js';
+import { askResume, findInterrupted, resumeChosen } from './resume-offer.js';
 
 export interface RunCommandOptions {
   /** Seconds a human gate waits before it denies (default 120, at most 580). */
@@ -56,12 +57,16 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
 
   // A supervisor already runs this project's fleet: this window attaches to it instead of starting another.
   const { live } = await liveSupervisors(store, cwd);
+  // Agents a supervisor that is gone was running (killed, a reboot): offered for resuming before the screen starts.
+  const interrupted = findInterrupted(store, cwd, new Set(live.map((l) => l.record.pid)));
+  const resume = interrupted ? await askResume('roz run', store, interrupted) : [];
   const running = live.filter((l) => l.record.enforcement.mode === 'enforced').at(-1);
   if (running) {
     process.stderr.write(
       `roz run: a roz supervisor already runs this project's agents (pid ${running.record.pid}): attaching to it; ` +
         `${[command, ...args].join(' ')} is not started (roz agent add NAME starts another agent under it)\n`,
     );
+    await resumeChosen('roz run', running, resume);
     return attachScreen('roz run', running, opts.stats !== false);
   }
 
@@ -89,6 +94,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
       process.stderr.write(`roz run: the background supervisor (pid ${started.pid}) runs but its control record ${started.record} is gone\n`);
       return 1;
     }
+    await resumeChosen('roz run', rec, resume);
     return attachScreen('roz run', rec, opts.stats !== false, command, true);
   }
 
@@ -104,6 +110,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     return err.exitCode;
   }
   for (const n of conn.notes) process.stderr.write(`roz run: ${n}\n`);
+  for (const name of resume) process.stderr.write(`roz run: ${(await conn.host.startAgent(name)).message}\n`);
   process.stderr.write(`roz run: advisory (${mode.reasons.join('; ')}): the supervisor runs in this window; closing it ends the agents\n`);
   return screenEnd('roz run', command, await runScreen(conn), opts.stats !== false);
 }

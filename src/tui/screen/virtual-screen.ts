@@ -58,6 +58,13 @@ export class VirtualScreen {
     });
   }
 
+  /** Clear the screen, its scrollback and modes (RIS, a terminal's full reset), in order after what was written before. */
+  reset(): void {
+    this.write('\x1bc', true);
+    this.cursorVisible = true;
+    this.sgrMouse = false;
+  }
+
   onChange(fn: () => void): () => void {
     this.changeListeners.add(fn);
     return () => this.changeListeners.delete(fn);

@@ -1,0 +1,220 @@
+// After a killed supervisor or a reboot (issue 31, part 4) with the real
+// client, both pins, in a real pty through the built CLI: agents a and b
+// (made by `roz agent add NAME --prompt ...`) run under `roz run` and their
+// models answer their first prompts; then the supervisor, every client and
+// the screen are SIGKILLed (a reboot, as far as roz can tell). `roz run`
+// again lists a and b as running when their supervisor stopped and offers to
+// resume them; accepted, each continues its conversation (the client's
+// `--resume` with the session the registry recorded): the next prompt typed
+// in its pane reaches the model with its earlier exchange in the request, and
+// no first prompt is ever sent twice.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, test } from 'vitest';
+import { on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
+import { descendantsOf, killTree } from './harness/kill-tree.js';
+import { ptyClientEnv } from './harness/run-print.js';
+import { assertRozBuilt } from './harness/roz.js';
+import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+
+const HOTKEY = '\x1d';
+const AGENTS = {
+  a: { task: 'A-TASK: remember the word FALCON', first: 'A-FIRST: noted FALCON.', again: 'A-AGAIN: which word?', second: 'A-SECOND: it was FALCON.' },
+  b: { task: 'B-TASK: remember the word PELICAN', first: 'B-FIRST: noted PELICAN.', again: 'B-AGAIN: which word?', second: 'B-SECOND: it was PELICAN.' },
+} as const;
+
+/** Whether the client's session transcripts (`*.jsonl` under its config directory in `home`) hold every text. */
+function transcriptsHold(home: string, texts: readonly string[]): boolean {
+  const all: string[] = [];
+  const walk = (d: string): void => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.jsonl')) all.push(readFileSync(p, 'utf8'));
+    }
+  };
+  walk(home);
+  return texts.every((t) => all.some((x) => x.includes(t)));
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
+  for (const k of keys) {
+    t.write(k);
+    await sleep(250);
+  }
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe.sequential('resume after a killed supervisor (real client, scripted model, pty)', () => {
+  const terms: PtyScreen[] = [];
+  const pids: number[] = [];
+  let dir: string | undefined;
+  let api: FakeApi | undefined;
+  afterEach(async () => {
+    for (const t of terms.splice(0)) killTree(t.pid);
+    for (const p of pids.splice(0)) killTree(p);
+    await api?.close();
+    api = undefined;
+    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  });
+
+  test.each(PINNED_CLIENTS)(
+    '%s: roz run after SIGKILL of everything offers a and b; accepted, each continues its conversation and no first prompt is sent twice',
+    async (client) => {
+      assertRozBuilt();
+      const claude = claudeBin(client);
+      expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
+      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-reboot-')));
+      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
+      for (const d of [home, repo, storage]) mkdirSync(d);
+      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
+      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
+      git('init', '-q', '-b', 'main');
+      git('config', 'user.name', 'roz e2e');
+      git('config', 'user.email', 'e2e@roz.invalid');
+      writeFileSync(join(repo, 'README.md'), '# fleet\n');
+      git('add', '-A');
+      git('commit', '-q', '-m', 'initial commit');
+      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
+      const cj = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, unknown> };
+      for (const n of ['a', 'b']) cj.projects[join(dir, 'repo.roz', n)] = cj.projects[repo];
+      writeFileSync(join(home, '.claude.json'), JSON.stringify(cj, null, 2));
+
+      api = await startFakeApi(
+        {
+          main: [
+            { name: 'a-first', when: on.user(/A-TASK/), reply: say(AGENTS.a.first) },
+            { name: 'a-second', when: on.user(/A-AGAIN/), reply: say(AGENTS.a.second) },
+            { name: 'b-first', when: on.user(/B-TASK/), reply: say(AGENTS.b.first) },
+            { name: 'b-second', when: on.user(/B-AGAIN/), reply: say(AGENTS.b.second) },
+          ],
+        },
+        { maxRequests: 80 },
+      );
+      const env = ptyClientEnv({ home, storage, apiUrl: api.url });
+      const clientArgs = ['--permission-mode', 'default'];
+      for (const n of ['a', 'b'] as const) {
+        const add = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'add', n, '--no-start', '--prompt', AGENTS[n].task, '--', ...clientArgs], {
+          cwd: repo,
+          env,
+          encoding: 'utf8',
+        });
+        expect(add.status, add.stderr).toBe(0);
+      }
+      const answered = (name: string) => api!.requests.filter((r) => r.answeredBy === name);
+      const registry = () => {
+        const f = readdirSync(join(storage, 'fleet')).find((x) => /^[0-9a-f]{24}\.json$/.test(x))!;
+        return JSON.parse(readFileSync(join(storage, 'fleet', f), 'utf8')) as {
+          agents: Record<string, { running?: { supervisor_pid: number; session: string | null }; last_session?: string }>;
+        };
+      };
+      const supervisorPids = () =>
+        readdirSync(join(storage, 'control'))
+          .map((f) => /-(\d+)\.json$/.exec(f)?.[1])
+          .filter((p): p is string => !!p)
+          .map(Number)
+          .filter(alive);
+      const startRun = () => {
+        const t = startPtyScreen(
+          process.execPath,
+          [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, ...clientArgs],
+          { cols: 120, rows: 40, env, cwd: repo },
+        );
+        terms.push(t);
+        return t;
+      };
+      const stepOf =
+        (t: PtyScreen) =>
+        (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
+          t.waitFor(cond, what, ms).catch((err: Error) => {
+            throw new Error(`${err.message}\n--- registry:\n${JSON.stringify(registry(), null, 1)}\n--- fake API:\n${summarize(api!.requests)}`);
+          });
+
+      // The first run: a and b started under it, each answers its first prompt.
+      const t1 = startRun();
+      const step1 = stepOf(t1);
+      await step1(/roz │/, "roz's status line", 60_000);
+      for (const n of ['a', 'b'] as const) {
+        const r = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'start', n], { cwd: repo, env, encoding: 'utf8' });
+        expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+      }
+      await step1(() => answered('a-first').length === 1 && answered('b-first').length === 1, 'a and b answer their first prompts', 120_000);
+      // The client has written each answer to its transcript (what its --resume reads back), as it would long before a reboot.
+      await step1(() => transcriptsHold(home, [AGENTS.a.first, AGENTS.b.first]), 'both answers in the clients’ transcripts', 30_000);
+      // The registry knows both run, under this supervisor, in which conversation.
+      await step1(() => ['a', 'b'].every((n) => !!registry().agents[n]?.running?.session), 'both marked running with their sessions', 30_000);
+      const sessions = { a: registry().agents.a!.running!.session!, b: registry().agents.b!.running!.session! };
+      const [sup] = supervisorPids();
+      expect(sup, 'the background supervisor').toBeGreaterThan(0);
+
+      // A reboot, as far as roz can tell: the supervisor, every client under it and the screen, SIGKILLed at once.
+      const everything = [sup!, ...descendantsOf(sup!), t1.pid, ...descendantsOf(t1.pid)];
+      for (const p of everything)
+        try {
+          process.kill(p, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      for (let i = 0; i < 50 && everything.some(alive); i++) await sleep(100);
+      expect(everything.filter(alive)).toEqual([]);
+      // Nothing cleared the marks: they name a supervisor that is gone.
+      expect(registry().agents.a!.running?.supervisor_pid).toBe(sup);
+
+      // roz run again: it lists a and b and offers to resume them; accepted (all).
+      const t2 = startRun();
+      const step2 = stepOf(t2);
+      await step2(/2 agents were running when their supervisor stopped/, 'the list of interrupted agents', 60_000);
+      await step2(new RegExp(`a .*roz/a .*${sessions.a}`), 'a with its conversation', 5_000);
+      await step2(/resume a, b\? \[A\]ll \/ \[p\]ick \/ \[n\]one/, 'the offer', 5_000);
+      await press(t2, 'a', '\r');
+      await step2(
+        () => ['a', 'b'].every((n) => (registry().agents[n]?.running?.supervisor_pid ?? sup) !== sup),
+        'a and b running under the new supervisor',
+        60_000,
+      );
+      await step2(/roz │/, "roz's status line", 60_000);
+      await sleep(5_000);
+
+      // In each pane, the human asks on: the same conversation, the first prompt never again.
+      for (const [n, down] of [
+        ['a', 'j'],
+        ['b', 'j'],
+      ] as const) {
+        await press(t2, HOTKEY, '6', down);
+        await step2(new RegExp(`› ${n} `), `${n} selected`, 10_000);
+        await press(t2, '\r');
+        await sleep(1_500);
+        t2.write(AGENTS[n].again);
+        await sleep(500);
+        t2.write('\r');
+        await step2(() => answered(`${n}-second`).length === 1, `${n}'s second turn`, 90_000);
+        const texts = answered(`${n}-second`)[0]!
+          .messages.map((m) => m.text)
+          .join('\n');
+        expect(texts, summarize(api!.requests)).toContain(AGENTS[n].task);
+        expect(texts).toContain(AGENTS[n].first);
+      }
+      // Each first prompt reached the model once (side requests, e.g. the client's title, aside).
+      for (const n of ['a', 'b'] as const) {
+        expect(answered(`${n}-first`).length, summarize(api.requests)).toBe(1);
+        expect(api.requests.filter((r) => r.role === 'main' && r.lastUserText.includes(AGENTS[n].task.slice(0, 6))).length, summarize(api.requests)).toBe(1);
+      }
+      expect(registry().agents.a!.last_session).toBe(sessions.a);
+      pids.push(...supervisorPids());
+    },
+    420_000,
+  );
+});
