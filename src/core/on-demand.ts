@@ -11,6 +11,7 @@ type Modules = {
   'intents-parser': typeof import('./governance/intents-parser.js');
   'trace-schema': typeof import('./governance/trace-schema.js');
   shell: typeof import('./shell/index.js');
+  effects: typeof import('./shell/effects.js');
 };
 export type OnDemandModule = keyof Modules;
 
@@ -19,6 +20,8 @@ const importers: { [K in OnDemandModule]: () => Promise<Modules[K]> } = {
   'intents-parser': () => import('./governance/intents-parser.js'),
   'trace-schema': () => import('./governance/trace-schema.js'),
   shell: () => import('./shell/index.js'),
+  // The effects lexicon and classes (issue 30): only for commands whose words could carry an effect.
+  effects: () => import('./shell/effects.js'),
 };
 
 const loaded: Partial<Modules> = {};
@@ -50,6 +53,8 @@ export async function loadOnDemand(name: OnDemandModule): Promise<void> {
   } catch (err) {
     failed[name] = err instanceof Error ? err : new Error(String(err));
   }
+  // Two hook files that cannot import each other: the shell classifier gets the effects module here.
+  if (loaded.shell && loaded.effects) loaded.shell.installEffects(loaded.effects);
 }
 
 /** Loaders of modules outside core (engine/snapshots.ts registers the store's tree-snapshot): loadAllOnDemand runs them too. */

@@ -33,7 +33,14 @@ export const analysis: (command: string) => ShellAnalysis = memo((command) => on
 export const writeReport: (command: string) => WriteReport = memo((command) => onDemand('shell').writeTargetsOf(analysis(command)));
 
 /** The destructive-command guard's verdict (core/shell/destructive.ts). */
-export const destructiveVerdict: (command: string) => DestructiveVerdict = memo((command) => onDemand('shell').classifyAnalysis(analysis(command)));
+export const destructiveVerdict: (command: string) => DestructiveVerdict = memo((command) => {
+  const v = onDemand('shell').classifyAnalysis(analysis(command));
+  if (v.needsEffects !== true) return v;
+  // A word the effects module acts on (issue 30): load it (NotLoaded makes the engine load it
+  // and run the call again; core/on-demand.ts installs it into the classifier) and judge again.
+  onDemand('effects');
+  return onDemand('shell').classifyAnalysis(analysis(command));
+});
 
 /**
  * The argv of a command line that is exactly one plain simple command: no

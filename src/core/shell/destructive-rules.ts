@@ -533,6 +533,8 @@ const cloudDeleteVerb: Condition = ({ cmd, args }) => {
     return (args.operands[0] === 'state' && args.operands[1] === 'rm') || (args.operands[0] === 'workspace' && args.operands[1] === 'delete');
   // `rclone`, `mc`, `s3cmd` mirror trees: only their deleting verbs.
   const ops = args.operands.slice(0, 4);
+  // The CLI's own extensions, components and configuration: reinstallable, on this machine.
+  if (/^(?:extensions?|components|config|configure|cache|plugins?|alias|context)$/.test(ops[0] ?? '')) return false;
   if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
   return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
 };

@@ -2,7 +2,18 @@
 import { gitSubcommandIndex, parseArgs } from './args.js';
 import { analyzeCommand } from './commands.js';
 import { DESTRUCTIVE_RULES, isInterpreter, nested, type DestructiveRule } from './destructive-rules.js';
+import { EFFECT_HINT } from './effects-hint.js';
 import type { ShellAnalysis, SimpleCommand } from './types.js';
+
+/** What the on-demand effects module (effects.ts) offers; installed by core/on-demand.ts when it loads. */
+export interface EffectsModule {
+  judgeEffects(cmd: SimpleCommand, inert: boolean): Array<{ rule: string; why: string; effect: string }>;
+}
+let effects: EffectsModule | undefined;
+/** Called by core/on-demand.ts once both this module and effects.ts are loaded (they are separate hook files). */
+export function installEffects(m: EffectsModule | undefined): void {
+  effects = m;
+}
 
 /** One rule that fired, on which effective command. */
 export interface DestructiveFinding {
@@ -12,6 +23,8 @@ export interface DestructiveFinding {
   why: string;
   /** The runner the command ran through (`docker exec`, `npx`, `ssh`), for the human's line. */
   via?: string;
+  /** The human's line when the rule knows the object and where it lives (`destroys my-app (flyctl apps destroy)`). */
+  effect?: string;
 }
 
 export interface DestructiveVerdict {
@@ -19,6 +32,8 @@ export interface DestructiveVerdict {
   findings: DestructiveFinding[];
   /** False when part of the command could not be analysed (see ShellAnalysis.complete): fail closed. */
   complete: boolean;
+  /** A command may have an effect only the on-demand effects module judges, and it is not loaded: load it and ask again. */
+  needsEffects?: true;
 }
 
 /**
@@ -58,11 +73,123 @@ export function classifyDestructive(source: string): DestructiveVerdict {
 /** classifyDestructive for an analysis the caller already has. */
 export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
   const findings: DestructiveFinding[] = [];
-  for (const cmd of analysis.commands) {
-    for (const rule of rulesFor(ruleName(cmd))) check(rule, cmd, analysis, findings);
+  let needsEffects = false;
+  for (const found of analysis.commands) {
+    const cmd = alias(found);
+    const quiet = inert(cmd);
+    if (!quiet) for (const rule of rulesFor(ruleName(cmd))) check(rule, cmd, analysis, findings);
     for (const rule of ANY) check(rule, cmd, analysis, findings);
+    if (!mayHaveEffects(cmd)) continue;
+    if (effects === undefined) {
+      needsEffects = true;
+      continue;
+    }
+    for (const e of effects.judgeEffects(cmd, quiet)) {
+      if (findings.some((f) => f.rule === e.rule && f.command === describe(cmd))) continue;
+      const via = runnerOf(cmd);
+      findings.push({ rule: e.rule, command: describe(cmd), why: e.why, effect: e.effect, ...(via === undefined ? {} : { via }) });
+    }
   }
-  return { destructive: findings.length > 0, findings, complete: analysis.complete };
+  // Not loaded: fail closed (an ask naming why) for a caller that does not load it; shell-view loads it and asks again.
+  if (needsEffects && findings.length === 0) {
+    findings.push({ rule: 'effects-unloaded', command: '', why: "roz could not judge this command's effects (its effects module is not loaded)" });
+  }
+  return { destructive: findings.length > 0, findings, complete: analysis.complete, ...(needsEffects ? { needsEffects: true as const } : {}) };
+}
+
+function mayHaveEffects(cmd: SimpleCommand): boolean {
+  if (EFFECT_HINT.test(cmd.name)) return true;
+  for (let i = 1; i < cmd.argv.length; i++) if (EFFECT_HINT.test(cmd.argv[i]!)) return true;
+  for (const r of cmd.redirects) if (EFFECT_HINT.test(r.target)) return true;
+  return false;
+}
+
+/**
+ * A dry run or a help page runs nothing (issue 30): `--help`, `-help`, `--dry-run[=client|server]`,
+ * `--dryrun`, `--what-if`, `--preview-only`, `--simulate`; `help SUBCOMMAND` (and aws's trailing
+ * `help`); `-h` after a subcommand word where it is not a host (`kubectl delete -h`, not
+ * `redis-cli -h prod FLUSHALL`); `-n` only where the tool documents it as a dry run (rsync, rclone,
+ * s3cmd, make, gsutil rsync, git clean/rm/push/add/mv/prune/reflog expire/worktree prune).
+ * Never for the tools of EXEMPT_NAMES' complement: a BSD `rm -rf x --help` deletes x, then
+ * fails on the file `--help`; shells and interpreters run their code whatever follows it.
+ */
+export function inert(cmd: SimpleCommand): boolean {
+  const argv = cmd.argv;
+  if (argv.length < 2 || !EXEMPT_NAMES.test(cmd.name)) return false;
+  const end = argv.indexOf('--');
+  const words = end === -1 ? argv.slice(1) : argv.slice(1, end);
+  for (const w of words) {
+    if (
+      w === '--help' ||
+      w === '-help' ||
+      w === '--dryrun' ||
+      w === '--dry_run' ||
+      w === '--what-if' ||
+      w === '--whatif' ||
+      w === '--preview-only' ||
+      w === '--simulate'
+    )
+      return true;
+    if (w === '--dry-run' || (w.startsWith('--dry-run=') && !/=(?:none|false|no)$/i.test(w))) return true;
+  }
+  if (words[0] === 'help' || (cmd.name === 'aws' && words.at(-1) === 'help')) return true;
+  if (cmd.name === 'git') {
+    const at = gitSubcommandIndex(argv);
+    if (at < 0) return false;
+    const sub = argv[at];
+    if (argv[at + 1] === '-h' || sub === 'help') return true;
+    const dry = new Set(['clean', 'rm', 'push', 'add', 'mv', 'prune']);
+    const subDry = dry.has(sub!) || (sub === 'reflog' && argv[at + 1] === 'expire') || (sub === 'worktree' && argv[at + 1] === 'prune');
+    return subDry && argv.slice(at + 1, end === -1 ? undefined : end).some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w));
+  }
+  const firstIsWord = /^[a-z]/i.test(words[0] ?? '');
+  if (firstIsWord && words.includes('-h') && !HOST_H.has(cmd.name)) return true;
+  const dashN = DRY_N[cmd.name];
+  if (dashN !== undefined && (dashN === '' || words.includes(dashN))) return words.some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w));
+  return false;
+}
+/** Tools whose `-n` is a dry run; a value names the subcommand it must be under (gsutil's `cp -n` is no-clobber). */
+const DRY_N: Readonly<Record<string, string>> = { rsync: '', rclone: '', s3cmd: '', make: '', gmake: '', gsutil: 'rsync' };
+/** Clients whose `-h` is the host, not help. */
+const HOST_H = new Set([
+  'redis-cli',
+  'mysql',
+  'mariadb',
+  'mysqladmin',
+  'mysqldump',
+  'psql',
+  'pg_dump',
+  'pg_restore',
+  'dropdb',
+  'createdb',
+  'dropuser',
+  'mongo',
+  'mongosh',
+  'clickhouse-client',
+  'influx',
+  'sqlcmd',
+  'cockroach',
+  'rsync',
+]);
+/**
+ * Programs whose help or dry-run flag is honoured (or rejected before anything runs): any
+ * subcommand CLI, not the POSIX file tools, killers, shells or interpreters.
+ */
+const EXEMPT_NAMES =
+  /^(?!(?:rm|rmdir|unlink|shred|dd|chmod|chown|chgrp|find|truncate|mv|cp|kill|killall|pkill|crontab|wipefs|mkfs.*|sgdisk|sfdisk|fdisk|parted|xargs|sh|bash|zsh|dash|ksh|fish|python.*|node.*|ruby.*|perl.*|php.*|deno|bun|lua.*|eval|exec|ssh|psql|mysql|mariadb|sqlite3|mongosh|mongo|redis-cli|cqlsh|clickhouse-client|duckdb|sqlcmd)$)/;
+
+/** Alternate binaries of known tools: `git-reset` (git-core's own) is `git reset`; `rimraf` is `rm -rf`. */
+function alias(cmd: SimpleCommand): SimpleCommand {
+  const m = /^git-([a-z][\w-]*)$/.exec(cmd.name);
+  if (m !== null && m[1] !== 'lfs' && m[1] !== 'shell') {
+    return { ...cmd, name: 'git', argv: ['git', m[1]!, ...cmd.argv.slice(1)], dynamic: [false, ...cmd.dynamic], glob: [false, ...cmd.glob] };
+  }
+  if (cmd.name === 'rimraf' || cmd.name === 'del-cli') {
+    const ops = cmd.argv.slice(1).filter((w) => !w.startsWith('-'));
+    if (ops.length === 0) return cmd;
+    return { ...cmd, name: 'rm', argv: ['rm', '-rf', ...ops], dynamic: [false, false, ...ops.map(() => false)], glob: [false, false, ...ops.map(() => false)] };
+  }
+  return cmd;
 }
 
 /** `mkfs.ext4` and friends share one name family; everything else matches by basename. */
