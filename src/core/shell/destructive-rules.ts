@@ -470,75 +470,6 @@ const KUBECTL_SHAPE: OptionShape = {
   ],
 };
 
-/** Cloud and platform CLIs whose resources live elsewhere: their delete verbs are not undoable here. */
-const CLOUD_CLIS = [
-  'aws',
-  'gcloud',
-  'gsutil',
-  'az',
-  'doctl',
-  'linode-cli',
-  'hcloud',
-  'oci',
-  'ibmcloud',
-  'scw',
-  'exo',
-  'vultr-cli',
-  'heroku',
-  'fly',
-  'flyctl',
-  'vercel',
-  'netlify',
-  'firebase',
-  'wrangler',
-  'supabase',
-  'railway',
-  'render',
-  'eksctl',
-  'gh',
-  'glab',
-  'doppler',
-  'vault',
-  'consul',
-  'nomad',
-  'aliyun',
-  'tccli',
-  'openstack',
-  'swift',
-  'rclone',
-  'mc',
-  's3cmd',
-  'b2',
-  'az',
-  'kind',
-  'minikube',
-  'k3d',
-  'terraform',
-  'tofu',
-  'terragrunt',
-  'cdk',
-  'sam',
-  'serverless',
-  'sls',
-];
-
-/** `delete`, `delete-stack`, `terminate-instances`, `apps:destroy`, `rb`, `rm -r`... among the operands. */
-const DELETE_VERB =
-  /^(?:delete|destroy|terminate|remove|purge|deregister|wipe|nuke|uninstall)(?:[-_].*)?$|^[\w-]+:(?:destroy|delete|remove|reset|wipe|purge)$|^(?:rb|rm|del|purge|teardown|down|reset)$/;
-
-const cloudDeleteVerb: Condition = ({ cmd, args }) => {
-  if (args.long.has('--help') || args.operands.includes('help')) return false;
-  // `gh repo delete` has its own rule; `terraform destroy` too; `gh api -X DELETE` as well.
-  if (cmd.name === 'gh' || cmd.name === 'terraform' || cmd.name === 'tofu' || cmd.name === 'terragrunt')
-    return (args.operands[0] === 'state' && args.operands[1] === 'rm') || (args.operands[0] === 'workspace' && args.operands[1] === 'delete');
-  // `rclone`, `mc`, `s3cmd` mirror trees: only their deleting verbs.
-  const ops = args.operands.slice(0, 4);
-  // The CLI's own extensions, components and configuration: reinstallable, on this machine.
-  if (/^(?:extensions?|components|config|configure|cache|plugins?|alias|context)$/.test(ops[0] ?? '')) return false;
-  if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
-  return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
-};
-
 /** Opaque reasons that mean a shell or interpreter runs text nobody has read (not just an unknown write). */
 const SHELL_TEXT =
   /runs a script whose text|eval of a string|runs a command that is not known|command lines it reads from stdin|command text read from stdin|remote command that is not known|nested too deeply|-S cannot be analysed|--split-string re-splits/;
@@ -569,53 +500,6 @@ function checkoutOperands(argv: readonly string[], args: ParsedArgs): number {
   }
   return n;
 }
-
-/**
- * Framework and ORM commands that drop, reset or roll back a whole database, as data: the tool
- * (the binary, or the script an interpreter runs: `php artisan`, `python manage.py`), the task
- * words that destroy, and the flags that make a push destructive. Checked against the task
- * words, so `rails db:migrate` passes and `rails db:drop` asks.
- */
-const FRAMEWORK_RESETS: Readonly<Record<string, RegExp>> = {
-  prisma: /^(?:migrate reset|db push --(?:force-reset|accept-data-loss))\b/,
-  'drizzle-kit': /^(?:drop|push --force)\b/,
-  rails: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
-  rake: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
-  artisan: /^(?:migrate:(?:fresh|reset|refresh)|db:wipe)\b/,
-  'manage.py': /^(?:flush|reset_db)\b/,
-  'django-admin': /^(?:flush|reset_db)\b/,
-  knex: /^migrate:rollback .*--all\b/,
-  typeorm: /^schema:drop\b/,
-  'typeorm-ts-node-commonjs': /^schema:drop\b/,
-  sequelize: /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
-  'sequelize-cli': /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
-  alembic: /^downgrade base\b/,
-  flyway: /^clean\b/,
-  liquibase: /^(?:drop-all|dropAll)\b/,
-  mix: /^ecto\.(?:drop|reset)\b/,
-  sqlx: /^database (?:drop|reset)\b/,
-  diesel: /^database reset\b/,
-  dbmate: /^drop\b/,
-  atlas: /^schema clean\b/,
-};
-const FRAMEWORK_SCRIPTS = new Set(['artisan', 'manage.py', 'rails', 'rake']);
-
-const frameworkReset: Condition = ({ cmd }) => {
-  let tool = cmd.name;
-  let from = 1;
-  // `php artisan migrate:fresh`, `python3 manage.py flush`, `ruby bin/rails db:drop`.
-  if (isInterpreter(tool) && cmd.argv[1] !== undefined) {
-    tool = cmd.argv[1].slice(cmd.argv[1].lastIndexOf('/') + 1);
-    if (!FRAMEWORK_SCRIPTS.has(tool)) return false;
-    from = 2;
-  }
-  const re = FRAMEWORK_RESETS[tool];
-  if (re === undefined) return false;
-  const words = cmd.argv.slice(from);
-  // Help or a dry run drops nothing.
-  if (words.some((w) => w === '--help' || w === '-h' || w === '--dry-run')) return false;
-  return re.test(words.join(' '));
-};
 
 // ---- the table ----------------------------------------------------------------------------
 
@@ -949,12 +833,6 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all')),
   },
   {
-    id: 'cloud-delete',
-    description: 'a cloud or platform CLI deleting, destroying or terminating remote resources',
-    names: CLOUD_CLIS,
-    when: cloudDeleteVerb,
-  },
-  {
     id: 'gh-api-delete',
     description: 'a DELETE request through the GitHub API removes a remote resource',
     names: ['gh'],
@@ -1026,12 +904,6 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     description: 'deletes a GitHub repository, release, or other GitHub resource',
     names: ['gh'],
     when: ({ args }) => args.operands[1] === 'delete' || args.operands[1] === 'delete-asset',
-  },
-  {
-    id: 'framework-reset',
-    description: 'a framework or ORM command drops, resets or rolls back the whole database',
-    names: [...Object.keys(FRAMEWORK_RESETS), 'php', 'python', 'python3', 'ruby'],
-    when: frameworkReset,
   },
   {
     id: 'cloud-storage-delete',

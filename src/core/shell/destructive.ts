@@ -2,7 +2,7 @@
 import { gitSubcommandIndex, parseArgs } from './args.js';
 import { analyzeCommand } from './commands.js';
 import { DESTRUCTIVE_RULES, isInterpreter, nested, type DestructiveRule } from './destructive-rules.js';
-import { EFFECT_HINT } from './effects-hint.js';
+import { effectHint } from './effects-hint.js';
 import type { ShellAnalysis, SimpleCommand } from './types.js';
 
 /** What the on-demand effects module (effects.ts) offers; installed by core/on-demand.ts when it loads. */
@@ -87,7 +87,7 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
     for (const e of effects.judgeEffects(cmd, quiet)) {
       if (findings.some((f) => f.rule === e.rule && f.command === describe(cmd))) continue;
       const via = runnerOf(cmd);
-      findings.push({ rule: e.rule, command: describe(cmd), why: e.why, effect: e.effect, ...(via === undefined ? {} : { via }) });
+      findings.push({ rule: e.rule, command: describe(cmd), why: `${e.effect}: ${e.why}`, effect: e.effect, ...(via === undefined ? {} : { via }) });
     }
   }
   // Not loaded: fail closed (an ask naming why) for a caller that does not load it; shell-view loads it and asks again.
@@ -98,9 +98,9 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
 }
 
 function mayHaveEffects(cmd: SimpleCommand): boolean {
-  if (EFFECT_HINT.test(cmd.name)) return true;
-  for (let i = 1; i < cmd.argv.length; i++) if (EFFECT_HINT.test(cmd.argv[i]!)) return true;
-  for (const r of cmd.redirects) if (EFFECT_HINT.test(r.target)) return true;
+  if (effectHint(cmd.name)) return true;
+  for (let i = 1; i < cmd.argv.length; i++) if (effectHint(cmd.argv[i]!)) return true;
+  for (const r of cmd.redirects) if (effectHint(r.target)) return true;
   return false;
 }
 
@@ -110,12 +110,12 @@ function mayHaveEffects(cmd: SimpleCommand): boolean {
  * `help`); `-h` after a subcommand word where it is not a host (`kubectl delete -h`, not
  * `redis-cli -h prod FLUSHALL`); `-n` only where the tool documents it as a dry run (rsync, rclone,
  * s3cmd, make, gsutil rsync, git clean/rm/push/add/mv/prune/reflog expire/worktree prune).
- * Never for the tools of EXEMPT_NAMES' complement: a BSD `rm -rf x --help` deletes x, then
+ * Never for the tools honoursHelp refuses: a BSD `rm -rf x --help` deletes x, then
  * fails on the file `--help`; shells and interpreters run their code whatever follows it.
  */
 export function inert(cmd: SimpleCommand): boolean {
   const argv = cmd.argv;
-  if (argv.length < 2 || !EXEMPT_NAMES.test(cmd.name)) return false;
+  if (argv.length < 2 || !honoursHelp(cmd.name)) return false;
   const end = argv.indexOf('--');
   const words = end === -1 ? argv.slice(1) : argv.slice(1, end);
   for (const w of words) {
@@ -142,7 +142,8 @@ export function inert(cmd: SimpleCommand): boolean {
     const subDry = dry.has(sub!) || (sub === 'reflog' && argv[at + 1] === 'expire') || (sub === 'worktree' && argv[at + 1] === 'prune');
     return subDry && argv.slice(at + 1, end === -1 ? undefined : end).some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w));
   }
-  const firstIsWord = /^[a-z]/i.test(words[0] ?? '');
+  const c = (words[0] ?? '').charCodeAt(0) | 32;
+  const firstIsWord = c >= 97 && c <= 122;
   if (firstIsWord && words.includes('-h') && !HOST_H.has(cmd.name)) return true;
   const dashN = DRY_N[cmd.name];
   if (dashN !== undefined && (dashN === '' || words.includes(dashN))) return words.some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w));
@@ -173,16 +174,26 @@ const HOST_H = new Set([
 ]);
 /**
  * Programs whose help or dry-run flag is honoured (or rejected before anything runs): any
- * subcommand CLI, not the POSIX file tools, killers, shells or interpreters.
+ * subcommand CLI, not the POSIX file tools, killers, shells, interpreters or SQL clients.
+ * A set and prefixes, not a regular expression: see effects-hint.ts on what a regex costs a hook.
  */
-const EXEMPT_NAMES =
-  /^(?!(?:rm|rmdir|unlink|shred|dd|chmod|chown|chgrp|find|truncate|mv|cp|kill|killall|pkill|crontab|wipefs|mkfs.*|sgdisk|sfdisk|fdisk|parted|xargs|sh|bash|zsh|dash|ksh|fish|python.*|node.*|ruby.*|perl.*|php.*|deno|bun|lua.*|eval|exec|ssh|psql|mysql|mariadb|sqlite3|mongosh|mongo|redis-cli|cqlsh|clickhouse-client|duckdb|sqlcmd)$)/;
+const NO_HELP = new Set(
+  (
+    'rm rmdir unlink shred dd chmod chown chgrp find truncate mv cp kill killall pkill crontab wipefs sgdisk sfdisk fdisk parted xargs ' +
+    'sh bash zsh dash ksh fish deno bun eval exec ssh psql mysql mariadb sqlite3 mongosh mongo redis-cli cqlsh clickhouse-client duckdb sqlcmd'
+  ).split(' '),
+);
+function honoursHelp(name: string): boolean {
+  if (NO_HELP.has(name)) return false;
+  for (const p of ['mkfs', 'python', 'node', 'ruby', 'perl', 'php', 'lua']) if (name.startsWith(p)) return false;
+  return true;
+}
+/^(?!(?:rm|rmdir|unlink|shred|dd|chmod|chown|chgrp|find|truncate|mv|cp|kill|killall|pkill|crontab|wipefs|mkfs.*|sgdisk|sfdisk|fdisk|parted|xargs|sh|bash|zsh|dash|ksh|fish|python.*|node.*|ruby.*|perl.*|php.*|deno|bun|lua.*|eval|exec|ssh|psql|mysql|mariadb|sqlite3|mongosh|mongo|redis-cli|cqlsh|clickhouse-client|duckdb|sqlcmd)$)/;
 
 /** Alternate binaries of known tools: `git-reset` (git-core's own) is `git reset`; `rimraf` is `rm -rf`. */
 function alias(cmd: SimpleCommand): SimpleCommand {
-  const m = /^git-([a-z][\w-]*)$/.exec(cmd.name);
-  if (m !== null && m[1] !== 'lfs' && m[1] !== 'shell') {
-    return { ...cmd, name: 'git', argv: ['git', m[1]!, ...cmd.argv.slice(1)], dynamic: [false, ...cmd.dynamic], glob: [false, ...cmd.glob] };
+  if (cmd.name.startsWith('git-') && cmd.name.length > 4 && cmd.name !== 'git-lfs' && cmd.name !== 'git-shell') {
+    return { ...cmd, name: 'git', argv: ['git', cmd.name.slice(4), ...cmd.argv.slice(1)], dynamic: [false, ...cmd.dynamic], glob: [false, ...cmd.glob] };
   }
   if (cmd.name === 'rimraf' || cmd.name === 'del-cli') {
     const ops = cmd.argv.slice(1).filter((w) => !w.startsWith('-'));

@@ -33,6 +33,8 @@ export interface Effect {
 
 /** The rule ids this module reports (test/core/shell/destructive.test.ts checks each is exercised). */
 export const EFFECT_RULES = [
+  'cloud-delete',
+  'framework-reset',
   'destroying-verb',
   'publish',
   'sync-delete',
@@ -314,9 +316,154 @@ export function judgeEffects(cmd: SimpleCommand, inert: boolean): Effect[] {
   if (inert || cmd.argv.length === 0) return out;
   const { name, argv } = asProgram(cmd);
   const e =
-    fileEffects(name, argv) ?? safetyEffects(name, argv) ?? httpDelete(name, argv) ?? syncDelete(name, argv) ?? publishing(name, argv) ?? lexicon(name, argv);
+    fileEffects(name, argv) ??
+    safetyEffects(name, argv) ??
+    httpDelete(name, argv) ??
+    syncDelete(name, argv) ??
+    publishing(name, argv) ??
+    cloudOrFramework(cmd) ??
+    lexicon(name, argv);
   if (e !== null) out.push(e);
   return out;
+}
+
+/** Cloud and platform CLIs whose resources live elsewhere: their delete verbs are not undoable here. */
+const CLOUD_CLIS = new Set([
+  'aws',
+  'gcloud',
+  'gsutil',
+  'az',
+  'doctl',
+  'linode-cli',
+  'hcloud',
+  'oci',
+  'ibmcloud',
+  'scw',
+  'exo',
+  'vultr-cli',
+  'heroku',
+  'fly',
+  'flyctl',
+  'vercel',
+  'netlify',
+  'firebase',
+  'wrangler',
+  'supabase',
+  'railway',
+  'render',
+  'eksctl',
+  'gh',
+  'glab',
+  'doppler',
+  'vault',
+  'consul',
+  'nomad',
+  'aliyun',
+  'tccli',
+  'openstack',
+  'swift',
+  'rclone',
+  'mc',
+  's3cmd',
+  'b2',
+  'az',
+  'kind',
+  'minikube',
+  'k3d',
+  'terraform',
+  'tofu',
+  'terragrunt',
+  'cdk',
+  'sam',
+  'serverless',
+  'sls',
+]);
+
+/** `delete`, `delete-stack`, `terminate-instances`, `apps:destroy`, `rb`, `rm -r`... among the operands. */
+const DELETE_VERB =
+  /^(?:delete|destroy|terminate|remove|purge|deregister|wipe|nuke|uninstall)(?:[-_].*)?$|^[\w-]+:(?:destroy|delete|remove|reset|wipe|purge)$|^(?:rb|rm|del|purge|teardown|down|reset)$/;
+
+function cloudDeleteVerb(cmd: SimpleCommand): boolean {
+  const args = parseArgs(cmd.argv, 1);
+  if (args.long.has('--help') || args.operands.includes('help')) return false;
+  // `gh repo delete` has its own rule; `terraform destroy` too; `gh api -X DELETE` as well.
+  if (cmd.name === 'gh' || cmd.name === 'terraform' || cmd.name === 'tofu' || cmd.name === 'terragrunt')
+    return (args.operands[0] === 'state' && args.operands[1] === 'rm') || (args.operands[0] === 'workspace' && args.operands[1] === 'delete');
+  // `rclone`, `mc`, `s3cmd` mirror trees: only their deleting verbs.
+  const ops = args.operands.slice(0, 4);
+  // The CLI's own extensions, components and configuration: reinstallable, on this machine.
+  if (/^(?:extensions?|components|config|configure|cache|plugins?|alias|context)$/.test(ops[0] ?? '')) return false;
+  if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
+  return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
+}
+
+/**
+ * Framework and ORM commands that drop, reset or roll back a whole database, as data: the tool
+ * (the binary, or the script an interpreter runs: `php artisan`, `python manage.py`), the task
+ * words that destroy, and the flags that make a push destructive. Checked against the task
+ * words, so `rails db:migrate` passes and `rails db:drop` asks.
+ */
+const FRAMEWORK_RESETS: Readonly<Record<string, RegExp>> = {
+  prisma: /^(?:migrate reset|db push --(?:force-reset|accept-data-loss))\b/,
+  'drizzle-kit': /^(?:drop|push --force)\b/,
+  rails: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
+  rake: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
+  artisan: /^(?:migrate:(?:fresh|reset|refresh)|db:wipe)\b/,
+  'manage.py': /^(?:flush|reset_db)\b/,
+  'django-admin': /^(?:flush|reset_db)\b/,
+  knex: /^migrate:rollback .*--all\b/,
+  typeorm: /^schema:drop\b/,
+  'typeorm-ts-node-commonjs': /^schema:drop\b/,
+  sequelize: /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
+  'sequelize-cli': /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
+  alembic: /^downgrade base\b/,
+  flyway: /^clean\b/,
+  liquibase: /^(?:drop-all|dropAll)\b/,
+  mix: /^ecto\.(?:drop|reset)\b/,
+  sqlx: /^database (?:drop|reset)\b/,
+  diesel: /^database reset\b/,
+  dbmate: /^drop\b/,
+  atlas: /^schema clean\b/,
+};
+const FRAMEWORK_SCRIPTS = new Set(['artisan', 'manage.py', 'rails', 'rake']);
+
+function frameworkReset(cmd: SimpleCommand): boolean {
+  let tool = cmd.name;
+  let from = 1;
+  // `php artisan migrate:fresh`, `python3 manage.py flush`, `ruby bin/rails db:drop`.
+  if (/^(?:php|python|ruby)[\d.]*$/.test(tool) && cmd.argv[1] !== undefined) {
+    tool = cmd.argv[1].slice(cmd.argv[1].lastIndexOf('/') + 1);
+    if (!FRAMEWORK_SCRIPTS.has(tool)) return false;
+    from = 2;
+  }
+  if (!Object.hasOwn(FRAMEWORK_RESETS, tool)) return false;
+  const re = FRAMEWORK_RESETS[tool]!;
+  const words = cmd.argv.slice(from);
+  // Help or a dry run drops nothing.
+  if (words.some((w) => w === '--help' || w === '-h' || w === '--dry-run')) return false;
+  return re.test(words.join(' '));
+}
+
+/** Cloud CLIs and framework resets, moved here from destructive-rules.ts (issue 30: the hook's common path does not load them). */
+function cloudOrFramework(cmd: SimpleCommand): Effect | null {
+  if (frameworkReset(cmd)) {
+    return {
+      rule: 'framework-reset',
+      why: 'a framework or ORM command drops, resets or rolls back the whole database',
+      effect: `drops, resets or rolls back the whole database (${cmd.argv.slice(0, 3).join(' ')})`,
+    };
+  }
+  if (!CLOUD_CLIS.has(cmd.name) || !cloudDeleteVerb(cmd)) return null;
+  const { words, index } = subcommandPath(cmd.argv);
+  const at = words.findIndex((w) => DELETE_VERB.test(w) || verbIn(w, VERBS) !== undefined);
+  const verb = at === -1 ? undefined : verbIn(words[at]!, VERBS);
+  const path = at === -1 ? words.join(' ') : words.slice(0, at + 1).join(' ');
+  const obj = at === -1 ? '' : objectAfter(cmd.argv, index[at]!);
+  return {
+    rule: 'cloud-delete',
+    why: 'a cloud or platform CLI deleting, destroying or terminating remote resources',
+    effect: `${verb === undefined ? 'tears down' : VERBS[verb]} ${obj || 'remote resources'}${where(cmd.argv)} (${cmd.name} ${path})`,
+  };
 }
 
 function fileEffects(name: string, argv: readonly string[]): Effect | null {

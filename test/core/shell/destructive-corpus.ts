@@ -373,7 +373,7 @@ export const DESTRUCTIVE_CORPUS: readonly CorpusEntry[] = [
   ['terraform apply', null],
   ['npm publish', 'publish'],
   // issue 30: the effects lexicon (src/core/shell/effects.ts), one case per rule and their neighbours
-  ['flyctl apps destroy shop --yes', 'destroying-verb'],
+  ['koyeb app delete shop', 'destroying-verb'],
   ['fly apps list', null],
   ['aws s3 sync ./out s3://site --delete', 'sync-delete'],
   ['aws s3 sync ./out s3://site --delete --dryrun', null],
