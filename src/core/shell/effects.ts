@@ -158,6 +158,7 @@ const WORD = /^[A-Za-z][\w.:-]*$/;
 
 /** Options that say where the object lives: shown to the human. */
 const WHERE = [
+  '--host',
   '--namespace',
   '--app',
   '--project',
@@ -172,7 +173,7 @@ const WHERE = [
   '--environment',
   '--env',
 ];
-const WHERE_SHORT: Readonly<Record<string, string>> = { n: '--namespace', a: '--app', g: '--resource-group' };
+const WHERE_SHORT: Readonly<Record<string, string>> = { n: '--namespace', a: '--app', g: '--resource-group', h: '--host' };
 
 /** A segment of a path word that is a verb (`batch-delete-image` → delete; `apps:destroy` → destroy; `hex.publish` → publish). */
 function verbIn(word: string, table: Readonly<Record<string, string>>): string | undefined {
@@ -203,6 +204,8 @@ function subcommandPath(argv: readonly string[]): { words: string[]; index: numb
       if (words.length === 0 && argv[i - 1]!.startsWith('-')) continue;
       break;
     }
+    // `redis-cli -h prod FLUSHALL`, `aws --profile prod s3 rm`: the value of a leading option is not a subcommand.
+    if (words.length === 0 && i > 1 && takesValue(argv[i - 1]!) && !FLAG_ONLY.has(argv[i - 1]!)) continue;
     words.push(w);
     index.push(i);
     const lower = w.toLowerCase();
@@ -219,7 +222,7 @@ function where(argv: readonly string[]): string {
     const long = name.startsWith('--') ? name : name.length === 2 && name.startsWith('-') ? WHERE_SHORT[name[1]!] : undefined;
     if (long !== undefined && WHERE.includes(long)) {
       const v = eq === -1 ? argv[i + 1] : w.slice(eq + 1);
-      if (v !== undefined && !v.startsWith('-')) return ` in ${v}`;
+      if (v !== undefined && !v.startsWith('-')) return `${long === '--host' ? ' on' : ' in'} ${v}`;
     }
   }
   return '';
@@ -231,23 +234,20 @@ function objectAfter(argv: readonly string[], at: number): string {
   for (let i = at + 1; i < argv.length && out.length < 3; i++) {
     const w = argv[i]!;
     if (w.startsWith('-')) {
-      // `--name value` / `-n value`: skip the value too unless it is the next option.
-      if (
-        !w.includes('=') &&
-        argv[i + 1] !== undefined &&
-        !argv[i + 1]!.startsWith('-') &&
-        /^--?[a-z]/.test(w) &&
-        i + 1 < argv.length &&
-        w.length > 2 &&
-        !FLAG_ONLY.has(w)
-      )
-        i++;
+      if (takesValue(w) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('-')) i++;
       continue;
     }
     out.push(w);
   }
   return out.join(' ');
 }
+/** An option whose next word is its value (`--project prod`, `-n prod`), not the object. */
+function takesValue(w: string): boolean {
+  if (w.includes('=')) return false;
+  if (w.startsWith('--')) return !FLAG_ONLY.has(w);
+  return w.length === 2 && SHORT_VALUED.includes(w[1]!);
+}
+const SHORT_VALUED = 'naghpucsiCt';
 const FLAG_ONLY = new Set(['--force', '--yes', '--all', '--recursive', '--purge', '--confirm', '--quiet', '--wait', '--cascade', '--no-wait', '--silent']);
 
 // ---- classes -----------------------------------------------------------------------------
@@ -739,7 +739,7 @@ function lexicon(name: string, argv: readonly string[]): Effect | null {
     return {
       rule: 'destroying-verb',
       why: `a subcommand that ${VERBS[verb] ?? 'destroys'} what the CLI manages (${name} ${words.slice(0, at + 1).join(' ')}): not undoable from here`,
-      effect: `${VERBS[verb] ?? 'destroys'} ${obj || 'its target'}${where(argv)} (${name} ${words.slice(0, at + 1).join(' ')})`,
+      effect: `${VERBS[verb] ?? 'destroys'} ${obj || (verb.startsWith('flush') ? 'all its data' : 'what it manages')}${where(argv)} (${name} ${words.slice(0, at + 1).join(' ')})`,
     };
   };
   for (let i = 0; i < lower.length; i++) {
