@@ -2,12 +2,12 @@
 import { gitSubcommandIndex, parseArgs } from './args.js';
 import { analyzeCommand } from './commands.js';
 import { DESTRUCTIVE_RULES, isInterpreter, nested, type DestructiveRule } from './destructive-rules.js';
-import { effectHint } from './effects-hint.js';
+import { effectHint, lazyName } from './effects-hint.js';
 import type { ShellAnalysis, SimpleCommand } from './types.js';
 
 /** What the on-demand effects module (effects.ts) offers; installed by core/on-demand.ts when it loads. */
 export interface EffectsModule {
-  judgeEffects(cmd: SimpleCommand, inert: boolean): Array<{ rule: string; why: string; effect: string }>;
+  judgeEffects(cmd: SimpleCommand, inert: boolean, all: readonly SimpleCommand[]): Array<{ rule: string; why: string; effect?: string }>;
 }
 let effects: EffectsModule | undefined;
 /** Called by core/on-demand.ts once both this module and effects.ts are loaded (they are separate hook files). */
@@ -84,10 +84,14 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
       needsEffects = true;
       continue;
     }
-    for (const e of effects.judgeEffects(cmd, quiet)) {
+    for (const e of effects.judgeEffects(cmd, quiet, analysis.commands)) {
       if (findings.some((f) => f.rule === e.rule && f.command === describe(cmd))) continue;
       const via = runnerOf(cmd);
-      findings.push({ rule: e.rule, command: describe(cmd), why: `${e.effect}: ${e.why}`, effect: e.effect, ...(via === undefined ? {} : { via }) });
+      const f: DestructiveFinding =
+        e.effect === undefined
+          ? { rule: e.rule, command: describe(cmd), why: e.why }
+          : { rule: e.rule, command: describe(cmd), why: `${e.effect}: ${e.why}`, effect: e.effect };
+      findings.push(via === undefined ? f : { ...f, via });
     }
   }
   // Not loaded: fail closed (an ask naming why) for a caller that does not load it; shell-view loads it and asks again.
@@ -98,7 +102,7 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
 }
 
 function mayHaveEffects(cmd: SimpleCommand): boolean {
-  if (effectHint(cmd.name)) return true;
+  if (lazyName(cmd.name) || effectHint(cmd.name)) return true;
   for (let i = 1; i < cmd.argv.length; i++) if (effectHint(cmd.argv[i]!)) return true;
   for (const r of cmd.redirects) if (effectHint(r.target)) return true;
   return false;

@@ -18,3 +18,17 @@ export function effectHint(word: string): boolean {
   for (const s of STEMS) if (w.includes(s)) return true;
   return false;
 }
+
+/** Programs whose destructive rules live in lazy-rules.ts (loaded with the effects module). */
+const LAZY_NAMES = new Set(
+  (
+    'cfdisk chgrp chown crontab dd docker docker-compose dropdb fdisk gdisk gh halt helm init k3s keydb-cli killall killall5 kubectl ' +
+    'microk8s.kubectl mke2fs mkswap mysqladmin nerdctl newfs oc parted pkill podman podman-compose poweroff pulumi reboot redis-cli ' +
+    'sfdisk sgdisk shutdown telinit terraform terragrunt tofu valkey-cli wipefs ' +
+    'psql mysql mariadb sqlite3 sqlite sqlcmd clickhouse-client clickhouse cockroach mongo mongosh duckdb pgcli mycli litecli usql sqlplus ' +
+    'snowsql bq cqlsh trino presto vsql isql db2 turso d1'
+  ).split(' '),
+);
+export function lazyName(name: string): boolean {
+  return LAZY_NAMES.has(name) || name.startsWith('mkfs');
+}

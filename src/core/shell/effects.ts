@@ -22,6 +22,7 @@
 //  - An HTTP DELETE (curl -X DELETE, httpie DELETE) asks.
 // Nothing here imports a module with state: this file is bundled on its own.
 import { parseArgs } from './args.js';
+import { lazyFindings } from './lazy-rules.js';
 import type { SimpleCommand } from './types.js';
 
 /** One effect: the rule id, the agent's reason, and the human's one line (object and where it lives). */
@@ -30,6 +31,7 @@ export interface Effect {
   why: string;
   effect: string;
 }
+export { LAZY_RULES } from './lazy-rules.js';
 
 /** The rule ids this module reports (test/core/shell/destructive.test.ts checks each is exercised). */
 export const EFFECT_RULES = [
@@ -311,9 +313,10 @@ function asProgram(cmd: SimpleCommand): { name: string; argv: readonly string[] 
 }
 
 /** Every effect of one command that the lexicon and the classes see. `inert`: a dry run or help (nothing but redirections happen). */
-export function judgeEffects(cmd: SimpleCommand, inert: boolean): Effect[] {
-  const out = redirectEffects(cmd);
+export function judgeEffects(cmd: SimpleCommand, inert: boolean, all: readonly SimpleCommand[] = []): Array<Effect | { rule: string; why: string }> {
+  const out: Array<Effect | { rule: string; why: string }> = redirectEffects(cmd);
   if (inert || cmd.argv.length === 0) return out;
+  out.push(...lazyFindings(cmd, all));
   const { name, argv } = asProgram(cmd);
   const e =
     fileEffects(name, argv) ??

@@ -1,7 +1,7 @@
 // Runs the whole destructive corpus and reports every mismatch at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
-import { EFFECT_RULES } from '../../../src/core/shell/effects.js';
+import { EFFECT_RULES, LAZY_RULES } from '../../../src/core/shell/effects.js';
 import { classifyDestructive } from '../../../src/core/shell/destructive.js';
 import { DESTRUCTIVE_RULES } from '../../../src/core/shell/destructive-rules.js';
 import { DESTRUCTIVE_CORPUS } from './destructive-corpus.js';
@@ -28,7 +28,7 @@ describe('classifyDestructive corpus', () => {
   });
 
   it('only references rules that exist, and every rule is exercised', () => {
-    const ids = new Set([...DESTRUCTIVE_RULES.map((r) => r.id), ...EFFECT_RULES]);
+    const ids = new Set([...DESTRUCTIVE_RULES.map((r) => r.id), ...LAZY_RULES.map((r) => r.id), ...EFFECT_RULES]);
     const used = new Set(DESTRUCTIVE_CORPUS.map(([, rule]) => rule).filter((r): r is string => r !== null));
     expect([...used].filter((id) => !ids.has(id))).toEqual([]);
     expect([...ids].filter((id) => !used.has(id))).toEqual([]);
