@@ -74,12 +74,13 @@ export function classifyDestructive(source: string): DestructiveVerdict {
 export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
   const findings: DestructiveFinding[] = [];
   let needsEffects = false;
+  const hinted = analysis.commands.some((c) => lazyName(c.name)) || effectHint(analysis.commands.map(lineOf).join(' '));
   for (const found of analysis.commands) {
     const cmd = alias(found);
     const quiet = inert(cmd);
     if (!quiet) for (const rule of rulesFor(ruleName(cmd))) check(rule, cmd, analysis, findings);
     for (const rule of ANY) check(rule, cmd, analysis, findings);
-    if (!mayHaveEffects(cmd)) continue;
+    if (!hinted || !mayHaveEffects(cmd)) continue;
     if (effects === undefined) {
       needsEffects = true;
       continue;
@@ -102,10 +103,14 @@ export function classifyAnalysis(analysis: ShellAnalysis): DestructiveVerdict {
 }
 
 function mayHaveEffects(cmd: SimpleCommand): boolean {
-  if (lazyName(cmd.name) || effectHint(cmd.name)) return true;
-  for (let i = 1; i < cmd.argv.length; i++) if (effectHint(cmd.argv[i]!)) return true;
-  for (const r of cmd.redirects) if (effectHint(r.target)) return true;
-  return false;
+  return lazyName(cmd.name) || effectHint(lineOf(cmd));
+}
+/** A command's words for the hint: its name, arguments and redirection targets. */
+function lineOf(cmd: SimpleCommand): string {
+  let s = cmd.name;
+  for (let i = 1; i < cmd.argv.length; i++) s += ` ${cmd.argv[i]}`;
+  for (const r of cmd.redirects) s += ` ${r.target}`;
+  return s;
 }
 
 /**

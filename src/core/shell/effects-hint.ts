@@ -11,11 +11,19 @@ const STEMS = (
   'vacuum zap sync mirror deploy obliterate unlink trash discard deinit superblock prune access archiv fresh rollback undo ' +
   'downgrade clean data-loss schema:load structure:load replant refresh'
 ).split(' ');
+/** Words that must stand alone (or start or end a word): as substrings they are in everything. */
+const SHORT = [' rm', ' -rm', ' rb ', ' del', 'del ', ' down ', ' aa-'];
 
-export function effectHint(word: string): boolean {
-  const w = word.toLowerCase();
-  if (w === 'rb' || w === 'down' || w.startsWith('rm') || w === '-rm' || w.startsWith('del') || w.endsWith('del') || w.startsWith('aa-')) return true;
+/**
+ * Substring tests on a whole command line (`name arg… target…`), lowercased once. Not a
+ * regular expression: V8 compiles one on its first run, which for this alternation cost a
+ * Bash hook ~2.7M instructions, more than judging the command; and one pass over the line,
+ * not one per word (a loop in the interpreter is what a hook pays for).
+ */
+export function effectHint(line: string): boolean {
+  const w = ` ${line.toLowerCase()} `;
   for (const s of STEMS) if (w.includes(s)) return true;
+  for (const s of SHORT) if (w.includes(s)) return true;
   return false;
 }
 
