@@ -4,15 +4,19 @@ import { analyzeCommand } from './commands.js';
 import { DESTRUCTIVE_RULES, isInterpreter, nested, type DestructiveRule } from './destructive-rules.js';
 import { effectHint, lazyName } from './effects-hint.js';
 import type { ShellAnalysis, SimpleCommand } from './types.js';
+import type { WriteExtractor } from './write-rules.js';
+import { installLazyWriters } from './writes.js';
 
 /** What the on-demand effects module (effects.ts) offers; installed by core/on-demand.ts when it loads. */
 export interface EffectsModule {
   judgeEffects(cmd: SimpleCommand, inert: boolean, all: readonly SimpleCommand[]): Array<{ rule: string; why: string; effect?: string }>;
+  LAZY_WRITERS: Readonly<Record<string, WriteExtractor>>;
 }
 let effects: EffectsModule | undefined;
 /** Called by core/on-demand.ts once both this module and effects.ts are loaded (they are separate hook files). */
 export function installEffects(m: EffectsModule | undefined): void {
   effects = m;
+  installLazyWriters(m?.LAZY_WRITERS);
 }
 
 /** One rule that fired, on which effective command. */

@@ -40,3 +40,11 @@ const LAZY_NAMES = new Set(
 export function lazyName(name: string): boolean {
   return LAZY_NAMES.has(name) || name.startsWith('mkfs');
 }
+
+/** Programs whose write extractors live in lazy-writers.ts. */
+const LAZY_WRITER_NAMES = new Set(
+  'dd tar unzip patch awk gawk mawk nawk gcc g++ cc c++ clang clang++ rustc split csplit xxd zip vim vi nvim ex ed emacs sqlite3 sqlite'.split(' '),
+);
+export function lazyWriterName(name: string): boolean {
+  return LAZY_WRITER_NAMES.has(name);
+}

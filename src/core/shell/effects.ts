@@ -32,6 +32,7 @@ export interface Effect {
   effect: string;
 }
 export { LAZY_RULES } from './lazy-rules.js';
+export { LAZY_WRITERS } from './lazy-writers.js';
 
 /** The rule ids this module reports (test/core/shell/destructive.test.ts checks each is exercised). */
 export const EFFECT_RULES = [
