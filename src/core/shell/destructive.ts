@@ -128,9 +128,13 @@ function lineOf(cmd: SimpleCommand): string {
  */
 export function inert(cmd: SimpleCommand): boolean {
   const argv = cmd.argv;
-  if (argv.length < 2 || !honoursHelp(cmd.name)) return false;
+  if (argv.length < 2) return false;
   const end = argv.indexOf('--');
   const words = end === -1 ? argv.slice(1) : argv.slice(1, end);
+  return inertWords(cmd, argv, words, end) && honoursHelp(cmd.name);
+}
+
+function inertWords(cmd: SimpleCommand, argv: readonly string[], words: readonly string[], end: number): boolean {
   for (const w of words) {
     if (
       w === '--help' ||
@@ -157,7 +161,7 @@ export function inert(cmd: SimpleCommand): boolean {
   }
   const c = (words[0] ?? '').charCodeAt(0) | 32;
   const firstIsWord = c >= 97 && c <= 122;
-  if (firstIsWord && words.includes('-h') && !HOST_H.has(cmd.name)) return true;
+  if (firstIsWord && words.includes('-h') && !HOST_H.includes(` ${cmd.name} `)) return true;
   const dashN = DRY_N[cmd.name];
   if (dashN !== undefined && (dashN === '' || words.includes(dashN))) return words.some((w) => /^-[a-zA-Z]*n[a-zA-Z]*$/.test(w));
   return false;
@@ -165,39 +169,18 @@ export function inert(cmd: SimpleCommand): boolean {
 /** Tools whose `-n` is a dry run; a value names the subcommand it must be under (gsutil's `cp -n` is no-clobber). */
 const DRY_N: Readonly<Record<string, string>> = { rsync: '', rclone: '', s3cmd: '', make: '', gmake: '', gsutil: 'rsync' };
 /** Clients whose `-h` is the host, not help. */
-const HOST_H = new Set([
-  'redis-cli',
-  'mysql',
-  'mariadb',
-  'mysqladmin',
-  'mysqldump',
-  'psql',
-  'pg_dump',
-  'pg_restore',
-  'dropdb',
-  'createdb',
-  'dropuser',
-  'mongo',
-  'mongosh',
-  'clickhouse-client',
-  'influx',
-  'sqlcmd',
-  'cockroach',
-  'rsync',
-]);
+const HOST_H =
+  ' redis-cli mysql mariadb mysqladmin mysqldump psql pg_dump pg_restore dropdb createdb dropuser mongo mongosh clickhouse-client influx sqlcmd cockroach rsync ';
 /**
  * Programs whose help or dry-run flag is honoured (or rejected before anything runs): any
  * subcommand CLI, not the POSIX file tools, killers, shells, interpreters or SQL clients.
  * A set and prefixes, not a regular expression: see effects-hint.ts on what a regex costs a hook.
  */
-const NO_HELP = new Set(
-  (
-    'rm rmdir unlink shred dd chmod chown chgrp find truncate mv cp kill killall pkill crontab wipefs sgdisk sfdisk fdisk parted xargs ' +
-    'sh bash zsh dash ksh fish deno bun eval exec ssh psql mysql mariadb sqlite3 mongosh mongo redis-cli cqlsh clickhouse-client duckdb sqlcmd'
-  ).split(' '),
-);
+const NO_HELP =
+  ' rm rmdir unlink shred dd chmod chown chgrp find truncate mv cp kill killall pkill crontab wipefs sgdisk sfdisk fdisk parted xargs ' +
+  'sh bash zsh dash ksh fish deno bun eval exec ssh psql mysql mariadb sqlite3 mongosh mongo redis-cli cqlsh clickhouse-client duckdb sqlcmd ';
 function honoursHelp(name: string): boolean {
-  if (NO_HELP.has(name)) return false;
+  if (NO_HELP.includes(` ${name} `)) return false;
   for (const p of ['mkfs', 'python', 'node', 'ruby', 'perl', 'php', 'lua']) if (name.startsWith(p)) return false;
   return true;
 }

@@ -27,24 +27,21 @@ export function effectHint(line: string): boolean {
   return false;
 }
 
-/** Programs whose destructive rules live in lazy-rules.ts (loaded with the effects module). */
-const LAZY_NAMES = new Set(
-  (
-    'cfdisk chgrp chown crontab dd docker docker-compose dropdb fdisk gdisk gh halt helm init k3s keydb-cli killall killall5 kubectl ' +
-    'microk8s.kubectl mke2fs mkswap mysqladmin nerdctl newfs oc parted pkill podman podman-compose poweroff pulumi reboot redis-cli ' +
-    'sfdisk sgdisk shutdown telinit terraform terragrunt tofu valkey-cli wipefs ' +
-    'psql mysql mariadb sqlite3 sqlite sqlcmd clickhouse-client clickhouse cockroach mongo mongosh duckdb pgcli mycli litecli usql sqlplus ' +
-    'snowsql bq cqlsh trino presto vsql isql db2 turso d1'
-  ).split(' '),
-);
+/** Programs whose destructive rules live in lazy-rules.ts (loaded with the effects module); a string, not a Set built in every hook. */
+const LAZY_NAMES = ` ${
+  'cfdisk chgrp chown crontab dd docker docker-compose dropdb fdisk gdisk gh halt helm init k3s keydb-cli killall killall5 kubectl ' +
+  'microk8s.kubectl mke2fs mkswap mysqladmin nerdctl newfs oc parted pkill podman podman-compose poweroff pulumi reboot redis-cli ' +
+  'sfdisk sgdisk shutdown telinit terraform terragrunt tofu valkey-cli wipefs ' +
+  'psql mysql mariadb sqlite3 sqlite sqlcmd clickhouse-client clickhouse cockroach mongo mongosh duckdb pgcli mycli litecli usql sqlplus ' +
+  'snowsql bq cqlsh trino presto vsql isql db2 turso d1'
+} `;
 export function lazyName(name: string): boolean {
-  return LAZY_NAMES.has(name) || name.startsWith('mkfs');
+  return LAZY_NAMES.includes(` ${name} `) || name.startsWith('mkfs');
 }
 
 /** Programs whose write extractors live in lazy-writers.ts. */
-const LAZY_WRITER_NAMES = new Set(
-  'dd tar unzip patch awk gawk mawk nawk gcc g++ cc c++ clang clang++ rustc split csplit xxd zip vim vi nvim ex ed emacs sqlite3 sqlite'.split(' '),
-);
+const LAZY_WRITER_NAMES =
+  ' mkfifo gzip gunzip bzip2 xz dd tar unzip patch awk gawk mawk nawk gcc g++ cc c++ clang clang++ rustc split csplit xxd zip vim vi nvim ex ed emacs sqlite3 sqlite ';
 export function lazyWriterName(name: string): boolean {
-  return LAZY_WRITER_NAMES.has(name);
+  return LAZY_WRITER_NAMES.includes(` ${name} `);
 }

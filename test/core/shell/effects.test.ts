@@ -7,6 +7,7 @@ import { guardVerdict } from '../../../src/core/guard.js';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
 import { classifyDestructive, installEffects } from '../../../src/core/shell/destructive.js';
 import * as effects from '../../../src/core/shell/effects.js';
+import { MUST_ASK } from '../guard/guard-corpus.js';
 import { TUNING_MUST_ASK } from '../guard/guard-effects-corpus.js';
 import { HELDOUT_MUST_ASK } from '../guard/guard-heldout.js';
 
@@ -37,10 +38,11 @@ describe('effects: the human line', () => {
 });
 
 describe('effects: loaded on demand', () => {
-  it('the hint says yes for every must-ask command the module flags', () => {
-    const flaggedByModule = [...TUNING_MUST_ASK, ...HELDOUT_MUST_ASK]
+  it('the hint says yes for every must-ask command the module flags (its own classes and the lazy rules)', () => {
+    const lazyIds = new Set(effects.LAZY_RULES.map((r) => r.id));
+    const flaggedByModule = [...MUST_ASK, ...TUNING_MUST_ASK, ...HELDOUT_MUST_ASK]
       .map(([c]) => c)
-      .filter((c) => classifyDestructive(c).findings.some((f) => f.effect !== undefined));
+      .filter((c) => classifyDestructive(c).findings.some((f) => f.effect !== undefined || lazyIds.has(f.rule)));
     expect(flaggedByModule.length).toBeGreaterThan(150);
     installEffects(undefined);
     try {
