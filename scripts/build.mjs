@@ -35,6 +35,7 @@ const onDemand = {
   './governance/trace-schema.js': { name: 'trace-schema', entry: 'src/core/governance/trace-schema.ts' },
   './shell/index.js': { name: 'shell', entry: 'src/core/shell/index.ts' },
   './apply-patch.js': { name: 'apply-patch', entry: 'src/core/apply-patch.ts' },
+  './shell/effects.js': { name: 'effects', entry: 'src/core/shell/effects.ts' },
 };
 /** Store modules only some hooks need, by specifier and the one engine module that imports them. */
 const storeOnDemand = {

@@ -10,7 +10,7 @@ export type GuardMode = 'ask' | 'deny' | 'off';
 
 export interface DestructiveFindings {
   destructive: boolean;
-  findings: ReadonlyArray<{ rule: string; command: string; why: string; via?: string }>;
+  findings: ReadonlyArray<{ rule: string; command: string; why: string; via?: string; effect?: string }>;
 }
 
 /** Said in every ask: who can answer, and what happens when nobody can. */
@@ -21,7 +21,8 @@ const clip = (s: string, n: number): string => (s.length > n ? `${s.slice(0, n)}
 /** The verdict for a command already classified; `what` names the call in the reason. */
 export function guardVerdict(d: DestructiveFindings, what: string, mode: GuardMode): PolicyResult {
   if (!d.destructive || mode === 'off') return result();
-  const f = d.findings[0]!;
+  // A finding that knows its object and where it lives speaks for the command (issue 30).
+  const f = d.findings.find((x) => x.effect !== undefined) ?? d.findings[0]!;
   const why = `${what} is destructive (${f.why}: \`${clip(f.command, 120)}\`${f.via === undefined ? '' : ` through ${f.via}`})`;
   const instead = 'Find a non-destructive way (move to a backup instead of deleting, a new commit instead of a force push) or ask the human to run it.';
   const human = destructiveLine(f);

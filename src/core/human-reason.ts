@@ -76,8 +76,8 @@ function sqlEffect(command: string): string | null {
 const tree = (p: string): string => (p.endsWith('/') ? p : `${p}/`);
 
 /** A destructive command's line from its first finding: `deletes the tree build/`. */
-export function destructiveLine(f: { rule: string; command: string; why: string; via?: string }): string {
-  const words = DESTRUCTIVE_WORDS[f.rule]?.(operands(f.command), f.command) ?? null;
+export function destructiveLine(f: { rule: string; command: string; why: string; via?: string; effect?: string }): string {
+  const words = f.effect ?? DESTRUCTIVE_WORDS[f.rule]?.(operands(f.command), f.command) ?? null;
   const through = f.via === undefined ? '' : ` through ${f.via}`;
   // The runner is said before a long command is cut, so the human always reads where it runs.
   return words !== null ? line(`${words}${through}`) : line(`${f.why}${through}: ${oneLine(f.command)}`);

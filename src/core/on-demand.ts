@@ -13,6 +13,7 @@ type Modules = {
   shell: typeof import('./shell/index.js');
   /** Codex's apply_patch text (core/clients.ts): only hooks of a patch tool read it. */
   'apply-patch': typeof import('./apply-patch.js');
+  effects: typeof import('./shell/effects.js');
 };
 export type OnDemandModule = keyof Modules;
 
@@ -22,6 +23,8 @@ const importers: { [K in OnDemandModule]: () => Promise<Modules[K]> } = {
   'trace-schema': () => import('./governance/trace-schema.js'),
   shell: () => import('./shell/index.js'),
   'apply-patch': () => import('./apply-patch.js'),
+  // The effects lexicon and classes (issue 30): only for commands whose words could carry an effect.
+  effects: () => import('./shell/effects.js'),
 };
 
 const loaded: Partial<Modules> = {};
@@ -53,6 +56,8 @@ export async function loadOnDemand(name: OnDemandModule): Promise<void> {
   } catch (err) {
     failed[name] = err instanceof Error ? err : new Error(String(err));
   }
+  // Two hook files that cannot import each other: the shell classifier gets the effects module here.
+  if (loaded.shell && loaded.effects) loaded.shell.installEffects(loaded.effects);
 }
 
 /** Loaders of modules outside core (engine/snapshots.ts registers the store's tree-snapshot): loadAllOnDemand runs them too. */

@@ -30,10 +30,23 @@ function memo<T>(compute: (command: string) => T): (command: string) => T {
 export const analysis: (command: string) => ShellAnalysis = memo((command) => onDemand('shell').analyzeCommand(command));
 
 /** What the command writes, as core/shell/writes.ts reads it (the caller resolves paths). */
-export const writeReport: (command: string) => WriteReport = memo((command) => onDemand('shell').writeTargetsOf(analysis(command)));
+export const writeReport: (command: string) => WriteReport = memo((command) => {
+  const r = onDemand('shell').writeTargetsOf(analysis(command));
+  if (r.needsEffects !== true) return r;
+  // A rarely run writer (lazy-writers.ts, issue 30): load the effects module and read again.
+  onDemand('effects');
+  return onDemand('shell').writeTargetsOf(analysis(command));
+});
 
 /** The destructive-command guard's verdict (core/shell/destructive.ts). */
-export const destructiveVerdict: (command: string) => DestructiveVerdict = memo((command) => onDemand('shell').classifyAnalysis(analysis(command)));
+export const destructiveVerdict: (command: string) => DestructiveVerdict = memo((command) => {
+  const v = onDemand('shell').classifyAnalysis(analysis(command));
+  if (v.needsEffects !== true) return v;
+  // A word the effects module acts on (issue 30): load it (NotLoaded makes the engine load it
+  // and run the call again; core/on-demand.ts installs it into the classifier) and judge again.
+  onDemand('effects');
+  return onDemand('shell').classifyAnalysis(analysis(command));
+});
 
 /**
  * The argv of a command line that is exactly one plain simple command: no

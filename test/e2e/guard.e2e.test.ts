@@ -3,13 +3,18 @@
 //  A. an ungoverned repository (no .orchestration): `rm -rf ~/projects` and
 //     `git push --force` are asked; print mode has nobody to answer, so the
 //     client denies them and the model reads roz's reason, which says so.
+//  C. an ungoverned repository (issue 30): a DROP behind a runner (`docker exec
+//     db psql …`) and a destroying verb of a CLI no rule names (the project's
+//     own `./bin/shopctl db drop shop`, which would delete a file if it ran)
+//     are asked; print mode denies them, the reason names the runner and the
+//     effect, and the file is still there.
 //  B. a governed repository, intent owning src/**: the agent writes a Makefile
 //     in scope whose rule runs awk to write docs/ (outside the scope); `make`
 //     is not a writer roz can see through, so the call runs. At Stop the scope
 //     audit finds docs/sneaky.md, blocks the stop once with SCOPE_VIOLATION,
 //     and records it in the ledger as unattributed; the next stop goes through.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { workspacePerTest } from './harness/per-test.js';
@@ -79,6 +84,54 @@ describe.each(PINNED_CLIENTS)('the guard (client %s, print mode)', (client) => {
         asked.map((e) => (e.verdict as { code: string }).code),
         run.why(),
       ).toEqual(['DESTRUCTIVE_BLOCKED', 'DESTRUCTIVE_BLOCKED']);
+      expect(run.result.permission_denials.map((d) => d.tool_name)).toEqual(['Bash', 'Bash']);
+    },
+    RUN_TIMEOUT + 30_000,
+  );
+
+  test(
+    "C: ungoverned repo — a DROP behind docker exec and an unseen CLI's destroying verb are asked, and print mode denies them with the effect",
+    async () => {
+      const ws = fresh();
+      const precious = join(ws.repo, 'data', 'shop.db');
+      mkdirSync(join(ws.repo, 'data'), { recursive: true });
+      writeFileSync(precious, 'rows\n');
+      mkdirSync(join(ws.repo, 'bin'), { recursive: true });
+      const cli = join(ws.repo, 'bin', 'shopctl');
+      writeFileSync(
+        cli,
+        '#!/bin/sh\n# a CLI roz has never heard of: `db drop NAME` deletes the database file\n[ "$1 $2" = "db drop" ] && rm -f "data/$3.db"\n',
+      );
+      chmodSync(cli, 0o755);
+      const run = await runRoz({
+        prompt: 'reset the shop database',
+        workspace: ws,
+        client,
+        timeoutMs: RUN_TIMEOUT,
+        scenario: {
+          main: [
+            { name: 'runner', when: on.start(), reply: reply('Dropping.', bash("docker exec db psql -U postgres -c 'DROP DATABASE app'", 'Drop')) },
+            { name: 'cli', when: bashRan(/docker exec/), reply: reply(undefined, bash('./bin/shopctl db drop shop --yes', 'Drop with the CLI')) },
+            { name: 'done', when: bashRan(/shopctl/), reply: say('Both were refused; leaving them to the human.') },
+          ],
+        },
+      });
+      expectCleanRun(run);
+      const main = run.requests.filter((r) => r.role === 'main');
+      expect(
+        main.map((r) => r.answeredBy),
+        run.why(),
+      ).toEqual(['runner', 'cli', 'done']);
+      for (const [step, words] of [
+        ['cli', 'through docker exec'],
+        ['done', 'drops shop (shopctl db drop)'],
+      ] as const) {
+        const result = main.find((r) => r.answeredBy === step)!.toolResults[0]!;
+        expect(result.isError, run.why()).toBe(true);
+        expect(result.text, run.why()).toContain('[DESTRUCTIVE_BLOCKED]');
+        expect(result.text, run.why()).toContain(words);
+      }
+      expect(existsSync(precious), 'the guard must stop the unseen CLI before it runs').toBe(true);
       expect(run.result.permission_denials.map((d) => d.tool_name)).toEqual(['Bash', 'Bash']);
     },
     RUN_TIMEOUT + 30_000,

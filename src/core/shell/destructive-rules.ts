@@ -34,31 +34,31 @@ export interface DestructiveRule {
 // ---- condition helpers -------------------------------------------------------------------
 
 /** Any of the short letters or long options is present. */
-const flag =
+export const flag =
   (letters: string, ...longs: string[]): Condition =>
   ({ args }) => {
     for (const l of letters) if (args.short.has(l)) return true;
     return longs.some((l) => args.long.has(l));
   };
-const not =
+export const not =
   (c: Condition): Condition =>
   (i) =>
     !c(i);
-const both =
+export const both =
   (...cs: Condition[]): Condition =>
   (i) =>
     cs.every((c) => c(i));
-const either =
+export const either =
   (...cs: Condition[]): Condition =>
   (i) =>
     cs.some((c) => c(i));
 /** Some operand (after the subcommand) satisfies the predicate. */
-const restHas =
+export const restHas =
   (p: (operand: string) => boolean): Condition =>
   ({ rest }) =>
     rest.some(p);
 /** Some argument word (any position after the name) matches. */
-const argMatches =
+export const argMatches =
   (re: RegExp): Condition =>
   ({ cmd }) =>
     cmd.argv.some((w, i) => i > 0 && re.test(w));
@@ -104,7 +104,7 @@ export function isBroadPath(path: string): boolean {
   return p === '' || BROAD_PATHS.has(p);
 }
 
-const broadOperand: Condition = restHas(isBroadPath);
+export const broadOperand: Condition = restHas(isBroadPath);
 
 /** Caches a tool rebuilds on its next run: deleting one loses nothing. */
 const CACHE_SEGMENT = new Set([
@@ -142,7 +142,7 @@ const onlyScratch: Condition = ({ cmd, args }) => {
 };
 
 /** Block devices whose contents a write destroys. */
-const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/)/;
+export const DISK_DEVICE = /^\/dev\/(sd|hd|vd|xvd|nvme|mmcblk|disk|rdisk|md|dm-|loop|mapper\/)/;
 
 /** Statements that destroy data when fed to a SQL/NoSQL client (after comments are removed). */
 const DESTRUCTIVE_SQL = new RegExp(
@@ -172,7 +172,7 @@ export function isDestructiveSql(text: string): boolean {
   return DESTRUCTIVE_SQL.test(normaliseSql(text));
 }
 
-const SQL_SHAPE: OptionShape = {
+export const SQL_SHAPE: OptionShape = {
   shortWithValue: 'ceqQdhpUfuPDxiS',
   longWithValue: [
     '--command',
@@ -192,7 +192,7 @@ const SQL_SHAPE: OptionShape = {
   ],
 };
 
-const SQL_CLIENTS = [
+export const SQL_CLIENTS = [
   'psql',
   'mysql',
   'mariadb',
@@ -281,7 +281,7 @@ function pipelineFrame(cmd: SimpleCommand): NestingFrame | undefined {
 }
 
 /** Commands in earlier elements of the same pipeline. */
-function upstream(cmd: SimpleCommand, all: readonly SimpleCommand[]): SimpleCommand[] {
+export function upstream(cmd: SimpleCommand, all: readonly SimpleCommand[]): SimpleCommand[] {
   const frame = pipelineFrame(cmd);
   if (frame === undefined || frame.index === undefined || frame.index === 0) return [];
   const index = frame.index;
@@ -289,7 +289,7 @@ function upstream(cmd: SimpleCommand, all: readonly SimpleCommand[]): SimpleComm
 }
 
 /** The text a SQL client would execute: -c/-e/--command/--execute values, operands, stdin, piped echo. */
-const sqlText: Condition = ({ cmd, args, all }) => {
+export const sqlText: Condition = ({ cmd, args, all }) => {
   const texts: string[] = [];
   for (const key of ['c', 'e', 'q', 'Q', 'x', '--command', '--execute', '--query', '--eval', '--sql']) texts.push(...(args.values.get(key) ?? []));
   texts.push(...args.operands);
@@ -299,7 +299,7 @@ const sqlText: Condition = ({ cmd, args, all }) => {
 };
 
 /** A SQL client reading a script roz cannot see: `-f file`, `< file`, `cat file |`, `source file`. */
-const sqlFromFile: Condition = ({ cmd, args, all }) => {
+export const sqlFromFile: Condition = ({ cmd, args, all }) => {
   if (args.values.has('f') || args.values.has('--file') || args.values.has('i') || args.values.has('--init') || args.values.has('--source')) return true;
   if (cmd.redirects.some((r) => r.op === '<' && r.target !== '/dev/null')) return true;
   if (args.operands.some((o) => /^\s*(?:\\i|\\ir|source|\.read)\s/i.test(o))) return true;
@@ -436,7 +436,7 @@ const callsOwnFunctionConcurrently: Condition = ({ cmd }) => {
 };
 
 /** `kill -9 -1` / `kill -s KILL -1` / `kill -- -1`: every process the user may signal. */
-const killsEverything: Condition = ({ cmd }) => {
+export const killsEverything: Condition = ({ cmd }) => {
   const a = cmd.argv.slice(1);
   let i = 0;
   if (a[0] === '-s' || a[0] === '-n') i = 2;
@@ -449,11 +449,11 @@ const writesDiskDevice: Condition = ({ cmd }) =>
 
 const inFindExec: Condition = ({ cmd }) => cmd.nesting.some((f) => f.kind === 'find-exec');
 
-const mode777: Condition = ({ args }) => args.operands.some((o) => /^0?777$|^(?:a|ugo)?\+rwx$/.test(o));
+export const mode777: Condition = ({ args }) => args.operands.some((o) => /^0?777$|^(?:a|ugo)?\+rwx$/.test(o));
 
-const sizeZero: Condition = ({ args }) => [...(args.values.get('s') ?? []), ...(args.values.get('--size') ?? [])].some((v) => /^0+[KMG]?$/.test(v));
+export const sizeZero: Condition = ({ args }) => [...(args.values.get('s') ?? []), ...(args.values.get('--size') ?? [])].some((v) => /^0+[KMG]?$/.test(v));
 
-const KUBECTL_SHAPE: OptionShape = {
+export const KUBECTL_SHAPE: OptionShape = {
   shortWithValue: 'nlfocks',
   longWithValue: [
     '--namespace',
@@ -468,73 +468,6 @@ const KUBECTL_SHAPE: OptionShape = {
     '--grace-period',
     '--timeout',
   ],
-};
-
-/** Cloud and platform CLIs whose resources live elsewhere: their delete verbs are not undoable here. */
-const CLOUD_CLIS = [
-  'aws',
-  'gcloud',
-  'gsutil',
-  'az',
-  'doctl',
-  'linode-cli',
-  'hcloud',
-  'oci',
-  'ibmcloud',
-  'scw',
-  'exo',
-  'vultr-cli',
-  'heroku',
-  'fly',
-  'flyctl',
-  'vercel',
-  'netlify',
-  'firebase',
-  'wrangler',
-  'supabase',
-  'railway',
-  'render',
-  'eksctl',
-  'gh',
-  'glab',
-  'doppler',
-  'vault',
-  'consul',
-  'nomad',
-  'aliyun',
-  'tccli',
-  'openstack',
-  'swift',
-  'rclone',
-  'mc',
-  's3cmd',
-  'b2',
-  'az',
-  'kind',
-  'minikube',
-  'k3d',
-  'terraform',
-  'tofu',
-  'terragrunt',
-  'cdk',
-  'sam',
-  'serverless',
-  'sls',
-];
-
-/** `delete`, `delete-stack`, `terminate-instances`, `apps:destroy`, `rb`, `rm -r`... among the operands. */
-const DELETE_VERB =
-  /^(?:delete|destroy|terminate|remove|purge|deregister|wipe|nuke|uninstall)(?:[-_].*)?$|^[\w-]+:(?:destroy|delete|remove|reset|wipe|purge)$|^(?:rb|rm|del|purge|teardown|down|reset)$/;
-
-const cloudDeleteVerb: Condition = ({ cmd, args }) => {
-  if (args.long.has('--help') || args.operands.includes('help')) return false;
-  // `gh repo delete` has its own rule; `terraform destroy` too; `gh api -X DELETE` as well.
-  if (cmd.name === 'gh' || cmd.name === 'terraform' || cmd.name === 'tofu' || cmd.name === 'terragrunt')
-    return (args.operands[0] === 'state' && args.operands[1] === 'rm') || (args.operands[0] === 'workspace' && args.operands[1] === 'delete');
-  // `rclone`, `mc`, `s3cmd` mirror trees: only their deleting verbs.
-  const ops = args.operands.slice(0, 4);
-  if (cmd.name === 'minikube' || cmd.name === 'kind' || cmd.name === 'k3d') return ops.includes('delete');
-  return ops.some((o) => DELETE_VERB.test(o)) || (cmd.name === 'rclone' && (ops[0] === 'sync' || ops[0] === 'purge'));
 };
 
 /** Opaque reasons that mean a shell or interpreter runs text nobody has read (not just an unknown write). */
@@ -567,53 +500,6 @@ function checkoutOperands(argv: readonly string[], args: ParsedArgs): number {
   }
   return n;
 }
-
-/**
- * Framework and ORM commands that drop, reset or roll back a whole database, as data: the tool
- * (the binary, or the script an interpreter runs: `php artisan`, `python manage.py`), the task
- * words that destroy, and the flags that make a push destructive. Checked against the task
- * words, so `rails db:migrate` passes and `rails db:drop` asks.
- */
-const FRAMEWORK_RESETS: Readonly<Record<string, RegExp>> = {
-  prisma: /^(?:migrate reset|db push --(?:force-reset|accept-data-loss))\b/,
-  'drizzle-kit': /^(?:drop|push --force)\b/,
-  rails: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
-  rake: /^db:(?:drop|reset|purge|schema:load|structure:load|seed:replant|migrate:reset)\b/,
-  artisan: /^(?:migrate:(?:fresh|reset|refresh)|db:wipe)\b/,
-  'manage.py': /^(?:flush|reset_db)\b/,
-  'django-admin': /^(?:flush|reset_db)\b/,
-  knex: /^migrate:rollback .*--all\b/,
-  typeorm: /^schema:drop\b/,
-  'typeorm-ts-node-commonjs': /^schema:drop\b/,
-  sequelize: /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
-  'sequelize-cli': /^db:(?:drop|migrate:undo:all|seed:undo:all)\b/,
-  alembic: /^downgrade base\b/,
-  flyway: /^clean\b/,
-  liquibase: /^(?:drop-all|dropAll)\b/,
-  mix: /^ecto\.(?:drop|reset)\b/,
-  sqlx: /^database (?:drop|reset)\b/,
-  diesel: /^database reset\b/,
-  dbmate: /^drop\b/,
-  atlas: /^schema clean\b/,
-};
-const FRAMEWORK_SCRIPTS = new Set(['artisan', 'manage.py', 'rails', 'rake']);
-
-const frameworkReset: Condition = ({ cmd }) => {
-  let tool = cmd.name;
-  let from = 1;
-  // `php artisan migrate:fresh`, `python3 manage.py flush`, `ruby bin/rails db:drop`.
-  if (isInterpreter(tool) && cmd.argv[1] !== undefined) {
-    tool = cmd.argv[1].slice(cmd.argv[1].lastIndexOf('/') + 1);
-    if (!FRAMEWORK_SCRIPTS.has(tool)) return false;
-    from = 2;
-  }
-  const re = FRAMEWORK_RESETS[tool];
-  if (re === undefined) return false;
-  const words = cmd.argv.slice(from);
-  // Help or a dry run drops nothing.
-  if (words.some((w) => w === '--help' || w === '-h' || w === '--dry-run')) return false;
-  return re.test(words.join(' '));
-};
 
 // ---- the table ----------------------------------------------------------------------------
 
@@ -774,68 +660,7 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
       ['stash', 'clear'],
     ],
   },
-  {
-    id: 'sql-drop',
-    description: 'DROP/TRUNCATE, DELETE or UPDATE without WHERE, or a MongoDB drop() destroys database data',
-    names: SQL_CLIENTS,
-    shape: SQL_SHAPE,
-    when: sqlText,
-  },
-  {
-    id: 'sql-file',
-    description: 'a SQL client running a script file or stdin executes statements nobody reviewed here (DROP/DELETE inside would destroy data)',
-    names: SQL_CLIENTS,
-    shape: SQL_SHAPE,
-    when: sqlFromFile,
-  },
-  {
-    id: 'mysqladmin-drop',
-    description: 'mysqladmin drop deletes a whole database',
-    names: ['mysqladmin'],
-    when: restHas((o) => o === 'drop'),
-  },
-  { id: 'dropdb', description: 'dropdb deletes a whole database', names: ['dropdb'], when: not(flag('', '--help', '--version')) },
-  {
-    id: 'redis-flush',
-    description: 'FLUSHALL/FLUSHDB wipes Redis data',
-    names: ['redis-cli', 'valkey-cli', 'keydb-cli'],
-    when: either(
-      argMatches(/^flush(all|db)$/i),
-      ({ cmd }) => cmd.stdin !== undefined && /\bflush(all|db)\b/i.test(cmd.stdin),
-      ({ cmd, all }) => upstream(cmd, all).some((up) => (up.name === 'echo' || up.name === 'printf') && /\bflush(all|db)\b/i.test(up.argv.join(' '))),
-    ),
-  },
-  {
-    id: 'chmod-recursive-777',
-    description: 'chmod -R 777 makes a whole tree world-writable',
-    names: ['chmod'],
-    when: both(flag('R', '--recursive'), mode777),
-  },
-  {
-    id: 'chmod-recursive-broad',
-    description: 'recursive permission/ownership change of a system, home or project root',
-    names: ['chmod', 'chown', 'chgrp'],
-    when: both(flag('R', '--recursive'), broadOperand),
-  },
-  {
-    id: 'dd-to-device',
-    description: 'dd onto a device overwrites it',
-    names: ['dd'],
-    when: argMatches(/^of=\/dev\/(?!null$|zero$|stdout$|stderr$|tty$|fd\/)/),
-  },
-  {
-    id: 'mkfs',
-    description: 'mkfs formats a filesystem',
-    names: ['mkfs', 'mkfs.ext2', 'mkfs.ext3', 'mkfs.ext4', 'mkfs.xfs', 'mkfs.btrfs', 'mkfs.vfat', 'mkfs.fat', 'mkfs.ntfs', 'mke2fs', 'mkswap', 'newfs'],
-  },
   { id: 'shred', description: 'shred irrecoverably overwrites files', names: ['shred'] },
-  { id: 'wipefs', description: 'wipefs erases filesystem signatures', names: ['wipefs'] },
-  {
-    id: 'partition-table',
-    description: 'partition editors rewrite disk layouts',
-    names: ['fdisk', 'sfdisk', 'gdisk', 'sgdisk', 'cfdisk', 'parted'],
-    when: not(flag('lV', '--list', '--version', '--help')),
-  },
   { id: 'write-to-disk-device', description: 'redirecting into a block device overwrites it', names: 'any', when: writesDiskDevice },
   {
     id: 'pipe-to-shell',
@@ -876,90 +701,6 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
   },
   { id: 'fork-bomb', description: 'a function spawning itself concurrently exhausts the machine', names: 'any', when: callsOwnFunctionConcurrently },
   { id: 'kill-all', description: 'kill -1 signals every process the user owns', names: ['kill'], when: killsEverything },
-  { id: 'killall5', description: 'killall5 signals every process', names: ['killall5'] },
-  {
-    id: 'system-power',
-    description: 'shutting down or rebooting the machine',
-    names: ['shutdown', 'reboot', 'halt', 'poweroff'],
-    when: not(flag('c', '--help')),
-  },
-  { id: 'system-power', description: 'shutting down or rebooting the machine', names: ['systemctl'], sub: [['poweroff'], ['reboot'], ['halt'], ['kexec']] },
-  { id: 'system-power', description: 'shutting down or rebooting the machine', names: ['init', 'telinit'], when: restHas((o) => o === '0' || o === '6') },
-  {
-    id: 'docker-prune',
-    description: 'pruning all images/volumes deletes data and caches',
-    names: ['docker', 'podman'],
-    sub: [
-      ['system', 'prune'],
-      ['volume', 'prune'],
-    ],
-    when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all', '--volumes')),
-  },
-  {
-    id: 'kubectl-delete',
-    description: 'kubectl delete removes cluster resources (with -f, everything the manifests name)',
-    names: ['kubectl', 'oc', 'k3s', 'microk8s.kubectl'],
-    sub: [['delete']],
-    shape: KUBECTL_SHAPE,
-    when: not(flag('', '--help', '--dry-run=client', '--dry-run=server')),
-  },
-  {
-    id: 'kubectl-delete',
-    description: 'kubectl delete removes cluster resources (with -f, everything the manifests name)',
-    names: ['kubectl', 'oc'],
-    sub: [['drain'], ['replace'], ['apply']],
-    shape: KUBECTL_SHAPE,
-    when: either(({ args }) => args.operands[0] === 'drain', flag('', '--force', '--prune')),
-  },
-  {
-    id: 'helm-uninstall',
-    description: 'helm uninstall removes a release and its resources',
-    names: ['helm'],
-    sub: [['uninstall'], ['delete'], ['del'], ['un']],
-  },
-  {
-    id: 'pulumi-destroy',
-    description: 'pulumi destroy deletes every resource of a stack',
-    names: ['pulumi'],
-    sub: [['destroy'], ['down'], ['stack', 'rm'], ['state', 'delete']],
-  },
-  {
-    id: 'docker-compose-down-volumes',
-    description: "compose down -v deletes the project's named volumes (database data)",
-    names: ['docker', 'podman', 'docker-compose', 'podman-compose'],
-    when: ({ cmd, args }) => {
-      const ops = args.operands;
-      const down = cmd.name.endsWith('-compose') ? ops[0] === 'down' : ops[0] === 'compose' && ops.includes('down');
-      return down && (args.short.has('v') || args.long.has('--volumes'));
-    },
-    shape: { shortWithValue: 'fp', longWithValue: ['--file', '--project-name', '--profile', '--env-file', '--project-directory'] },
-  },
-  {
-    id: 'docker-volume-rm',
-    description: 'removing volumes, or pruning all containers or images, deletes their data',
-    names: ['docker', 'podman'],
-    sub: [
-      ['volume', 'rm'],
-      ['volume', 'remove'],
-      ['container', 'prune'],
-      ['image', 'prune'],
-    ],
-    when: either(({ args }) => args.operands[0] === 'volume', flag('a', '--all')),
-  },
-  {
-    id: 'cloud-delete',
-    description: 'a cloud or platform CLI deleting, destroying or terminating remote resources',
-    names: CLOUD_CLIS,
-    when: cloudDeleteVerb,
-  },
-  {
-    id: 'gh-api-delete',
-    description: 'a DELETE request through the GitHub API removes a remote resource',
-    names: ['gh'],
-    sub: [['api']],
-    shape: { shortWithValue: 'XHfFpqt', longWithValue: ['--method', '--header', '--field', '--raw-field', '--jq', '--template', '--hostname', '--input'] },
-    when: ({ args }) => [...(args.values.get('X') ?? []), ...(args.values.get('--method') ?? [])].some((m) => m.toUpperCase() === 'DELETE'),
-  },
   {
     id: 'rsync-delete',
     description: 'rsync --delete removes destination files missing from the source (or --remove-source-files the sources)',
@@ -967,78 +708,10 @@ export const DESTRUCTIVE_RULES: readonly DestructiveRule[] = [
     when: ({ args }) => [...args.long].some((l) => l === '--del' || l.startsWith('--delete') || l === '--remove-source-files' || l === '--remove-sent-files'),
   },
   {
-    id: 'killall',
-    description: 'killall/pkill signal every process matching a name, possibly the client itself',
-    names: ['killall', 'pkill'],
-    when: ({ cmd, args }) =>
-      cmd.name === 'killall'
-        ? !flag('lV', '--list', '--version', '--help')({ cmd, args, rest: [], all: [] })
-        : cmd.argv.slice(1).some((w) => /^-(?:9|KILL|SIGKILL)$/.test(w) || w === '-f' || (/^-[a-zA-Z]*f/.test(w) && !w.startsWith('--'))),
-  },
-  { id: 'terraform-destroy', description: 'terraform destroy deletes managed infrastructure', names: ['terraform', 'tofu', 'terragrunt'], sub: [['destroy']] },
-  {
-    id: 'terraform-destroy',
-    description: 'terraform destroy deletes managed infrastructure',
-    names: ['terraform', 'tofu', 'terragrunt'],
-    // `plan -destroy` only prints the plan: nothing is destroyed.
-    sub: [['apply']],
-    when: argMatches(/^--?destroy$/),
-  },
-  {
     id: 'unseen-script',
     description: 'a shell runs command text roz cannot read (from stdin, a variable or a substitution)',
     names: 'any',
     when: ({ cmd }) => cmd.opaque !== undefined && cmd.depth <= MAX_OPAQUE_DEPTH && isShellText(cmd.opaque) && unreadText(cmd),
   },
-  {
-    id: 'docker-rm-computed',
-    description: 'removing every container or image a command lists deletes them all, with their data',
-    names: ['docker', 'podman', 'nerdctl'],
-    sub: [['rm'], ['rmi'], ['container', 'rm'], ['image', 'rm'], ['container', 'remove'], ['image', 'remove']],
-    when: ({ cmd, args, rest }) => rest.length > 0 && args.operandIndex.slice(args.operands.length - rest.length).some((i) => cmd.dynamic[i] === true),
-  },
-  {
-    id: 'npm-unpublish',
-    description: 'unpublishing removes a package version for everyone',
-    names: ['npm', 'pnpm', 'yarn'],
-    sub: [['unpublish'], ['npm', 'unpublish']],
-  },
-  {
-    id: 'truncate-broad',
-    description: 'truncating to zero on globs or broad paths empties many files',
-    names: ['truncate'],
-    shape: { shortWithValue: 'sr', longWithValue: ['--size', '--reference'] },
-    when: both(sizeZero, ({ args, cmd }) => args.operandIndex.some((i) => cmd.glob[i] === true || isBroadPath(cmd.argv[i]!))),
-  },
   { id: 'mv-to-dev-null', description: 'moving files to /dev/null destroys them', names: ['mv'], when: restHas((o) => o === '/dev/null') },
-  { id: 'crontab-remove', description: 'crontab -r deletes every scheduled job', names: ['crontab'], when: flag('r') },
-  {
-    id: 'crontab-replace',
-    description: 'crontab FILE (or /dev/null, or stdin) replaces every scheduled job',
-    names: ['crontab'],
-    shape: { shortWithValue: 'u', longWithValue: [] },
-    when: both(not(flag('lerTV')), ({ args }) => args.operands.length > 0),
-  },
-  {
-    id: 'gh-repo-delete',
-    description: 'deletes a GitHub repository, release, or other GitHub resource',
-    names: ['gh'],
-    when: ({ args }) => args.operands[1] === 'delete' || args.operands[1] === 'delete-asset',
-  },
-  {
-    id: 'framework-reset',
-    description: 'a framework or ORM command drops, resets or rolls back the whole database',
-    names: [...Object.keys(FRAMEWORK_RESETS), 'php', 'python', 'python3', 'ruby'],
-    when: frameworkReset,
-  },
-  {
-    id: 'cloud-storage-delete',
-    description: 'recursive bucket deletion',
-    names: ['aws'],
-    sub: [
-      ['s3', 'rm'],
-      ['s3', 'rb'],
-    ],
-    when: flag('', '--recursive', '--force'),
-  },
 ];

@@ -24,7 +24,7 @@ export type WriteExtractor = (cmd: SimpleCommand, sink: WriteSink) => void;
 export type GitMove = { op: 'stash-push'; untracked: boolean } | { op: 'stash-apply'; entry: string } | { op: 'to-ref'; ref: string };
 
 /** All operands are written (after options with values are skipped); `skip` drops leading operands. */
-function operands(shape: OptionShape, skip: (args: ParsedArgs) => number = () => 0): WriteExtractor {
+export function operands(shape: OptionShape, skip: (args: ParsedArgs) => number = () => 0): WriteExtractor {
   return (cmd, sink) => {
     const args = parseArgs(cmd.argv, 1, shape);
     const from = skip(args);
@@ -251,7 +251,7 @@ const git: WriteExtractor = (cmd, sink) => {
   sink.tree('.', `git ${sub} (rewrites tracked files anywhere in the work tree)`, move);
 };
 
-const tar: WriteExtractor = (cmd, sink) => {
+export const tar: WriteExtractor = (cmd, sink) => {
   // Old-style `tar xzf a.tar`: the first word is a cluster of letters without a dash.
   const argv = cmd.argv[1] !== undefined && !cmd.argv[1].startsWith('-') ? ['tar', `-${cmd.argv[1]}`, ...cmd.argv.slice(2)] : cmd.argv;
   const args = parseArgs(argv, 1, { shortWithValue: 'fCTXb', longWithValue: ['--file', '--directory', '--files-from', '--exclude-from'] });
@@ -265,7 +265,7 @@ const tar: WriteExtractor = (cmd, sink) => {
   }
 };
 
-const unzip: WriteExtractor = (cmd, sink) => {
+export const unzip: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: 'dxP' });
   if (args.short.has('l') || args.short.has('t') || args.short.has('Z') || args.short.has('p')) return;
   const dir = args.values.get('d')?.[0];
@@ -273,7 +273,7 @@ const unzip: WriteExtractor = (cmd, sink) => {
   else sink.tree(dir ?? '.', 'unzip (extracts under this directory)');
 };
 
-const dd: WriteExtractor = (cmd, sink) => {
+export const dd: WriteExtractor = (cmd, sink) => {
   cmd.argv.forEach((w, i) => {
     if (w.startsWith('of=')) sink.path(w.slice(3), 'dd of=', i);
   });
@@ -402,7 +402,7 @@ const interpreter: WriteExtractor = (cmd, sink) => {
 };
 
 /** `awk '... > "file"'`, `awk -i inplace`, gawk's `print > f`/`printf >> f`/`| "cmd"`: files named inside the program. */
-const awk: WriteExtractor = (cmd, sink) => {
+export const awk: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, {
     shortWithValue: 'FvfiEl',
     longWithValue: ['--field-separator', '--assign', '--file', '--include', '--exec', '--load'],
@@ -434,7 +434,7 @@ function sedScriptWrites(cmd: SimpleCommand, sink: WriteSink): void {
 }
 
 /** Compilers: `-o FILE`, else a.out (linking) or FILE.o per source (`-c`). */
-const compiler: WriteExtractor = (cmd, sink) => {
+export const compiler: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: 'oIDLlUxB', longWithValue: ['--output'] });
   const out = args.values.get('o')?.[0] ?? args.values.get('--output')?.[0];
   if (out !== undefined) {
@@ -454,7 +454,7 @@ const compiler: WriteExtractor = (cmd, sink) => {
 };
 
 /** `split [opts] [FILE [PREFIX]]`: PREFIXaa, PREFIXab... (default prefix `x`). */
-const split: WriteExtractor = (cmd, sink) => {
+export const split: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, {
     shortWithValue: 'abClnt',
     longWithValue: ['--bytes', '--lines', '--line-bytes', '--number', '--suffix-length', '--additional-suffix', '--separator', '--filter'],
@@ -465,13 +465,13 @@ const split: WriteExtractor = (cmd, sink) => {
 };
 
 /** `xxd [-r] IN OUT`: the second operand is written. */
-const xxd: WriteExtractor = (cmd, sink) => {
+export const xxd: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: 'cglosnC', longWithValue: [] });
   if (args.operands[1] !== undefined) sink.path(args.operands[1], 'xxd (output file)', args.operandIndex[1]);
 };
 
 /** `zip [opts] ARCHIVE files...`: the archive; `-m` also deletes the sources. */
-const zip: WriteExtractor = (cmd, sink) => {
+export const zip: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: 'bnPtxi@Z', longWithValue: ['--password', '--exclude', '--include', '--temp-path', '--suffixes'] });
   const archive = args.operands[0];
   if (archive === undefined || archive === '-') return;
@@ -481,7 +481,7 @@ const zip: WriteExtractor = (cmd, sink) => {
 };
 
 /** Editors driven by commands (`vim -es`, `ex`, `nvim --headless -c`, `ed`): `:w other` can write anywhere. */
-const scriptedEditor: WriteExtractor = (cmd, sink) => {
+export const scriptedEditor: WriteExtractor = (cmd, sink) => {
   const a = cmd.argv.slice(1);
   const scripted =
     cmd.name === 'ed' ||
@@ -491,7 +491,7 @@ const scriptedEditor: WriteExtractor = (cmd, sink) => {
 };
 
 /** `sqlite3 DB ...` writes the database file (and `.output`, `.backup`, ATTACH can write others). */
-const sqlite: WriteExtractor = (cmd, sink) => {
+export const sqlite: WriteExtractor = (cmd, sink) => {
   const args = parseArgs(cmd.argv, 1, { shortWithValue: '', longWithValue: ['-cmd', '-separator', '-newline', '-nullvalue', '-init'] });
   const db = args.operands[0];
   if (db !== undefined && db !== ':memory:' && !args.long.has('-readonly')) sink.path(db, `${cmd.name} (database file)`, args.operandIndex[0]);
@@ -538,14 +538,9 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
   unlink: operands({}),
   shred: operands({ shortWithValue: 'ns', longWithValue: ['--iterations', '--size', '--random-source'] }),
   truncate: operands({ shortWithValue: 'sr', longWithValue: ['--size', '--reference'] }),
-  mkfifo: operands({ shortWithValue: 'm' }),
   chmod: operands({ longWithValue: [] }, (a) => (a.long.has('--reference') ? 0 : 1)),
   chown: operands({}, (a) => (a.long.has('--reference') ? 0 : 1)),
   chgrp: operands({}, (a) => (a.long.has('--reference') ? 0 : 1)),
-  gzip: operands({ shortWithValue: 'S' }),
-  gunzip: operands({ shortWithValue: 'S' }),
-  bzip2: operands({}),
-  xz: operands({}),
   cp: copyLike({ shortWithValue: 'tS', longWithValue: ['--target-directory', '--suffix'] }),
   mv: copyLike({ shortWithValue: 'tS', longWithValue: ['--target-directory', '--suffix'] }, { sourcesToo: true }),
   ln: (cmd, sink) => {
@@ -580,17 +575,7 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
   ),
   sed: sedLike('i'),
   perl: sedLike('i'),
-  dd,
   git,
-  tar,
-  unzip,
-  patch: (cmd, sink) => {
-    const args = parseArgs(cmd.argv, 1, { shortWithValue: 'pioBdDrVFYz', longWithValue: ['--input', '--output', '--directory'] });
-    if (args.long.has('--dry-run')) return;
-    const out = args.values.get('o')?.[0];
-    if (out !== undefined) sink.path(out, 'patch -o', cmd.argv.indexOf(out));
-    else sink.unknown('patch writes the files named inside the patch');
-  },
   sort: outputOption({ shortWithValue: 'ok', longWithValue: ['--output', '--key'] }, ['o', '--output']),
   curl: (cmd, sink) => {
     outputOption(CURL_SHAPE, [
@@ -676,30 +661,4 @@ export const WRITERS: Readonly<Record<string, WriteExtractor>> = {
   'ts-node': interpreter,
   Rscript: interpreter,
   lua: interpreter,
-  awk,
-  gawk: awk,
-  mawk: awk,
-  nawk: awk,
-  gcc: compiler,
-  'g++': compiler,
-  cc: compiler,
-  'c++': compiler,
-  clang: compiler,
-  'clang++': compiler,
-  rustc: compiler,
-  split,
-  csplit: (cmd, sink) => {
-    const prefix = parseArgs(cmd.argv, 1, { shortWithValue: 'fbn', longWithValue: ['--prefix', '--suffix-format', '--digits'] }).values.get('f')?.[0] ?? 'xx';
-    sink.path(`${prefix}00`, 'csplit (writes PREFIX00, PREFIX01, …)');
-  },
-  xxd,
-  zip,
-  vim: scriptedEditor,
-  vi: scriptedEditor,
-  nvim: scriptedEditor,
-  ex: scriptedEditor,
-  ed: scriptedEditor,
-  emacs: scriptedEditor,
-  sqlite3: sqlite,
-  sqlite: sqlite,
 };

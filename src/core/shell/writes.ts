@@ -1,7 +1,8 @@
 // Which paths a command line may create, modify or delete, as written, with `cd` applied.
 import { analyzeCommand } from './commands.js';
 import { isScratchPath } from './scratch.js';
-import { OPERAND_WRITERS, WRITERS, type GitMove, type WriteSink } from './write-rules.js';
+import { lazyWriterName } from './effects-hint.js';
+import { OPERAND_WRITERS, WRITERS, type GitMove, type WriteExtractor, type WriteSink } from './write-rules.js';
 import type { ShellAnalysis, ShellRedirect, SimpleCommand } from './types.js';
 
 /** A path the command may write: relative to the caller's cwd, absolute, or `~`-prefixed. */
@@ -28,6 +29,14 @@ export interface WriteReport {
   unknown: UnknownWrite[];
   /** The command may write something (a known target, or an unknown write). Parse trouble alone is not a write. */
   writes: boolean;
+  /** A command's writer lives in the on-demand effects module (lazy-writers.ts), not loaded: load it and ask again. */
+  needsEffects?: true;
+}
+
+/** Write extractors of rarely run programs (lazy-writers.ts), installed with the effects module by core/on-demand.ts. */
+let lazyWriters: Readonly<Record<string, WriteExtractor>> | undefined;
+export function installLazyWriters(w: Readonly<Record<string, WriteExtractor>> | undefined): void {
+  lazyWriters = w;
 }
 
 /** Redirection operators that open their target for writing. */
@@ -127,7 +136,16 @@ export function writeTargetsOf(analysis: ShellAnalysis): WriteReport {
       for (const root of findRoots(cmd)) add(root.path, 'find -delete (deletes matches under this directory)', root.dynamic, false, true);
     }
 
-    const extractor = WRITERS[cmd.name];
+    let extractor = WRITERS[cmd.name];
+    if (extractor === undefined && lazyWriterName(cmd.name)) {
+      extractor = lazyWriters?.[cmd.name];
+      if (extractor === undefined) {
+        // Not loaded: fail closed (a write roz cannot name) for a caller that does not load it.
+        report.needsEffects = true;
+        addUnknown(`roz's writer for ${cmd.name} is not loaded`);
+        continue;
+      }
+    }
     if (extractor === undefined) continue;
     const sink: WriteSink = {
       path: (path, via, i) => add(path, via, i !== undefined && cmd.dynamic[i] === true, i !== undefined && cmd.glob[i] === true),

@@ -1,8 +1,12 @@
 // Files beyond the project in a repo without intents (issue 22): overwritten, truncated, moved or
 // deleted outside the project and its scratch areas is asked about; creating, appending, scratch is not.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { outsideWrites, projectBounds } from '../../../src/core/guard.js';
 import { writeTargets } from '../../../src/core/shell/writes.js';
+import { loadAllOnDemand } from '../../../src/core/on-demand.js';
+
+// Rarely run writers live in the on-demand effects module (issue 30).
+beforeAll(loadAllOnDemand);
 
 const bounds = projectBounds('/work/app/src', { CLAUDE_PROJECT_DIR: '/work/app', TMPDIR: '/run/user/1000/tmp' }, '/home/me', '/tmp');
 const outside = (command: string): string[] => outsideWrites(writeTargets(command).targets, bounds).map((f) => f.command);

@@ -1,8 +1,13 @@
 // Runs the whole destructive corpus and reports every mismatch at once.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadAllOnDemand } from '../../../src/core/on-demand.js';
+import { EFFECT_RULES, LAZY_RULES } from '../../../src/core/shell/effects.js';
 import { classifyDestructive } from '../../../src/core/shell/destructive.js';
 import { DESTRUCTIVE_RULES } from '../../../src/core/shell/destructive-rules.js';
 import { DESTRUCTIVE_CORPUS } from './destructive-corpus.js';
+
+// The effects lexicon (issue 30) is its own on-demand module: the classifier asks for it.
+beforeAll(loadAllOnDemand);
 
 describe('classifyDestructive corpus', () => {
   it('has at least 150 entries, with plenty of negatives', () => {
@@ -23,7 +28,7 @@ describe('classifyDestructive corpus', () => {
   });
 
   it('only references rules that exist, and every rule is exercised', () => {
-    const ids = new Set(DESTRUCTIVE_RULES.map((r) => r.id));
+    const ids = new Set([...DESTRUCTIVE_RULES.map((r) => r.id), ...LAZY_RULES.map((r) => r.id), ...EFFECT_RULES]);
     const used = new Set(DESTRUCTIVE_CORPUS.map(([, rule]) => rule).filter((r): r is string => r !== null));
     expect([...used].filter((id) => !ids.has(id))).toEqual([]);
     expect([...ids].filter((id) => !used.has(id))).toEqual([]);

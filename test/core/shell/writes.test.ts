@@ -1,6 +1,10 @@
 // Tests for writeTargets: which paths a command may write, with cd tracking and honest unknowns.
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { writeTargets } from '../../../src/core/shell/writes.js';
+import { loadAllOnDemand } from '../../../src/core/on-demand.js';
+
+// Rarely run writers live in the on-demand effects module (issue 30).
+beforeAll(loadAllOnDemand);
 
 /** Just the paths, for compact expectations. */
 const paths = (source: string): string[] => writeTargets(source).targets.map((t) => t.path);
