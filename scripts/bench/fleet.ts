@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Verdict } from '../../src/core/verdict.js';
-import { relayToSupervisor } from '../../src/supervisor/channel-client.js';
+import { relayToSupervisor } from '../../src/supervisor/hooks/channel-client.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { nowMs, quantiles, round, sandboxEnv } from './common.js';
 

@@ -8,8 +8,8 @@ import { connect, createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Verdict } from '../../src/core/verdict.js';
-import { relayToSupervisor } from '../../src/supervisor/channel-client.js';
-import { encodeFrame, PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
+import { relayToSupervisor } from '../../src/supervisor/hooks/channel-client.js';
+import { encodeFrame, PROTOCOL_VERSION } from '../../src/supervisor/hooks/channel-protocol.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { nowMs, preToolUseRaw, quantiles, round, sandboxEnv } from './common.js';
 

@@ -54,7 +54,7 @@ async function once(client: ClientVersion, mode: Mode, calls: number): Promise<n
 
 /** `roz run` without its screen: RunService with a supervisor, the child on this process's stdio. */
 export async function runDriver(pluginDir: string, command: string, args: string[]): Promise<number> {
-  const { RunService } = await import('../../src/supervisor/run-service.js');
+  const { RunService } = await import('../../src/supervisor/host/run-service.js');
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   const run = await RunService.start({ command, args, cwd: process.cwd(), env, pluginDir, supervisor: { approvalTimeoutMs: 30_000 } });

@@ -10,8 +10,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { render } from 'ink';
 import { App } from '../../src/tui/App.js';
 import { InkStdin } from '../../src/tui/screen/ink-surface.js';
-import type { HookFrame } from '../../src/supervisor/channel-protocol.js';
-import type { HookConnection } from '../../src/supervisor/channel-server.js';
+import type { HookFrame } from '../../src/supervisor/hooks/channel-protocol.js';
+import type { HookConnection } from '../../src/supervisor/hooks/channel-server.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { quantiles, round, sandboxEnv, SID } from './common.js';
 

@@ -106,7 +106,7 @@ export function demoEnv(p: DemoPaths, apiUrl: string, from: NodeJS.ProcessEnv = 
     IS_SANDBOX: '1',
     // Offer MCP tools (roz's select_active_intent) directly instead of behind the client's tool search.
     ENABLE_TOOL_SEARCH: 'false',
-    // ROZ_HOOKS=command: the demo with a hook process per event instead of http hooks (src/supervisor/http-hooks.ts).
+    // ROZ_HOOKS=command: the demo with a hook process per event instead of http hooks (src/supervisor/hooks/http-hooks.ts).
     ...(from.ROZ_HOOKS ? { ROZ_HOOKS: from.ROZ_HOOKS } : {}),
   };
 }

@@ -173,12 +173,12 @@ async function main(): Promise<void> {
   const run = await runHook(event, raw, { env: process.env });
   // Under `roz run` the engine has already decided and persisted; the supervisor
   // is told, and for an `ask` a human answers in its TUI. Every wait is bounded
-  // (src/supervisor/channel-client.ts) and ends 1 s before our own deadline.
+  // (src/supervisor/hooks/channel-client.ts) and ends 1 s before our own deadline.
   if (process.env.ROZ_SOCKET) {
     // Loaded only under `roz run`: standalone hooks never pay for the channel.
     markCodePath('supervised');
     aboutToWait();
-    const { relayToSupervisor } = await import('../supervisor/channel-client.js');
+    const { relayToSupervisor } = await import('../supervisor/hooks/channel-client.js');
     const relayed = await relayToSupervisor({ event, raw, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
     finish(relayed.verdict === run.verdict ? run.stdout : renderOutput(event, relayed.verdict, run.warnings), relayed.stderr);
     return;

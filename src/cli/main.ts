@@ -151,10 +151,10 @@ export function buildProgram(): Command {
       }),
     );
 
-  // The background supervisor of `roz run` (supervisor/background.ts): started by roz itself, its launch on stdin.
+  // The background supervisor of `roz run` (supervisor/host/background.ts): started by roz itself, its launch on stdin.
   program.command('__supervise', { hidden: true }).action(
     run(async () => {
-      const { superviseFromStdin } = await import('../supervisor/background.js');
+      const { superviseFromStdin } = await import('../supervisor/host/background.js');
       const code = await superviseFromStdin();
       // Nothing may keep it alive once its agents are gone (a timer, a watcher).
       process.exit(code);

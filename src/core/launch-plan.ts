@@ -3,7 +3,7 @@
 // plugin): the hook transport (the client's http hooks served in roz's own
 // process, or a process per hook), the command line, the child's environment
 // and what the run says about it. `roz run` and `roz exec` both start from
-// this plan (supervisor/run-service.ts gathers the facts and carries it out).
+// this plan (supervisor/host/run-service.ts gathers the facts and carries it out).
 // Pure: no file system, no process.
 import { basename, join } from 'node:path';
 import type { RozConfig } from './config.js';
@@ -80,7 +80,7 @@ export function pluginArgs(command: string, args: string[], opts: { pluginDir: s
   return { command, args: ['--plugin-dir', opts.pluginDir, ...rest], notes: [], ...user };
 }
 
-/** What the launcher knows before it plans: each fact read once (supervisor/run-service.ts). */
+/** What the launcher knows before it plans: each fact read once (supervisor/host/run-service.ts). */
 export interface LaunchFacts {
   command: string;
   args: string[];

@@ -109,7 +109,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     let enforcement: Enforcement | null = null;
     if (event === 'SessionStart') {
       exportRozOnPath(deps.env, warn);
-      // Another client (Codex): its own sandbox, as roz's launcher configured it and said (supervisor/client-launch.ts).
+      // Another client (Codex): its own sandbox, as roz's launcher configured it and said (supervisor/launch/client-launch.ts).
       enforcement =
         clientEnforcement(deps.env) ??
         detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
@@ -182,7 +182,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
           claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
           home,
           area: () => fileToolWriteArea(deps.env, input.cwd, home, config.enforce.write_paths),
-          // Another client's own sandbox, configured by roz's launcher, holds these too (supervisor/client-launch.ts).
+          // Another client's own sandbox, configured by roz's launcher, holds these too (supervisor/launch/client-launch.ts).
           advisory: !deps.env.ROZ_SETTINGS_FILE && deps.env.ROZ_CLIENT_SANDBOX !== 'enforced',
           deferred: [config.storage.path],
         }),

@@ -1,5 +1,5 @@
 // Where a launch runs, computed once where the launch is prepared
-// (supervisor/agent-run.ts prepareLaunch) and handed down as data (issue 32):
+// (supervisor/launch/agent-run.ts prepareLaunch) and handed down as data (issue 32):
 // which agent of roz's registry owns the directory (its name, worktree and
 // base checkout) and, for a linked worktree, what the per-worktree sandbox is
 // planned from. Before, one launch scanned every registry file twice and read

@@ -62,7 +62,7 @@ function related(a: string, b: string): boolean {
  * `.orchestration/active_intents.yaml` (and `.intentignore`) govern it, not
  * the copy in its worktree, which it could rewrite where the sandbox cannot
  * protect it. Known only from roz's own records: the launcher puts them in
- * the client's environment (supervisor/agent-run.ts, from the registry in
+ * the client's environment (supervisor/launch/agent-run.ts, from the registry in
  * roz's store), never from the worktree's `.git` file, which the agent writes.
  */
 export interface AgentRoots {

@@ -5,8 +5,8 @@ import { humanReason } from '../core/human-reason.js';
 import { FIRST_AGENT } from '../core/fleet/agent-name.js';
 import { truncateValue } from '../core/truncate.js';
 import type { TraceRecord } from '../store/session-store.js';
-import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
-import type { HookConnection } from './channel-server.js';
+import { PROTOCOL_VERSION, type HookFrame } from './hooks/channel-protocol.js';
+import type { HookConnection } from './hooks/channel-server.js';
 import { RequestIds } from './request-id.js';
 
 export const HEARTBEAT_MS = 1_000;

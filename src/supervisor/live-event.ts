@@ -2,7 +2,7 @@
 // input capped) so a ring of thousands stays small.
 import { humanReason } from '../core/human-reason.js';
 import { clip, truncateValue } from '../core/truncate.js';
-import type { HookFrame, WireVerdict } from './channel-protocol.js';
+import type { HookFrame, WireVerdict } from './hooks/channel-protocol.js';
 
 export const LIVE_INPUT_LIMIT = 4_096;
 

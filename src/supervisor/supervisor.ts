@@ -12,9 +12,9 @@ import type { SessionState } from '../core/session-state.js';
 import { FileSessionStore } from '../store/file-store.js';
 import type { SessionStore } from '../store/session-store.js';
 import { ApprovalBroker, type HumanAnswer } from './approval-broker.js';
-import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
-import type { HookConnection } from './channel-server.js';
-import { HookIntake } from './hook-intake.js';
+import { PROTOCOL_VERSION, type HookFrame } from './hooks/channel-protocol.js';
+import type { HookConnection } from './hooks/channel-server.js';
+import { HookIntake } from './hooks/hook-intake.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
 import type { AgentInfo, AgentLaunchInfo, FleetView, SupervisorSnapshot } from './view.js';
 import type { FileWatch } from './file-watch.js';
@@ -45,7 +45,7 @@ export interface SupervisorOptions {
   store?: SessionStore;
   /** Where refused frames are logged; default <store>/supervisor.log. */
   log?: (line: string) => void;
-  /** Also take hook events as the client's http hooks on loopback TCP, and run the engine here (src/supervisor/http-hooks.ts). */
+  /** Also take hook events as the client's http hooks on loopback TCP, and run the engine here (src/supervisor/hooks/http-hooks.ts). */
   httpHooks?: boolean;
   /** Told how long each http hook took roz, request in to answer out (bench and tests). */
   onHttpHook?: (event: string, ms: number) => void;

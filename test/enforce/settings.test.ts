@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/core/config.js';
 import { enforcedSettings, mergeSettings, permissionsFragment, type ProtectedPaths } from '../../src/core/enforce/settings.js';
-import { planLaunch, takeSettingsArg, withSettings } from '../../src/supervisor/launch-args.js';
+import { planLaunch, takeSettingsArg, withSettings } from '../../src/supervisor/launch/launch-args.js';
 
 const paths: ProtectedPaths = {
   store: '/h/.roz',

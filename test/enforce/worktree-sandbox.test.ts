@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { planWorktreeSandbox, siblingsOff } from '../../src/core/enforce/worktree-sandbox.js';
 import { linkedWorktreeOf } from '../../src/store/linked-worktree.js';
-import { buildSettings, writeRunSettings } from '../../src/supervisor/run-settings.js';
+import { buildSettings, writeRunSettings } from '../../src/supervisor/launch/run-settings.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const dirs: string[] = [];

@@ -14,8 +14,8 @@ import { governanceOf } from '../../src/core/governance/state.js';
 import { loadAllOnDemand } from '../../src/core/on-demand.js';
 import { governanceOnPreToolUse } from '../../src/engine/governance/gate.js';
 import { ApprovalBroker } from '../../src/supervisor/approval-broker.js';
-import type { HookFrame, ReplyFrame } from '../../src/supervisor/channel-protocol.js';
-import type { HookConnection } from '../../src/supervisor/channel-server.js';
+import type { HookFrame, ReplyFrame } from '../../src/supervisor/hooks/channel-protocol.js';
+import type { HookConnection } from '../../src/supervisor/hooks/channel-server.js';
 import { acceptableGlob, widenScope } from '../../src/supervisor/widen-scope.js';
 import { makeProject, pre, session } from './helpers.js';
 

@@ -1,4 +1,4 @@
-// The attach stream on the control socket (src/supervisor/attach-hub.ts,
+// The attach stream on the control socket (src/supervisor/attach/attach-hub.ts,
 // attach-client.ts): a real Supervisor and its real control server, a small
 // fleet host standing in for the ptys, the screen's real client, and raw
 // sockets for what a well-behaved client never sends. Wrong secret: refused
@@ -12,12 +12,12 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Enforcement } from '../../src/core/enforce/mode.js';
 import { controlKey, findControlRecords, type FoundRecord } from '../../src/store/control-record.js';
-import type { AttachHost } from '../../src/supervisor/attach-hub.js';
-import { AttachRefused, RemoteConnection } from '../../src/supervisor/attach-client.js';
-import { LineSplitter, parseAttachLine } from '../../src/supervisor/attach-protocol.js';
-import { sendControl } from '../../src/supervisor/control-client.js';
-import { ControlServer } from '../../src/supervisor/control-server.js';
-import type { ConnectedAgent } from '../../src/supervisor/fleet-connection.js';
+import type { AttachHost } from '../../src/supervisor/attach/attach-hub.js';
+import { AttachRefused, RemoteConnection } from '../../src/supervisor/attach/attach-client.js';
+import { LineSplitter, parseAttachLine } from '../../src/supervisor/attach/attach-protocol.js';
+import { sendControl } from '../../src/supervisor/control/control-client.js';
+import { ControlServer } from '../../src/supervisor/control/control-server.js';
+import type { ConnectedAgent } from '../../src/supervisor/attach/fleet-connection.js';
 import type { MergeResult } from '../../src/core/fleet/merge-result.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { ASK, preToolUse, relay, traceRecords, until } from '../supervisor/helpers/channel.js';

@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchAgent, prepareLaunch } from '../../src/supervisor/agent-run.js';
+import { launchAgent, prepareLaunch } from '../../src/supervisor/launch/agent-run.js';
 import { tempDir } from '../helpers/temp-dir.js';
 import { repoRoot } from './helpers/bundle.js';
 

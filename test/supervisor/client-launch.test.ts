@@ -1,4 +1,4 @@
-// supervisor/client-launch.ts: what it reads decides Codex's sandbox (a config naming sandbox_mode makes
+// supervisor/launch/client-launch.ts: what it reads decides Codex's sandbox (a config naming sandbox_mode makes
 // Codex ignore permission profiles: roz forces workspace-write and says advisory) and where Gemini's hooks go.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { clientById } from '../../src/core/clients.js';
 import { loadConfig } from '../../src/engine/config-loader.js';
-import { launchOtherClient } from '../../src/supervisor/client-launch.js';
+import { launchOtherClient } from '../../src/supervisor/launch/client-launch.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function world() {

@@ -8,7 +8,7 @@ import { renderSessionStats } from '../../src/tui/stats-screen.js';
 import { Supervisor as SupervisorClass } from '../../src/supervisor/supervisor.js';
 import { repoRoot } from './helpers/bundle.js';
 import { sandboxEnv } from './helpers/channel.js';
-import { PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
+import { PROTOCOL_VERSION } from '../../src/supervisor/hooks/channel-protocol.js';
 import type { Supervisor } from '../../src/supervisor/supervisor.js';
 import { ASK, preToolUse, relay, sendRaw, startSupervisor, until } from './helpers/channel.js';
 

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
-import { FleetHost } from '../../src/supervisor/fleet-host.js';
+import { FleetHost } from '../../src/supervisor/host/fleet-host.js';
 import { repoRoot } from './helpers/bundle.js';
 import { until } from './helpers/channel.js';
 import { tempDir } from '../helpers/temp-dir.js';

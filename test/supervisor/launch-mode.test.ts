@@ -1,12 +1,12 @@
 // Whether `roz run` puts the supervisor in the background is decided before
 // the launch, with the supervisor's own launchEnforcement over the settings
-// roz would write (supervisor/background.ts launchWillConfine): enforced only
+// roz would write (supervisor/host/background.ts launchWillConfine): enforced only
 // for claude with roz's settings and nothing that lets a command out of the
 // sandbox; the scratch settings are removed again.
 import { chmodSync, existsSync, mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchWillConfine } from '../../src/supervisor/background.js';
+import { launchWillConfine } from '../../src/supervisor/host/background.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 function world() {

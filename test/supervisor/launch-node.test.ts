@@ -4,8 +4,8 @@
 import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { launchPlugin, withNode } from '../../src/supervisor/http-launch.js';
-import { pathOutsideProject } from '../../src/supervisor/launch-node.js';
+import { launchPlugin, withNode } from '../../src/supervisor/launch/http-launch.js';
+import { pathOutsideProject } from '../../src/supervisor/launch/launch-node.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const repoPlugin = join(import.meta.dirname, '..', '..', 'plugin');

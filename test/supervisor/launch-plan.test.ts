@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { resolveConfig } from '../../src/core/config.js';
 import { hookTransport, planRun, type LaunchFacts } from '../../src/core/launch-plan.js';
-import { RunService } from '../../src/supervisor/run-service.js';
+import { RunService } from '../../src/supervisor/host/run-service.js';
 import { repoRoot } from './helpers/bundle.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseReplyFrame, PROTOCOL_VERSION } from '../../src/supervisor/channel-frames.js';
+import { parseReplyFrame, PROTOCOL_VERSION } from '../../src/supervisor/hooks/channel-frames.js';
 
 const v = PROTOCOL_VERSION;
 

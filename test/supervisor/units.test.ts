@@ -5,11 +5,11 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { newSession } from '../../src/core/session-state.js';
-import { parseHookFrame, PROTOCOL_VERSION } from '../../src/supervisor/channel-protocol.js';
-import { planLaunch } from '../../src/supervisor/launch-args.js';
+import { parseHookFrame, PROTOCOL_VERSION } from '../../src/supervisor/hooks/channel-protocol.js';
+import { planLaunch } from '../../src/supervisor/launch/launch-args.js';
 import { RingBuffer } from '../../src/supervisor/ring-buffer.js';
 import { sessionStats } from '../../src/supervisor/session-stats.js';
-import { TerminalGuard } from '../../src/supervisor/terminal-guard.js';
+import { TerminalGuard } from '../../src/tui/terminal-guard.js';
 import { diffPreview } from '../../src/tui/diff-preview.js';
 import { tempDir } from '../helpers/temp-dir.js';
 

@@ -1,7 +1,7 @@
 // `roz agent add|ls|rm|merge`: agents in worktrees of their own, and the merge
 // gate that lets only reviewed work into the branch an agent started from
 // (docs/fleet.md). The supervisor side (running several agents under one roz)
-// is the fleet host (supervisor/fleet-host.ts): `add` creates the worktree and
+// is the fleet host (supervisor/host/fleet-host.ts): `add` creates the worktree and
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';

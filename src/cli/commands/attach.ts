@@ -1,10 +1,10 @@
 // `roz attach`: this window becomes the screen of the supervisor running
-// this project's agents in the background (supervisor/background.ts), as
+// this project's agents in the background (supervisor/host/background.ts), as
 // `roz run` drew it: every agent's pane (replayed), the queue, the views.
 // `D` in roz's views detaches again; closing the terminal does too.
 import { resolve } from 'node:path';
-import { liveSupervisors } from '../../supervisor/control-client.js';
-import { loadPty } from '../../supervisor/pty-module.js';
+import { liveSupervisors } from '../../supervisor/control/control-client.js';
+import { loadPty } from '../../supervisor/launch/pty-module.js';
 import { cliContext } from '../context.js';
 import { NO_SUPERVISOR, REFUSED } from './queue.js';
 import { attachScreen, processEnv } from './run.js';

@@ -2,11 +2,11 @@
 // `roz run` (the per-run --settings file: Bash sandboxed, roz's files
 // read-only, deny rules for the file tools), without the TUI: no terminal
 // needed, for `claude -p` and CI. On clients from 2.1.295 its hooks are the
-// client's http hooks served in this process (supervisor/in-process-hooks.ts);
+// client's http hooks served in this process (supervisor/hooks/in-process-hooks.ts);
 // before, a process per hook. The exit code is claude's.
 import { randomUUID } from 'node:crypto';
 import { basename, resolve } from 'node:path';
-import { RunError, RunService, type RunResult } from '../../supervisor/run-service.js';
+import { RunError, RunService, type RunResult } from '../../supervisor/host/run-service.js';
 import { runOutcome, sessionOutcome, withSessionId, type SessionOutcome } from '../../core/review/outcome.js';
 import { cliContext } from '../context.js';
 import { clientForCommand } from '../../core/clients.js';
@@ -66,7 +66,7 @@ async function sayInterrupted(): Promise<void> {
   const store = resolve(process.cwd(), loadConfig(process.env, { cwd: process.cwd() }).config.storage.path);
   // Most projects have no fleet: no git, no socket probe then.
   if (!existsSync(registryDir(store))) return;
-  const { liveSupervisors } = await import('../../supervisor/control-client.js');
+  const { liveSupervisors } = await import('../../supervisor/control/control-client.js');
   const { live } = await liveSupervisors(store, process.cwd());
   const found = findInterrupted(store, process.cwd(), new Set(live.map((l) => l.record.pid)));
   if (found) process.stderr.write(`${interruptedNote('roz exec', found)}\n`);

@@ -1,12 +1,12 @@
 // `roz queue`, `roz approve`, `roz block`, `roz agent stop`: the human's
 // commands to the supervisor running for this project, from any terminal of
-// theirs, over its control socket (supervisor/control-server.ts). Inside an
+// theirs, over its control socket (supervisor/control/control-server.ts). Inside an
 // enforced agent's sandbox none of this works: the record is unreadable and
 // Unix sockets are refused (docs/fleet.md).
 import { resolve } from 'node:path';
 import type { FoundRecord } from '../../store/control-record.js';
-import { liveSupervisors, sendControl, type SendResult } from '../../supervisor/control-client.js';
-import type { ControlReply, LiveAgent, QueueEntry } from '../../supervisor/control-protocol.js';
+import { liveSupervisors, sendControl, type SendResult } from '../../supervisor/control/control-client.js';
+import type { ControlReply, LiveAgent, QueueEntry } from '../../supervisor/control/control-protocol.js';
 import { c, cliContext, printJson, table } from '../context.js';
 
 /** Exit codes: 0 done, 3 no supervisor runs here, 4 no such request (or already answered), 5 refused by the supervisor, 1 anything else. */

@@ -109,7 +109,7 @@ export async function askResume(who: string, store: string, found: Interrupted):
 
 /** Ask the supervisor to resume each chosen agent (its `startAgent`: `--resume` with its last session); say what it answered. */
 export async function resumeChosen(who: string, rec: FoundRecord, names: readonly string[]): Promise<void> {
-  const { sendControl } = await import('../../supervisor/control-client.js');
+  const { sendControl } = await import('../../supervisor/control/control-client.js');
   for (const name of names) {
     const r = await sendControl(rec, { op: 'start', name });
     process.stderr.write(`${who}: ${r.reached ? r.reply.message : `could not ask the supervisor to resume ${name}: ${r.error}`}\n`);

@@ -7,11 +7,11 @@ import { type AgentStatus, detachLine } from '../../core/fleet/agent-state.js';
 import { loadConfig } from '../../engine/config-loader.js';
 import type { FoundRecord } from '../../store/control-record.js';
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
-import { liveSupervisors } from '../../supervisor/control-client.js';
+import { liveSupervisors } from '../../supervisor/control/control-client.js';
 import { FileSessionStore } from '../../store/file-store.js';
-import type { ConnectionEnd } from '../../supervisor/fleet-connection.js';
-import { loadPty } from '../../supervisor/pty-module.js';
-import { RunError } from '../../supervisor/run-service.js';
+import type { ConnectionEnd } from '../../supervisor/attach/fleet-connection.js';
+import { loadPty } from '../../supervisor/launch/pty-module.js';
+import { RunError } from '../../supervisor/host/run-service.js';
 import { sessionStats } from '../../supervisor/session-stats.js';
 import { requireSessionId, UsageError } from '../context.js';
 import { askResume, findInterrupted, resumeChosen } from './resume-offer.js';
@@ -79,7 +79,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     pty: initialPaneSize(),
     ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
   };
-  const { launchWillConfine, startBackground } = await import('../../supervisor/background.js');
+  const { launchWillConfine, startBackground } = await import('../../supervisor/host/background.js');
   const mode = launchWillConfine(request);
   if (mode.mode === 'enforced') {
     // Enforced: the supervisor runs in the background and owns the ptys; this window is a screen attached to it.
@@ -100,7 +100,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
 
   // Advisory: an agent could reach the control socket, so answers come only from this window: the supervisor stays here.
   const { runScreen } = await import('../../tui/run-screen.js');
-  const { LocalConnection } = await import('../../supervisor/local-connection.js');
+  const { LocalConnection } = await import('../../supervisor/host/local-connection.js');
   let conn;
   try {
     conn = await LocalConnection.start(request);
@@ -121,7 +121,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
  */
 export async function attachScreen(who: string, rec: FoundRecord, stats: boolean, command = FIRST_AGENT, startedHere = false): Promise<number> {
   const { runScreen, initialPaneSize } = await import('../../tui/run-screen.js');
-  const { RemoteConnection, AttachRefused } = await import('../../supervisor/attach-client.js');
+  const { RemoteConnection, AttachRefused } = await import('../../supervisor/attach/attach-client.js');
   let conn;
   try {
     conn = await RemoteConnection.connect(rec, { view: FIRST_AGENT, ...initialPaneSize() });
@@ -131,7 +131,7 @@ export async function attachScreen(who: string, rec: FoundRecord, stats: boolean
     if (startedHere) {
       // Just started for this window and no window can drive it (it found its launch advisory after all): stop it
       // rather than leave agents running that nobody can reach.
-      const { sendControl } = await import('../../supervisor/control-client.js');
+      const { sendControl } = await import('../../supervisor/control/control-client.js');
       const stopped = await sendControl(rec, { op: 'stop-all' });
       process.stderr.write(`${who}: ${stopped.reached ? stopped.reply.message : stopped.error}\n`);
     }

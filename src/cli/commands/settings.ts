@@ -3,7 +3,7 @@
 // --settings FILE`) or for an organisation's managed settings file.
 import { managedSettingsFile as managedSettingsPath } from '../../engine/enforce-probe.js';
 import { gitDenyPaths } from '../../core/enforce/settings.js';
-import { buildSettings } from '../../supervisor/run-settings.js';
+import { buildSettings } from '../../supervisor/launch/run-settings.js';
 import { processEnv } from './run.js';
 
 export interface SettingsOptions {

@@ -1,6 +1,6 @@
 // The merge gate as a function that returns a value (core/fleet/merge-result.ts):
 // `roz agent merge` prints it and exits with its code, the fleet host's `m`
-// reads it as JSON from that same command (supervisor/fleet-host.ts). The
+// reads it as JSON from that same command (supervisor/host/fleet-host.ts). The
 // sequence: find the agent, take in its newest objects, gather the branch's
 // facts (every object hashed again, store/agent-merge.ts), the pure verdict
 // over its reviews (core/fleet/merge-gate.ts), roz's own files on the branch

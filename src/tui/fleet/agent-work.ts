@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { loadConfig } from '../../engine/config-loader.js';
 import { listAgents } from '../../store/agent-worktrees.js';
 import type { WorkDiff, WorkOrError, WorkSummary } from '../../core/fleet/work-diff.js';
-import { rozCliFile } from '../../supervisor/background.js';
+import { rozCliFile } from '../../supervisor/host/background.js';
 
 export interface WorkSource {
   /** One agent's work with its patch (`branch`: only what its branch holds, what a merge takes). */

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import { renderOutput } from '../../../src/engine/output.js';
 import type { Verdict } from '../../../src/core/verdict.js';
-import { relayToSupervisor, type Relayed } from '../../../src/supervisor/channel-client.js';
+import { relayToSupervisor, type Relayed } from '../../../src/supervisor/hooks/channel-client.js';
 import { Supervisor } from '../../../src/supervisor/supervisor.js';
 import { FileSessionStore } from '../../../src/store/file-store.js';
 import { tempDir } from '../../helpers/temp-dir.js';

@@ -8,25 +8,25 @@
 // The run ends when every agent has exited.
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { type AddResult, type MergeResult, mergeMessage } from '../core/fleet/merge-result.js';
-import { humanName, recordHumanApproval } from '../engine/fleet/human-review.js';
-import { isClaudeCommand } from '../core/launch-plan.js';
-import { listAgents } from '../store/agent-worktrees.js';
-import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../store/agent-registry.js';
-import { lastSessionIn, resumable } from '../store/agent-sessions.js';
-import { FileSessionStore } from '../store/file-store.js';
+import { type AddResult, type MergeResult, mergeMessage } from '../../core/fleet/merge-result.js';
+import { humanName, recordHumanApproval } from '../../engine/fleet/human-review.js';
+import { isClaudeCommand } from '../../core/launch-plan.js';
+import { listAgents } from '../../store/agent-worktrees.js';
+import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../../store/agent-registry.js';
+import { lastSessionIn, resumable } from '../../store/agent-sessions.js';
+import { FileSessionStore } from '../../store/file-store.js';
 import { realpathSync } from 'node:fs';
-import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from './agent-run.js';
-import { FIRST_AGENT } from '../core/fleet/agent-name.js';
-import type { ControlServer } from './control-server.js';
-import { PTY_REPLAY_CHARS } from './attach-protocol.js';
-import type { ConnectedAgent } from './fleet-connection.js';
-import type { FleetControl } from './fleet-control.js';
-import { PtyTail } from './pty-tail.js';
-import { agentWhere } from '../core/fleet/agent-where.js';
+import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type PreparedLaunch, type RunChild } from '../launch/agent-run.js';
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
+import type { ControlServer } from '../control/control-server.js';
+import { PTY_REPLAY_CHARS } from '../attach/attach-protocol.js';
+import type { ConnectedAgent } from '../attach/fleet-connection.js';
+import type { FleetControl } from '../control/fleet-control.js';
+import { PtyTail } from '../attach/pty-tail.js';
+import { agentWhere } from '../../core/fleet/agent-where.js';
 import { launchEnforcement, startRunControl } from './run-control.js';
-import type { RunSettings } from './run-settings.js';
-import { Supervisor } from './supervisor.js';
+import type { RunSettings } from '../launch/run-settings.js';
+import { Supervisor } from '../supervisor.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 /** After SIGTERM (a forwarded signal or `stop`), how long a child gets before SIGKILL. */

@@ -8,9 +8,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { clientForCommand } from '../core/clients.js';
-import type { RozConfig } from '../core/config.js';
-import type { ClaudeSettings } from '../core/enforce/settings.js';
+import { clientForCommand } from '../../core/clients.js';
+import type { RozConfig } from '../../core/config.js';
+import type { ClaudeSettings } from '../../core/enforce/settings.js';
 import {
   hookTransport as transportFor,
   isClaudeCommand,
@@ -19,15 +19,15 @@ import {
   type ClientVersion,
   type LaunchFacts,
   type RunPlan,
-} from '../core/launch-plan.js';
-import { loadConfig } from '../engine/config-loader.js';
-import type { OwningAgent } from '../store/agent-registry.js';
-import { agentPlace, type AgentPlace } from '../store/agent-place.js';
-import { AGENT_WORKTREE_ENV, BASE_CHECKOUT_ENV } from '../store/project-root.js';
-import { pluginRoot } from '../engine/templates-loader.js';
+} from '../../core/launch-plan.js';
+import { loadConfig } from '../../engine/config-loader.js';
+import type { OwningAgent } from '../../store/agent-registry.js';
+import { agentPlace, type AgentPlace } from '../../store/agent-place.js';
+import { AGENT_WORKTREE_ENV, BASE_CHECKOUT_ENV } from '../../store/project-root.js';
+import { pluginRoot } from '../../engine/templates-loader.js';
 import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
-import type { LoadedConfig } from './config-watch.js';
-import { httpHooksFragment } from './http-hooks.js';
+import type { LoadedConfig } from '../config-watch.js';
+import { httpHooksFragment } from '../hooks/http-hooks.js';
 import { clientVersion, pluginHooks } from './http-launch.js';
 import { rozPluginInstalled } from './launch-args.js';
 import { launchPluginDir, pathOutsideProject } from './launch-node.js';

@@ -9,12 +9,12 @@
 import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import type { ClientDescriptor, ClientId } from '../core/clients.js';
-import { nameHash } from '../core/name-hash.js';
-import { CodexArgsError, codexLaunch } from '../core/codex-launch.js';
-import type { RozConfig } from '../core/config.js';
-import { protectedPaths } from '../engine/enforce-paths.js';
-import { resolveReal } from '../store/realpath.js';
+import type { ClientDescriptor, ClientId } from '../../core/clients.js';
+import { nameHash } from '../../core/name-hash.js';
+import { CodexArgsError, codexLaunch } from '../../core/codex-launch.js';
+import type { RozConfig } from '../../core/config.js';
+import { protectedPaths } from '../../engine/enforce-paths.js';
+import { resolveReal } from '../../store/realpath.js';
 import { RunError } from './agent-run.js';
 
 export interface ClientLaunch {

@@ -15,7 +15,7 @@
 // The token is the run's socket token, interpolated by the client from its
 // own environment (ROZ_TOKEN, denied to sandboxed Bash by the enforced
 // settings), so it is never written into the settings file.
-import type { ClaudeSettings } from '../core/enforce/settings.js';
+import type { ClaudeSettings } from '../../core/enforce/settings.js';
 
 /**
  * Events the client refuses as http hooks (2.1.330 throws for SessionStart
@@ -23,7 +23,7 @@ import type { ClaudeSettings } from '../core/enforce/settings.js';
  */
 export const COMMAND_ONLY_EVENTS: ReadonlySet<string> = new Set(['SessionStart', 'Setup']);
 
-export { HTTP_HOOKS_SINCE, parseClientVersion, supportsHttpHooks } from '../core/launch-plan.js';
+export { HTTP_HOOKS_SINCE, parseClientVersion, supportsHttpHooks } from '../../core/launch-plan.js';
 
 export interface HookEntry {
   matcher?: string;

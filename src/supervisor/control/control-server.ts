@@ -17,14 +17,14 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Enforcement } from '../core/enforce/mode.js';
-import { statusLabel, statusOf } from '../core/fleet/agent-state.js';
-import { type ControlRecord, removeControlRecord, writeControlRecord } from '../store/control-record.js';
+import type { Enforcement } from '../../core/enforce/mode.js';
+import { statusLabel, statusOf } from '../../core/fleet/agent-state.js';
+import { type ControlRecord, removeControlRecord, writeControlRecord } from '../../store/control-record.js';
 import { type ControlReply, type ControlRequest, MAX_CONTROL_BYTES, parseControlRequest } from './control-protocol.js';
-import { type AttachHost, AttachHub, type AttachSupervisor } from './attach-hub.js';
+import { type AttachHost, AttachHub, type AttachSupervisor } from '../attach/attach-hub.js';
 import type { FleetControl } from './fleet-control.js';
-import type { SessionStats } from './session-stats.js';
-import type { Supervisor } from './supervisor.js';
+import type { SessionStats } from '../session-stats.js';
+import type { Supervisor } from '../supervisor.js';
 
 /** A client that sends nothing useful is dropped after this long. */
 const IDLE_MS = 10_000;

@@ -6,17 +6,17 @@
 // connection ends three ways: `end` (every agent exited), detach (the human
 // leaves the agents running), or lost (the supervisor died).
 import { createConnection, type Socket } from 'node:net';
-import type { QueuedRequest } from '../core/fleet/queue.js';
-import type { FoundRecord } from '../store/control-record.js';
-import type { HumanAnswer } from './approval-broker.js';
+import type { QueuedRequest } from '../../core/fleet/queue.js';
+import type { FoundRecord } from '../../store/control-record.js';
+import type { HumanAnswer } from '../approval-broker.js';
 import { type AttachClientLine, type AttachServerLine, LineSplitter } from './attach-protocol.js';
-import { CONTROL_VERSION, type ControlReply } from './control-protocol.js';
+import { CONTROL_VERSION, type ControlReply } from '../control/control-protocol.js';
 import type { ConnectedAgent, ConnectionEnd, FleetConnection, Outcome } from './fleet-connection.js';
-import { type LiveEvent, noticeEvent } from './live-event.js';
-import { RingBuffer } from './ring-buffer.js';
-import type { SessionStats } from './session-stats.js';
-import { DEFAULT_RING_CAPACITY } from './supervisor.js';
-import type { AgentInfo, SupervisorSnapshot } from './view.js';
+import { type LiveEvent, noticeEvent } from '../live-event.js';
+import { RingBuffer } from '../ring-buffer.js';
+import type { SessionStats } from '../session-stats.js';
+import { DEFAULT_RING_CAPACITY } from '../supervisor.js';
+import type { AgentInfo, SupervisorSnapshot } from '../view.js';
 
 /** The supervisor is trusted; this only bounds a runaway line. */
 const MAX_SERVER_LINE = 256 * 1024 * 1024;

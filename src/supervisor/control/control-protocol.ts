@@ -2,7 +2,7 @@
 // command in the human's terminal, one JSON reply line. Human commands only;
 // hook events never come here (they have their own socket, channel-server.ts).
 import * as z from 'zod/mini';
-import '../core/zod-messages.js';
+import '../../core/zod-messages.js';
 
 export const CONTROL_VERSION = 1;
 /** A request is small: an id, a reason, a name. */

@@ -8,9 +8,9 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { nameHash } from '../core/name-hash.js';
-import { COMMAND_ONLY_EVENTS, parseClientVersion } from './http-hooks.js';
-import type { HookEntry } from './http-hooks.js';
+import { nameHash } from '../../core/name-hash.js';
+import { COMMAND_ONLY_EVENTS, parseClientVersion } from '../hooks/http-hooks.js';
+import type { HookEntry } from '../hooks/http-hooks.js';
 
 export function clientVersion(file: string, env: Record<string, string | undefined>): [number, number, number] | null {
   const r = spawnSync(file, ['--version'], { env: env as NodeJS.ProcessEnv, encoding: 'utf8', timeout: 15_000, stdio: ['ignore', 'pipe', 'ignore'] });

@@ -4,9 +4,9 @@
 // file it reads (the client's list of installed plugins).
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pluginArgs, type LaunchArgs } from '../core/launch-plan.js';
+import { pluginArgs, type LaunchArgs } from '../../core/launch-plan.js';
 
-export { isClaudeCommand, takeSettingsArg, withSettings } from '../core/launch-plan.js';
+export { isClaudeCommand, takeSettingsArg, withSettings } from '../../core/launch-plan.js';
 export type LaunchPlan = LaunchArgs;
 
 export function rozPluginInstalled(env: Record<string, string | undefined>, home: string): boolean {

@@ -9,7 +9,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FIRST_AGENT } from '../core/fleet/agent-name.js';
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import { encodeFrame, MAX_FRAME_BYTES, parseHookFrame, PROTOCOL_VERSION, type HookFrame, type ReplyFrame } from './channel-protocol.js';
 
 /** One hook's connection, as the supervisor sees it. */

@@ -7,7 +7,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { hookCliNames, type HookEventName } from '../core/hook-input.js';
+import { hookCliNames, type HookEventName } from '../../core/hook-input.js';
 
 /** The events roz handles: the ones its hooks.json names (core/hook-input.ts). */
 const EVENTS: ReadonlySet<string> = new Set(Object.values(hookCliNames));

@@ -4,14 +4,14 @@
 // starts and stops several agents replaces that FleetControl.
 import { homedir } from 'node:os';
 import { resolve } from 'node:path';
-import type { Enforcement } from '../core/enforce/mode.js';
-import { detectEnforcement } from '../engine/enforce-probe.js';
-import { controlKey } from '../store/control-record.js';
-import { FIRST_AGENT } from '../core/fleet/agent-name.js';
-import type { AttachHost } from './attach-hub.js';
-import { ControlServer } from './control-server.js';
-import type { FleetControl } from './fleet-control.js';
-import type { Supervisor } from './supervisor.js';
+import type { Enforcement } from '../../core/enforce/mode.js';
+import { detectEnforcement } from '../../engine/enforce-probe.js';
+import { controlKey } from '../../store/control-record.js';
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
+import type { AttachHost } from '../attach/attach-hub.js';
+import { ControlServer } from '../control/control-server.js';
+import type { FleetControl } from '../control/fleet-control.js';
+import type { Supervisor } from '../supervisor.js';
 
 /** After SIGTERM, how long the child gets before SIGKILL. */
 const STOP_GRACE_MS = 3_000;

@@ -3,7 +3,7 @@
 // approve anything. The supervisor validates them here with zod; the hook's
 // side (constants, replies) is channel-frames.ts, which loads no zod.
 import * as z from 'zod/mini';
-import '../core/zod-messages.js';
+import '../../core/zod-messages.js';
 import { MAX_FRAME_BYTES, PROTOCOL_VERSION } from './channel-frames.js';
 
 export { encodeFrame, INPUT_BUDGET_BYTES, MAX_FRAME_BYTES, PROTOCOL_VERSION, type ReplyFrame } from './channel-frames.js';

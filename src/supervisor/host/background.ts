@@ -18,14 +18,14 @@ import { basename, dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import * as z from 'zod/mini';
-import '../core/zod-messages.js';
-import type { Enforcement } from '../core/enforce/mode.js';
-import { isClaudeCommand } from '../core/launch-plan.js';
-import { controlKey } from '../store/control-record.js';
-import { type LaunchRequest, prepareLaunch } from './agent-run.js';
+import '../../core/zod-messages.js';
+import type { Enforcement } from '../../core/enforce/mode.js';
+import { isClaudeCommand } from '../../core/launch-plan.js';
+import { controlKey } from '../../store/control-record.js';
+import { type LaunchRequest, prepareLaunch } from '../launch/agent-run.js';
 import { FleetHost } from './fleet-host.js';
 import { launchEnforcement } from './run-control.js';
-import { readUserSettings, writeRunSettings } from './run-settings.js';
+import { readUserSettings, writeRunSettings } from '../launch/run-settings.js';
 
 /** The hidden CLI command the background process runs (src/cli/main.ts). */
 export const SUPERVISE_COMMAND = '__supervise';
@@ -75,8 +75,8 @@ export function launchWillConfine(req: LaunchRequest): Enforcement {
 /** roz's own bundled CLI, next to this module in plugin/dist (or, running from the sources, the built one). */
 export function rozCliFile(): string {
   const here = dirname(fileURLToPath(import.meta.url));
-  // Bundled, every chunk is in plugin/dist beside cli.mjs; from the sources (tests), src/supervisor.
-  const file = basename(here) === 'dist' ? join(here, 'cli.mjs') : join(here, '..', '..', 'plugin', 'dist', 'cli.mjs');
+  // Bundled, every chunk is in plugin/dist beside cli.mjs; from the sources (tests), src/supervisor/host.
+  const file = basename(here) === 'dist' ? join(here, 'cli.mjs') : join(here, '..', '..', '..', 'plugin', 'dist', 'cli.mjs');
   if (!existsSync(file)) throw new Error(`roz's CLI is not at ${file} (npm run build)`);
   return file;
 }

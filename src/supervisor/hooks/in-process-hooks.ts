@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { HookEventName } from '../core/hook-input.js';
+import type { HookEventName } from '../../core/hook-input.js';
 import { HttpHookServer } from './http-hook-server.js';
 
 export interface InProcessHooksOptions {
@@ -45,7 +45,7 @@ export class InProcessHooks {
       token,
       handle: async (event: HookEventName, raw: string) => {
         const t0 = performance.now();
-        const { runHook } = await import('../engine/engine.js');
+        const { runHook } = await import('../../engine/engine.js');
         const run = await runHook(event, raw, { env: self!.hookEnv });
         opts.onHook?.(event, performance.now() - t0);
         return run.stdout;

@@ -7,12 +7,12 @@
 // a client is validated here; a bad one is answered with an error line and
 // never takes the supervisor down.
 import * as z from 'zod/mini';
-import '../core/zod-messages.js';
-import type { QueuedRequest } from '../core/fleet/queue.js';
+import '../../core/zod-messages.js';
+import type { QueuedRequest } from '../../core/fleet/queue.js';
 import type { ConnectedAgent } from './fleet-connection.js';
-import type { LiveEvent } from './live-event.js';
-import type { SessionStats } from './session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from './view.js';
+import type { LiveEvent } from '../live-event.js';
+import type { SessionStats } from '../session-stats.js';
+import type { AgentInfo, SupervisorSnapshot } from '../view.js';
 
 /** A client line: keys (a paste is chunked by the terminal, not megabytes), an answer, a name. */
 export const MAX_ATTACH_LINE = 256 * 1024;

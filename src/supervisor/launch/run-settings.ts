@@ -4,15 +4,15 @@
 // only, removed when the run ends.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { RozConfig } from '../core/config.js';
-import { enforcedSettings, mergeSettings, objectsFragment, type ClaudeSettings, type ProtectedPaths } from '../core/enforce/settings.js';
-import { prepareStaging, type StagingPlace } from '../store/staging-place.js';
-import { loadConfig } from '../engine/config-loader.js';
-import { protectedPaths } from '../engine/enforce-paths.js';
-import { worktreeSandboxFragment } from '../core/enforce/worktree-sandbox.js';
-import { ensureControlDir } from '../store/control-record.js';
-import { linkedWorktreeOf } from '../store/linked-worktree.js';
-import { agentPlace, type AgentPlace } from '../store/agent-place.js';
+import type { RozConfig } from '../../core/config.js';
+import { enforcedSettings, mergeSettings, objectsFragment, type ClaudeSettings, type ProtectedPaths } from '../../core/enforce/settings.js';
+import { prepareStaging, type StagingPlace } from '../../store/staging-place.js';
+import { loadConfig } from '../../engine/config-loader.js';
+import { protectedPaths } from '../../engine/enforce-paths.js';
+import { worktreeSandboxFragment } from '../../core/enforce/worktree-sandbox.js';
+import { ensureControlDir } from '../../store/control-record.js';
+import { linkedWorktreeOf } from '../../store/linked-worktree.js';
+import { agentPlace, type AgentPlace } from '../../store/agent-place.js';
 
 /** The env var that tells the hooks which settings file this run was launched with. */
 export const SETTINGS_ENV = 'ROZ_SETTINGS_FILE';

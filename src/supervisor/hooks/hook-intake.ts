@@ -4,8 +4,8 @@
 // in-process, exactly as a hook process would run it. Either way an event
 // arrives as one frame with a connection to answer on, so the live view and
 // the human gate never know which transport carried it.
-import type { HookEventName } from '../core/hook-input.js';
-import { renderOutput } from '../engine/output.js';
+import type { HookEventName } from '../../core/hook-input.js';
+import { renderOutput } from '../../engine/output.js';
 import { answerVerdict, frameInput } from './channel-client.js';
 import { PROTOCOL_VERSION, type HookFrame } from './channel-protocol.js';
 import { ChannelServer, type HookConnection } from './channel-server.js';
@@ -14,7 +14,7 @@ import { HttpHookServer } from './http-hook-server.js';
 export interface HookIntakeOptions {
   /** Parent directory of the private socket directory (tests). */
   socketBaseDir?: string;
-  /** Also take hook events as the client's http hooks on loopback TCP, and run the engine here (src/supervisor/http-hooks.ts). */
+  /** Also take hook events as the client's http hooks on loopback TCP, and run the engine here (src/supervisor/hooks/http-hooks.ts). */
   http: boolean;
   /** How long the human gate may hold an ask: an http frame's deadline outlives it. */
   approvalTimeoutMs: number;
@@ -123,7 +123,7 @@ export class HookIntake {
   }
 
   private async judgeHttpHook(event: HookEventName, raw: string, aborted: AbortSignal, agent: string): Promise<string> {
-    const { runHook } = await import('../engine/engine.js');
+    const { runHook } = await import('../../engine/engine.js');
     // The sending agent's environment, chosen by its token: its project dir and settings file, never what it sent.
     const run = await runHook(event, raw, { env: this.envFor(agent) });
     const frame: HookFrame = {

@@ -10,14 +10,14 @@
 // server refuses `attach` to an advisory launch, and each answer and key
 // re-checks, so an agent whose session turns advisory later cannot type or
 // answer through a screen's connection either.
-import { asksTerminal } from '../core/terminal-query.js';
-import type { MergeResult } from '../core/fleet/merge-result.js';
+import { asksTerminal } from '../../core/terminal-query.js';
+import type { MergeResult } from '../../core/fleet/merge-result.js';
 import type { Socket } from 'node:net';
 import { type AttachClientLine, type AttachServerLine, HELLO_EVENTS, LineSplitter, MAX_ATTACH_LINE, parseAttachLine } from './attach-protocol.js';
 import type { ConnectedAgent, Outcome } from './fleet-connection.js';
 import { mergeOutcome } from './fleet-connection.js';
-import type { SessionStats } from './session-stats.js';
-import type { Supervisor } from './supervisor.js';
+import type { SessionStats } from '../session-stats.js';
+import type { Supervisor } from '../supervisor.js';
 
 /** A screen that reads slower than the fleet writes is dropped past this much unsent output (it can attach again). */
 const MAX_BACKLOG_BYTES = 32 * 1024 * 1024;

@@ -2,7 +2,7 @@
 // supervisors of this project in roz's store and send one request to one of
 // them. Used by `roz queue`, `roz approve`, `roz block` and `roz agent ...`.
 import { createConnection } from 'node:net';
-import { type FoundRecord, controlKey, findControlRecords, removeControlRecord } from '../store/control-record.js';
+import { type FoundRecord, controlKey, findControlRecords, removeControlRecord } from '../../store/control-record.js';
 import { CONTROL_VERSION, type ControlReply, type ControlRequest } from './control-protocol.js';
 
 /** A supervisor answers at once; anything slower is dead or wedged. */

@@ -5,8 +5,8 @@
 // verdict back, never the client's JSON: that is rendered in one place
 // (engine/output.ts) by the hook process.
 import { connect } from 'node:net';
-import { truncateValue } from '../core/truncate.js';
-import type { Verdict } from '../core/verdict.js';
+import { truncateValue } from '../../core/truncate.js';
+import type { Verdict } from '../../core/verdict.js';
 import { encodeFrame, INPUT_BUDGET_BYTES, parseReplyFrame, PROTOCOL_VERSION, type ReplyFrame } from './channel-frames.js';
 // Types only: the zod schemas behind them stay in the supervisor.
 import type { HookFrame } from './channel-protocol.js';

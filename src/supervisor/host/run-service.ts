@@ -2,16 +2,16 @@
 // file, the supervisor (when asked for), the child (in a pty for `roz run`,
 // on the inherited stdio for `roz exec`), forwarded signals and the result.
 // `roz run`'s TUI draws it; `roz exec` just waits for it.
-import type { ClaudeSettings } from '../core/enforce/settings.js';
-import type { RunPlan } from '../core/launch-plan.js';
-import { hookTransport as transportFor, type HookTransport } from '../core/launch-plan.js';
-import { loadConfig } from '../engine/config-loader.js';
-import { launchAgent, launchFacts, prepareLaunch, RunError, type LaunchRequest, type RunChild } from './agent-run.js';
-import { InProcessHooks } from './in-process-hooks.js';
-import type { RunSettings } from './run-settings.js';
-import { Supervisor } from './supervisor.js';
-import { FIRST_AGENT } from '../core/fleet/agent-name.js';
-import type { ControlServer } from './control-server.js';
+import type { ClaudeSettings } from '../../core/enforce/settings.js';
+import type { RunPlan } from '../../core/launch-plan.js';
+import { hookTransport as transportFor, type HookTransport } from '../../core/launch-plan.js';
+import { loadConfig } from '../../engine/config-loader.js';
+import { launchAgent, launchFacts, prepareLaunch, RunError, type LaunchRequest, type RunChild } from '../launch/agent-run.js';
+import { InProcessHooks } from '../hooks/in-process-hooks.js';
+import type { RunSettings } from '../launch/run-settings.js';
+import { Supervisor } from '../supervisor.js';
+import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
+import type { ControlServer } from '../control/control-server.js';
 import { startRunControl } from './run-control.js';
 
 export { launchFacts, RunError, type RunChild };
@@ -25,7 +25,7 @@ export interface RunRequest extends LaunchRequest {
    * Start a supervisor and point the hooks at it (`roz run`); absent (`roz exec`): hooks are
    * judged without a human, over http in this process where the client supports it, else
    * each in a process of its own. `hooks`: `auto` (default) uses the client's http hooks where
-   * the client supports them (src/supervisor/http-hooks.ts), `command` keeps a process per hook.
+   * the client supports them (src/supervisor/hooks/http-hooks.ts), `command` keeps a process per hook.
    */
   supervisor?: { approvalTimeoutMs: number; hooks?: 'auto' | 'command' };
   /** Told how long each in-process http hook took roz (`roz exec`; bench and tests). */

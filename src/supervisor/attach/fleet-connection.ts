@@ -4,12 +4,12 @@
 // its control socket (attach-client.ts: `roz run` of an enforced launch and
 // `roz attach`). The screen never holds a FleetHost or a Supervisor itself,
 // so closing it can leave the agents running.
-import { type MergeResult, mergeMessage } from '../core/fleet/merge-result.js';
-import type { QueuedRequest } from '../core/fleet/queue.js';
-import type { HumanAnswer } from './approval-broker.js';
-import type { LiveEvent } from './live-event.js';
-import type { SessionStats } from './session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from './view.js';
+import { type MergeResult, mergeMessage } from '../../core/fleet/merge-result.js';
+import type { QueuedRequest } from '../../core/fleet/queue.js';
+import type { HumanAnswer } from '../approval-broker.js';
+import type { LiveEvent } from '../live-event.js';
+import type { SessionStats } from '../session-stats.js';
+import type { AgentInfo, SupervisorSnapshot } from '../view.js';
 
 export interface Outcome {
   ok: boolean;
