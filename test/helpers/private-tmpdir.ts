@@ -11,11 +11,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export default function setup(): () => void {
+  // Each vitest project runs the global setup again (vitest.config.ts): one folder for the
+  // whole run, not one inside the other (nested, its paths wrapped on 120-column screens).
+  if (process.env.ROZ_TEST_RUN_TMPDIR && process.env.TMPDIR === process.env.ROZ_TEST_RUN_TMPDIR) return () => {};
   const saved = process.env.TMPDIR;
   // Short: Unix socket paths made under it must stay below 108 bytes.
   const dir = mkdtempSync(join(tmpdir(), 'rzt-'));
   process.env.TMPDIR = dir;
+  process.env.ROZ_TEST_RUN_TMPDIR = dir;
   return () => {
+    delete process.env.ROZ_TEST_RUN_TMPDIR;
     if (saved === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = saved;
     let left: string[] = [];

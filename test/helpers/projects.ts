@@ -23,6 +23,8 @@ const STARTS_A_PROCESS = /node:child_process|@lydell\/node-pty|helpers\/hooks\.j
 const FRESH_MODULES = [
   // the engine's on-demand modules must not be loaded yet when it starts
   'test/governance/on-demand.test.ts',
+  // the apply_patch reader must not be loaded yet (it asserts the hook's on-demand load)
+  'test/core/clients.test.ts',
 ];
 
 export interface TestProjects {

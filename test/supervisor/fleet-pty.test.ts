@@ -115,7 +115,8 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
 
     // Enter: b's own pane (its own screen, its cwd is the worktree).
     pty.write('\r');
-    await pty.waitFor(/FAKE CLAUDE READY .*agent=b cwd=.*proj\.roz\/b/, "b's pane");
+    // The cwd may run onto the next row (a long temp path): read the rows joined.
+    await pty.waitFor((s) => /FAKE CLAUDE READY .*agent=b cwd=.*proj\.roz\/b/.test(s.replace(/\n/g, '')), "b's pane");
     expect(pty.screen()).not.toContain('agent=main');
     expect(pty.row(rows - 1)).toMatch(/^roz │ agent b │/);
 

@@ -40,17 +40,6 @@ export function startPtyScreen(file: string, args: string[], opts: { cols: numbe
   );
   const row = (y: number): string => term.buffer.active.getLine(term.buffer.active.viewportY + y)?.translateToString(true) ?? '';
   const screen = (): string => Array.from({ length: rows }, (_, y) => row(y)).join('\n');
-  /**
-   * The screen with soft-wrapped rows joined: a pane's line longer than the
-   * terminal (a long temp path) reads as the one line it was printed as.
-   */
-  const unwrapped = (): string =>
-    Array.from({ length: rows }, (_, y) => {
-      const line = term.buffer.active.getLine(term.buffer.active.viewportY + y);
-      return (line?.isWrapped && y > 0 ? '' : '\n') + (line?.translateToString(true) ?? '');
-    })
-      .join('')
-      .slice(1);
   return {
     pid: proc.pid,
     screen,
@@ -67,7 +56,7 @@ export function startPtyScreen(file: string, args: string[], opts: { cols: numbe
         const test = (s: string): boolean => (typeof cond === 'string' ? s.includes(cond) : cond instanceof RegExp ? cond.test(s) : cond(s));
         const check = (): void => {
           const s = screen();
-          if (test(s) || test(unwrapped())) {
+          if (test(s)) {
             cleanup();
             resolve(s);
           }
