@@ -44,6 +44,8 @@ const storeOnDemand = {
   '../store/snapshot-prune.js': { name: 'snapshot-prune', entry: 'src/store/snapshot-prune.ts', importer: 'src/engine/cleanup.ts' },
   // Taking the agent's staged git objects in (zlib, index-pack): only when some wait.
   '../store/object-intake.js': { name: 'object-intake', entry: 'src/store/object-intake.ts', importer: 'src/engine/object-intake-hook.ts' },
+  // The relay to roz run's supervisor (the channel socket): only hooks under `roz run` (ROZ_SOCKET) read it.
+  '../supervisor/hooks/channel-client.js': { name: 'channel-client', entry: 'src/supervisor/hooks/channel-client.ts', importer: 'src/cli/hook-entry.ts' },
 };
 const chunkFile = (name) => `hook-${name}.cjs`;
 
@@ -76,7 +78,7 @@ const onDemandFiles = {
       const m = args.importer.endsWith('src/core/on-demand.ts') ? onDemand[args.path] : undefined;
       return m ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
     });
-    b.onResolve({ filter: /^\.\.\/store\/[\w-]+\.js$/ }, (args) => {
+    b.onResolve({ filter: /^\.\.\/(store|supervisor\/hooks)\/[\w-]+\.js$/ }, (args) => {
       const m = storeOnDemand[args.path];
       return m && args.importer.endsWith(m.importer) ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
     });

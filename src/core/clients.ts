@@ -4,9 +4,10 @@
 // the files it touches), what an `ask` becomes when no human can answer, and
 // how its model names are spelt in the Agent Trace ledger. Learnt from the
 // clients themselves (docs/clients.md). The launcher, the engine and the CLI
-// read this table instead of testing client names here and there.
+// read this table instead of testing client names here and there. Every hook
+// process loads it, so what only a launch needs (executables, pins, the hook
+// events to configure) is in core/client-commands.ts.
 // Pure: no file system, no process.
-import { basename } from 'node:path';
 
 export type ClientId = 'claude' | 'codex' | 'gemini';
 export const CLIENT_IDS: readonly ClientId[] = ['claude', 'codex', 'gemini'];
@@ -22,12 +23,6 @@ export interface ClientDescriptor {
   id: ClientId;
   /** How people and the README name it. */
   label: string;
-  /** Executable names (basename) that start it. */
-  binaries: readonly string[];
-  /** The npm package pinned in devDependencies, and its version (what roz is tested with). */
-  pinned: { pkg: string; version: string };
-  /** The client's hook event -> the `roz hook <name>` that judges it. */
-  hooks: Readonly<Record<string, string>>;
   /** The client's tool names (as its hooks report them) that roz maps onto its own. */
   tools: Readonly<Record<string, ToolMapping>>;
   /** Under `roz exec` nobody answers an `ask`: `deny` turns it into a refusal the model reads (the client would not ask). */
@@ -46,10 +41,6 @@ export interface ClientDescriptor {
 const CLAUDE: ClientDescriptor = {
   id: 'claude',
   label: 'Claude Code',
-  binaries: ['claude', 'claude.exe'],
-  pinned: { pkg: '@anthropic-ai/claude-code', version: '2.1.330' },
-  // The plugin's hooks.json configures Claude Code (plugin/hooks): not from this table.
-  hooks: {},
   tools: {},
   askWithoutHuman: 'ask',
   modelVendor: 'anthropic',
@@ -59,17 +50,6 @@ const CLAUDE: ClientDescriptor = {
 const CODEX: ClientDescriptor = {
   id: 'codex',
   label: 'Codex CLI',
-  binaries: ['codex', 'codex.js'],
-  pinned: { pkg: '@openai/codex', version: '0.169.0' },
-  // Observed in `codex exec` (test/e2e/codex-hooks.e2e.test.ts); PermissionRequest is the client's own approval.
-  hooks: {
-    SessionStart: 'session-start',
-    UserPromptSubmit: 'user-prompt',
-    PreToolUse: 'pre-tool-use',
-    PermissionRequest: 'permission-request',
-    PostToolUse: 'post-tool-use',
-    Stop: 'stop',
-  },
   // The shell tool already reaches hooks as `Bash` with tool_input.command. The patch tool was
   // not offered to the scripted model (docs/clients.md): its text is looked for in these fields.
   tools: { Bash: { as: 'Bash' }, apply_patch: { as: 'patch', field: ['command', 'input', 'patch'] } },
@@ -84,16 +64,6 @@ const CODEX: ClientDescriptor = {
 const GEMINI: ClientDescriptor = {
   id: 'gemini',
   label: 'Gemini CLI',
-  binaries: ['gemini', 'gemini.js'],
-  pinned: { pkg: '@google/gemini-cli', version: '0.61.0' },
-  // Observed in `gemini -p` (test/e2e/gemini-hooks.e2e.test.ts): Gemini's names for the same moments.
-  hooks: {
-    SessionStart: 'session-start',
-    BeforeAgent: 'user-prompt',
-    BeforeTool: 'pre-tool-use',
-    AfterTool: 'post-tool-use',
-    AfterAgent: 'stop',
-  },
   // Its own tool names; their arguments already use Claude Code's field names (command, file_path, content, old_string).
   tools: { run_shell_command: { as: 'Bash' }, write_file: { as: 'Write' }, replace: { as: 'Edit' }, read_file: { as: 'Read' } },
   askWithoutHuman: 'deny',
@@ -110,12 +80,6 @@ export function clientById(id: ClientId): ClientDescriptor {
 /** A client id as typed (`--agent codex`), or null. */
 export function parseClientId(text: string | undefined): ClientId | null {
   return CLIENT_IDS.includes(text as ClientId) ? (text as ClientId) : null;
-}
-
-/** The client a command starts (`codex`, `/path/to/codex.js`), or null for anything else. */
-export function clientForCommand(command: string): ClientDescriptor | null {
-  const b = basename(command);
-  return Object.values(BY_ID).find((c) => c.binaries.includes(b)) ?? null;
 }
 
 /** The client whose hooks a hook process serves: ROZ_CLIENT as roz's launcher set it, else Claude Code. */

@@ -2,7 +2,8 @@
 // and the patch reader (core/apply-patch.ts): pure, so checked directly.
 import { describe, expect, it } from 'vitest';
 import { patchFiles } from '../../src/core/apply-patch.js';
-import { asRozTool, clientById, clientForCommand, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
+import { asRozTool, clientById, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
+import { CLIENT_COMMANDS, clientForCommand } from '../../src/core/client-commands.js';
 import { CodexArgsError, codexLaunch, type CodexLaunchInput } from '../../src/core/codex-launch.js';
 import { mutationOf } from '../../src/core/governance/mutations.js';
 import { loadOnDemand, NotLoaded } from '../../src/core/on-demand.js';
@@ -82,7 +83,7 @@ describe("codex exec's command line under roz", () => {
   const input = (over: Partial<CodexLaunchInput> = {}): CodexLaunchInput => ({
     args: ['exec', '--skip-git-repo-check', 'do it'],
     hookCommand: (n) => `'/usr/bin/node' '/roz/bin/roz' hook ${n}`,
-    hooks: clientById('codex').hooks,
+    hooks: CLIENT_COMMANDS.codex.hooks,
     project: '/work/p',
     readOnly: ['/home/u/.roz', '/work/p/.orchestration', '/work/p/.roz-store'],
     network: 'user',

@@ -9,7 +9,7 @@ import { basename, resolve } from 'node:path';
 import { RunError, RunService, type RunResult } from '../../supervisor/host/run-service.js';
 import { runOutcome, sessionOutcome, withSessionId, type SessionOutcome } from '../../core/review/outcome.js';
 import { cliContext } from '../context.js';
-import { clientForCommand } from '../../core/clients.js';
+import { clientForCommand } from '../../core/client-commands.js';
 import { existsSync } from 'node:fs';
 import { loadConfig } from '../../engine/config-loader.js';
 import { registryDir } from '../../store/agent-registry.js';

@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { clientForCommand } from '../../core/clients.js';
+import { clientForCommand } from '../../core/client-commands.js';
 import type { RozConfig } from '../../core/config.js';
 import type { ClaudeSettings } from '../../core/enforce/settings.js';
 import {

@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ClientDescriptor, ClientId } from '../../core/clients.js';
+import { CLIENT_COMMANDS } from '../../core/client-commands.js';
 import { nameHash } from '../../core/name-hash.js';
 import { CodexArgsError, codexLaunch } from '../../core/codex-launch.js';
 import type { RozConfig } from '../../core/config.js';
@@ -75,7 +76,7 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
     plan = codexLaunch({
       args: req.args,
       hookCommand,
-      hooks: client.hooks,
+      hooks: CLIENT_COMMANDS[client.id].hooks,
       project,
       readOnly,
       network: config.enforce.network,
@@ -118,7 +119,10 @@ const GEMINI_ADVISORY =
 const launchGemini: Launcher = (client, req, pluginDir, config) => {
   const hookCommand = hookCommandFor(pluginDir);
   const hooks = Object.fromEntries(
-    Object.entries(client.hooks).map(([event, name]) => [event, [{ matcher: '*', hooks: [{ type: 'command', command: hookCommand(name) }] }]]),
+    Object.entries(CLIENT_COMMANDS[client.id].hooks).map(([event, name]) => [
+      event,
+      [{ matcher: '*', hooks: [{ type: 'command', command: hookCommand(name) }] }],
+    ]),
   );
   const text = `${JSON.stringify({ hooksConfig: { enabled: true }, hooks }, null, 2)}\n`;
   const dir = join(resolve(req.cwd, config.storage.path), 'client-settings');
