@@ -49,6 +49,7 @@ import {
   type Step,
 } from './harness/fake-api.js';
 import { killTree } from './harness/kill-tree.js';
+import { RETRY_BWRAP } from './harness/steps.js';
 import { OFFLINE_CLIENT } from './harness/run-print.js';
 import { assertRozBuilt, reviewerScript, rozReviewerMarker, spawnReviewer, type RozState, type TraceEvent } from './harness/roz.js';
 import { claudeBin, createWorkspace, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson, type CliResult, type Workspace } from './harness/workspace.js';
@@ -129,36 +130,6 @@ probe GIT-CONFIG sh -c 'echo "[core]" >> "$1/config"' _ "$C"
 echo ALL-PROBES-DONE
 `;
 }
-
-/**
- * Both clients deny the shared `.git/config.lock` to their Bash sandbox; when
- * it is missing, bwrap mounts a placeholder there on the host for as long as
- * the command runs (observed: the file exists exactly while an agent's bwrap
- * runs, no git process about). Another agent's client that starts a command
- * then sees it, binds it as an existing file, and fails when it vanished
- * before bwrap mounted it: "bwrap: Can't find source path .../config.lock"
- * (seen on both clients with three agents at once). Likewise each agent's
- * sandbox binds every other agent's branch ref read-only (roz's per-worktree
- * denies), and one whose commit replaces that file (git renames `roz/b.lock`
- * onto `roz/b`) as another agent's command starts fails that command with
- * "bwrap: Can't bind mount .../refs/heads/roz/b on ...: Unable to find ..."
- * (seen on 2.1.330: a's project script, as b committed). Since issue 29 the
- * agents' sandboxes also mount placeholders for every missing name the
- * human's git reads in the shared dir (MERGE_HEAD, BISECT_*, …), so the race
- * is more frequent: CI once saw three failed starts in a row for one agent.
- * The command never ran, so a model runs it again: so do these scripts, up
- * to five times. (A retried push is asked again: the test approves it with
- * `roz approve`.)
- */
-const RETRY_BWRAP: Step = {
-  name: 'retry-bwrap',
-  when: on.toolResult('Bash', { error: true, match: /bwrap: Can't (?:find source|get type of source|bind mount)/ }),
-  reply: (req) => {
-    const failed = req.toolResults.find((r) => r.toolName === 'Bash' && r.isError);
-    return reply(undefined, bash(String(failed?.toolInput?.command ?? 'true'), 'Run it again'));
-  },
-  times: 5,
-};
 
 const SELECT: Step = { name: 'select', when: on.start(), reply: reply('Selecting the intent.', bash('roz intent select INT-001', 'Select INT-001')) };
 const GIVE_UP: Step = { name: 'give-up', when: on.stopFeedback(), reply: say('Leaving it to the human.'), times: Infinity };

@@ -4,8 +4,9 @@
 // roz's (run_shell_command is Bash, write_file is Write), a refusal reaches
 // Gemini as its own `decision: "deny"`, and the run says advisory out loud:
 // Gemini has no OS sandbox here.
+import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { onGemini, startFakeGeminiApi, type GeminiReply } from './harness/fake-gemini-api.js';
@@ -28,7 +29,7 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
   test("scope, ledger and guard through roz-configured hooks, above a project's settings that switch hooks off; advisory said", async () => {
     // Gemini ignores a system settings file below a folder others can write (all of /tmp): roz's store, where roz
     // writes that file, lives in this checkout for this test (and the run refuses to start otherwise, below).
-    const store = mkdtempSync(join(REPO_ROOT, 'node_modules', '.roz-e2e-gemini-'));
+    const store = ownerOnlyTempDir('.roz-e2e-gemini-');
     cleanups.push(() => rmSync(store, { recursive: true, force: true }));
     const ws = createWorkspace({ ROZ_REVIEW_MODE: 'never', ROZ_STORAGE_PATH: store });
     cleanups.push(ws.cleanup);

@@ -14,6 +14,7 @@ import { bash, on, reply, say, startFakeApi, write } from './harness/fake-api.js
 import { workspacePerTest } from './harness/per-test.js';
 import { bashResultText, probe, probes } from './harness/probes.js';
 import { runRoz } from './harness/roz.js';
+import { RETRY_BWRAP } from './harness/steps.js';
 import { startSupervisedRun, supervisedRunEntry } from './harness/supervised-run.js';
 import { type ClientVersion, OLDEST_CLIENT, PINNED_CLIENTS, rozCli, type Workspace } from './harness/workspace.js';
 
@@ -164,6 +165,7 @@ const widenScript = (wt: string) => {
   const intents = join(wt, '.orchestration', 'active_intents.yaml');
   return {
     main: [
+      RETRY_BWRAP,
       { name: 'select', when: on.start(), reply: reply('Selecting.', bash('roz intent select INT-001')) },
       { name: 'rewrite-write', when: on.toolResult('Bash'), reply: reply(undefined, write(intents, `${OWN_ALL}# agent-write\n`)) },
       {

@@ -1,7 +1,7 @@
 // supervisor/launch/client-launch.ts: what it reads decides Codex's sandbox (a config naming sandbox_mode makes
 // Codex ignore permission profiles: roz forces workspace-write and says advisory) and where Gemini's hooks go.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { clientById } from '../../src/core/clients.js';
@@ -44,7 +44,7 @@ describe('launching another client', () => {
     expect(() => launchOtherClient(clientById('gemini'), { args: ['-p', 'hi'], cwd: w.project, env: w.env }, '/opt/roz/plugin', w.config)).toThrow(
       /writable by others/,
     );
-    const store = mkdtempSync(join(fileURLToPath(new URL('../../node_modules/', import.meta.url)), '.roz-test-gemini-'));
+    const store = ownerOnlyTempDir('.roz-test-gemini-');
     onTestFinished(() => rmSync(store, { recursive: true, force: true }));
     w.config.storage.path = store;
     const l = launchOtherClient(clientById('gemini'), { args: ['-p', 'hi'], cwd: w.project, env: w.env }, '/opt/roz/plugin', w.config);

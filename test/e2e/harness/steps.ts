@@ -4,7 +4,7 @@
 // at its use, so a test still reads as what it does. (Imports vitest: for test
 // files only, unlike workspace.ts, which the demo bundles.)
 import { expect } from 'vitest';
-import { agent, reply, type Matcher, type ParsedRequest, type Reply } from './fake-api.js';
+import { agent, bash, on, reply, type Matcher, type ParsedRequest, type Reply, type Step } from './fake-api.js';
 import type { RozRun } from './roz.js';
 
 /** The run ended by itself: every request answered by the script, under the cap, exit 0, no error result. */
@@ -30,3 +30,34 @@ export const bashRan =
   (re: RegExp): Matcher =>
   (req) =>
     req.toolResults.some((r) => r.toolName === 'Bash' && re.test(String(r.toolInput?.command ?? '')));
+
+/**
+ * Both clients deny the shared `.git/config.lock` to their Bash sandbox; when
+ * it is missing, bwrap mounts a placeholder there on the host for as long as
+ * the command runs (observed: the file exists exactly while an agent's bwrap
+ * runs, no git process about). Another agent's client that starts a command
+ * then sees it, binds it as an existing file, and fails when it vanished
+ * before bwrap mounted it: "bwrap: Can't find source path .../config.lock"
+ * (seen on both clients with three agents at once). Likewise each agent's
+ * sandbox binds every other agent's branch ref read-only (roz's per-worktree
+ * denies), and one whose commit replaces that file (git renames `roz/b.lock`
+ * onto `roz/b`) as another agent's command starts fails that command with
+ * "bwrap: Can't bind mount .../refs/heads/roz/b on ...: Unable to find ..."
+ * (seen on 2.1.330: a's project script, as b committed). Since issue 29 the
+ * agents' sandboxes also mount placeholders for every missing name the
+ * human's git reads in the shared dir (MERGE_HEAD, BISECT_*, …), so the race
+ * is more frequent: CI once saw three failed starts in a row for one agent.
+ * The command never ran, so a model runs it again: so do these scripts, up
+ * to five times. (In fleet-worktrees a retried push is asked again: the test
+ * approves it with `roz approve`.) Put it first in a script: its match beats a
+ * step that takes any Bash result.
+ */
+export const RETRY_BWRAP: Step = {
+  name: 'retry-bwrap',
+  when: on.toolResult('Bash', { error: true, match: /bwrap: Can't (?:find source|get type of source|bind mount)/ }),
+  reply: (req) => {
+    const failed = req.toolResults.find((r) => r.toolName === 'Bash' && r.isError);
+    return reply(undefined, bash(String(failed?.toolInput?.command ?? 'true'), 'Run it again'));
+  },
+  times: 5,
+};
