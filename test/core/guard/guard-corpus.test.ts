@@ -2,22 +2,13 @@
 // and in a governed one (an intent owning `**`): at least 99 % of the must-ask
 // commands reach a human, at most 1 % of the safe ones are flagged (issue 22).
 // GUARD_CORPUS_DEBUG=1 prints every miss and false alarm with its source.
-import { mkdirSync, realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { guardOnPreToolUse, outsideWrites, projectBounds } from '../../../src/core/guard.js';
+import { guardOnPreToolUse } from '../../../src/core/guard.js';
 import { loadAllOnDemand } from '../../../src/core/on-demand.js';
-import { intentsOnPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
-import { emptyGovernance } from '../../../src/core/governance/state.js';
 import { classifyDestructive } from '../../../src/core/shell/destructive.js';
-import { writeTargets } from '../../../src/core/shell/writes.js';
-import type { Verdict } from '../../../src/core/verdict.js';
-import { loadProject } from '../../../src/store/orchestration.js';
-import { resolveReal } from '../../../src/store/realpath.js';
-import { makeProject, pre } from '../../governance/helpers.js';
+import { pre } from '../../governance/helpers.js';
 import { MUST_ASK, SAFE, SOURCES } from './guard-corpus.js';
+import { governedJudge, measure as measureOn, pct, ungovernedJudge, type Judge } from './judges.js';
 
 beforeAll(loadAllOnDemand);
 
@@ -25,18 +16,7 @@ beforeAll(loadAllOnDemand);
 const UNGOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
 const GOVERNED_FLOOR = { caught: 0.99, alarms: 0.01 };
 
-const flagged = (v: Verdict): boolean => v.kind === 'ask' || v.kind === 'deny';
-
-function measure(judge: (command: string) => Verdict): { missed: string[]; falseAlarms: string[] } {
-  const missed = MUST_ASK.filter(([c]) => !flagged(judge(c))).map(([c, src]) => `${c}  (${src})`);
-  const falseAlarms = SAFE.filter(([c]) => flagged(judge(c))).map(([c, src]) => {
-    const v = judge(c);
-    return `${c}  (${src}): ${v.kind === 'ask' || v.kind === 'deny' ? v.reason.slice(0, 160) : ''}`;
-  });
-  return { missed, falseAlarms };
-}
-
-const pct = (n: number, of: number): string => `${((100 * n) / of).toFixed(1)} %`;
+const measure = (judge: Judge) => measureOn(judge, MUST_ASK, SAFE);
 
 /**
  * The contract is >= 99 % caught and <= 1 % asked (issue 22); `floor` is where the
@@ -77,13 +57,7 @@ describe('guard corpus', () => {
 
   it('ungoverned project: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
     // As the engine runs it: the destructive list, then files beyond the project the command would destroy.
-    const bounds = projectBounds('/work/app', {}, '/home/me', '/tmp');
-    const outside = (command: string) => outsideWrites(writeTargets(command).targets, bounds);
-    expectRates(
-      'repo without intents',
-      measure((command) => guardOnPreToolUse(pre('/work/app', 'Bash', { command }), classifyDestructive, 'ask', outside).verdict),
-      UNGOVERNED_FLOOR,
-    );
+    expectRates('repo without intents', measure(ungovernedJudge()), UNGOVERNED_FLOOR);
   });
 
   it('ungoverned project with [guard] destructive = "deny": the same commands are denied, and "off" lets them through', () => {
@@ -95,42 +69,8 @@ describe('guard corpus', () => {
   });
 
   it('governed project, intent owning **: >= 99 % of must-ask asked, <= 1 % of safe flagged', () => {
-    // A project where projects live (not under /tmp, which would make /tmp the project's neighbourhood, not scratch):
-    // beside this checkout, unless the checkout itself is under /tmp (a CI clone), then in the user's cache.
-    const tmp = realpathSync('/tmp');
-    const candidates = [fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url)), join(homedir(), '.cache'), '/var/tmp'];
-    const outsideTmp = candidates.find((d) => {
-      mkdirSync(d, { recursive: true });
-      const real = realpathSync(d);
-      return real !== tmp && !real.startsWith(`${tmp}/`);
-    });
-    if (!outsideTmp) throw new Error(`no directory outside /tmp to put the governed test project in (tried ${candidates.join(', ')})`);
-    const base = join(outsideTmp, 'roz-guard-corpus');
-    mkdirSync(base, { recursive: true });
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = base;
-    const p = makeProject({
-      git: true,
-      intents: 'active_intents:\n  - id: INT-ALL\n    name: Everything\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n',
-    });
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    const project = loadProject(p.root);
-    const ctx: GovernanceContext = {
-      project,
-      paths: { cwd: p.root, home: p.home, root: project.root, realish: resolveReal },
-      storeRoot: resolveReal(p.store),
-      writes: writeTargets,
-      destructive: classifyDestructive,
-      hashFile: () => null,
-      guard: 'ask',
-      tempDirs: [realpathSync('/tmp'), realpathSync('/var/tmp')],
-    };
-    const gov = { ...emptyGovernance(), intent_id: 'INT-ALL', selected_at: '2026-03-01T10:00:00Z', selected_via: 'mcp' as const };
-    expectRates(
-      'governed repo (intent owning **)',
-      measure((command) => intentsOnPreToolUse(gov, pre(p.root, 'Bash', { command }), ctx).verdict),
-      GOVERNED_FLOOR,
-    );
+    // A project where projects live (not under /tmp, which would make /tmp the project's neighbourhood, not
+    // scratch): beside this checkout, unless the checkout itself is under /tmp (a CI clone), then in the user's cache.
+    expectRates('governed repo (intent owning **)', measure(governedJudge()), GOVERNED_FLOOR);
   });
 });
