@@ -3,14 +3,12 @@
 // governed one (an intent owning `**`): the hook's decision matches the
 // in-process judgement that test/core/guard/guard-corpus.test.ts measures on
 // the whole corpus, so those rates are the real hook's.
-import { mkdirSync, realpathSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { governedHookProject } from './guard-project.js';
+import { outsideTmpDir } from '../helpers/outside-tmp.js';
+import { realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MUST_ASK, SAFE } from '../core/guard/guard-corpus.js';
-import { makeProject } from '../governance/helpers.js';
-import { payloads, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { payloads, runHook, sandbox, type ProcResult } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const decision = (r: ProcResult): string => r.json?.hookSpecificOutput?.permissionDecision ?? 'none';
@@ -42,27 +40,12 @@ function report(kind: string, got: Map<string, string>): { missed: string[]; fal
   return { missed, falseAlarms };
 }
 
-/** A project outside /tmp (where /tmp is scratch, not the project's neighbourhood). */
-function projectBase(): string {
-  const tmp = realpathSync('/tmp');
-  const candidates = [fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url)), join(homedir(), '.cache'), '/var/tmp'];
-  const dir = candidates.find((d) => {
-    mkdirSync(d, { recursive: true });
-    const real = realpathSync(d);
-    return real !== tmp && !real.startsWith(`${tmp}/`);
-  });
-  if (!dir) throw new Error('no directory outside /tmp for the governed test project');
-  const base = join(dir, 'roz-guard-sample');
-  mkdirSync(base, { recursive: true });
-  return base;
-}
-
 describe('guard corpus sample through the built hook', () => {
   it('repo without intents: must-ask cases are asked, safe ones pass', { timeout: 600_000 }, async () => {
-    const repo = realpathSync(tempDir('plain-', projectBase()));
+    const repo = realpathSync(tempDir('plain-', outsideTmpDir('roz-guard-sample')));
     const { env: base } = sandbox();
     // A home where homes live (the sandbox's is under /tmp, which is scratch).
-    const env = { ...base, HOME: tempDir('home-', projectBase()) };
+    const env = { ...base, HOME: tempDir('home-', outsideTmpDir('roz-guard-sample')) };
     const p = payloads('corpus-plain', repo);
     const got = await judgeAll([...ASK, ...OK], async (command) => decision(await runHook('PreToolUse', p.pre('Bash', { command }), env)));
     const r = report('repo without intents', got);
@@ -71,21 +54,7 @@ describe('guard corpus sample through the built hook', () => {
   });
 
   it('governed repo, intent owning **: must-ask cases are asked, safe ones pass', { timeout: 600_000 }, async () => {
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = projectBase();
-    const proj = makeProject({
-      git: true,
-      intents: 'active_intents:\n  - id: INT-ALL\n    name: Everything\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n',
-    });
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    const { env: base } = sandbox();
-    const env = { ...base, HOME: tempDir('home-', projectBase()), CLAUDE_PROJECT_DIR: proj.root, TMPDIR: tmpdir() };
-    const sid = 'corpus-gov';
-    const p = payloads(sid, proj.root);
-    await runHook('SessionStart', p.sessionStart(), env);
-    const sel = await runProcess(process.execPath, [rozBin, 'intent', 'select', 'INT-ALL', '--session', sid], '', base, proj.root);
-    expect(sel.code, sel.stderr).toBe(0);
+    const { env, p } = await governedHookProject({ base: 'roz-guard-sample', sid: 'corpus-gov', intent: 'INT-ALL', name: 'Everything', scope: '**' });
     const got = await judgeAll([...ASK, ...OK], async (command) => decision(await runHook('PreToolUse', p.pre('Bash', { command }), env)));
     const r = report('governed repo', got);
     if (r.missed.length + r.falseAlarms.length > 0) console.log(JSON.stringify(r));

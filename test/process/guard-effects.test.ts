@@ -2,13 +2,10 @@
 // docker compose exec, kubectl exec --, npx, pnpm dlx, yarn dlx, uvx) is asked exactly as it is
 // bare, with the runner named; framework and ORM resets are asked, their ordinary verbs pass;
 // `plan -destroy` passes; and in a governed repo `git rm -r --cached .` is inside the scope `**`.
-import { mkdirSync, realpathSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { governedHookProject } from './guard-project.js';
+import { realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { makeProject } from '../governance/helpers.js';
-import { payloads, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { payloads, runHook, sandbox, type ProcResult } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const decision = (r: ProcResult): { decision: string | undefined; reason: string } => ({
@@ -51,21 +48,6 @@ const PASS = [
   'terraform plan -destroy',
 ];
 
-/** A project outside /tmp (where /tmp is scratch, not the project's neighbourhood). */
-function projectBase(): string {
-  const tmp = realpathSync('/tmp');
-  const candidates = [fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url)), join(homedir(), '.cache'), '/var/tmp'];
-  const dir = candidates.find((d) => {
-    mkdirSync(d, { recursive: true });
-    const real = realpathSync(d);
-    return real !== tmp && !real.startsWith(`${tmp}/`);
-  });
-  if (!dir) throw new Error('no directory outside /tmp for the governed test project');
-  const base = join(dir, 'roz-guard-effects');
-  mkdirSync(base, { recursive: true });
-  return base;
-}
-
 describe('guard: effects through runners and frameworks (built hook, repo without intents)', () => {
   const repo = realpathSync(tempDir('roz-guard-effects-'));
 
@@ -93,21 +75,7 @@ describe('guard: effects through runners and frameworks (built hook, repo withou
 
 describe('guard: the project root is inside the scope ** (built hook, governed repo)', () => {
   it('git rm -r --cached . && git add . is not asked; git rm -r . is judged as a write of the whole tree', { timeout: 120_000 }, async () => {
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = projectBase();
-    const proj = makeProject({
-      git: true,
-      intents: 'active_intents:\n  - id: INT-ALL\n    name: Everything\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n',
-    });
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    const { env: base } = sandbox();
-    const env = { ...base, HOME: tempDir('home-', projectBase()), CLAUDE_PROJECT_DIR: proj.root, TMPDIR: tmpdir() };
-    const sid = 'effects-gov';
-    const p = payloads(sid, proj.root);
-    await runHook('SessionStart', p.sessionStart(), env);
-    const sel = await runProcess(process.execPath, [rozBin, 'intent', 'select', 'INT-ALL', '--session', sid], '', base, proj.root);
-    expect(sel.code, sel.stderr).toBe(0);
+    const { env, p } = await governedHookProject({ base: 'roz-guard-effects', sid: 'effects-gov', intent: 'INT-ALL', name: 'Everything', scope: '**' });
     for (const command of ['git rm -r --cached . && git add .', 'git rm -r .']) {
       const d = decision(await runHook('PreToolUse', p.pre('Bash', { command }), env));
       expect(d.decision, `${command}: ${d.reason}`).toBeUndefined();

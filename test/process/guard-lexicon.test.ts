@@ -4,13 +4,10 @@
 // hyphenated binaries — is asked with the object and where it lives in the reason; dry runs,
 // help, package removals and verbs in arguments pass. The lexicon is its own hook file
 // (hook-effects.cjs), loaded on demand: these calls load it in a fresh hook process.
-import { mkdirSync, realpathSync } from 'node:fs';
-import { homedir, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { governedHookProject } from './guard-project.js';
+import { realpathSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { makeProject } from '../governance/helpers.js';
-import { payloads, rozBin, runHook, runProcess, sandbox, type ProcResult } from '../helpers/hooks.js';
+import { payloads, runHook, sandbox, type ProcResult } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const decision = (r: ProcResult): { decision: string | undefined; reason: string } => ({
@@ -103,38 +100,9 @@ describe('guard: effects of any CLI (built hook, repo without intents)', () => {
   });
 });
 
-/** A project outside /tmp (where /tmp is scratch, not the project's neighbourhood). */
-function projectBase(): string {
-  const tmp = realpathSync('/tmp');
-  const candidates = [fileURLToPath(new URL('../../node_modules/.cache/', import.meta.url)), join(homedir(), '.cache'), '/var/tmp'];
-  const dir = candidates.find((d) => {
-    mkdirSync(d, { recursive: true });
-    const real = realpathSync(d);
-    return real !== tmp && !real.startsWith(`${tmp}/`);
-  });
-  if (!dir) throw new Error('no directory outside /tmp for the governed test project');
-  const base = join(dir, 'roz-guard-lexicon');
-  mkdirSync(base, { recursive: true });
-  return base;
-}
-
 describe('guard: rarely run writers load on demand (built hook, governed repo)', () => {
   it('a compiler or an archive writing outside the scope is asked, inside it passes', { timeout: 120_000 }, async () => {
-    const saved = process.env.TMPDIR;
-    process.env.TMPDIR = projectBase();
-    const proj = makeProject({
-      git: true,
-      intents: 'active_intents:\n  - id: INT-SRC\n    name: Source\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n',
-    });
-    if (saved === undefined) delete process.env.TMPDIR;
-    else process.env.TMPDIR = saved;
-    const { env: base } = sandbox();
-    const env = { ...base, HOME: tempDir('home-', projectBase()), CLAUDE_PROJECT_DIR: proj.root, TMPDIR: tmpdir() };
-    const sid = 'lexicon-gov';
-    const p = payloads(sid, proj.root);
-    await runHook('SessionStart', p.sessionStart(), env);
-    const sel = await runProcess(process.execPath, [rozBin, 'intent', 'select', 'INT-SRC', '--session', sid], '', base, proj.root);
-    expect(sel.code, sel.stderr).toBe(0);
+    const { env, p } = await governedHookProject({ base: 'roz-guard-lexicon', sid: 'lexicon-gov', intent: 'INT-SRC', name: 'Source', scope: 'src/**' });
     for (const command of ['gcc -o docs/tool main.c', 'xxd -r dump.hex docs/blob.bin']) {
       const d = decision(await runHook('PreToolUse', p.pre('Bash', { command }), env));
       expect(d.decision, `${command}: ${d.reason}`).toBe('ask');

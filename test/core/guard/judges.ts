@@ -2,10 +2,7 @@
 // and the held-out measurements: a project without intents (the guard plus the
 // beyond-the-project check, as engine.ts runs them) and a governed project
 // (an intent owning `**`, temp writes allowed).
-import { mkdirSync, realpathSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { realpathSync } from 'node:fs';
 import { guardOnPreToolUse, outsideWrites, projectBounds } from '../../../src/core/guard.js';
 import { intentsOnPreToolUse, type GovernanceContext } from '../../../src/core/governance/policy.js';
 import { emptyGovernance } from '../../../src/core/governance/state.js';
@@ -15,6 +12,7 @@ import type { Verdict } from '../../../src/core/verdict.js';
 import { loadProject } from '../../../src/store/orchestration.js';
 import { resolveReal } from '../../../src/store/realpath.js';
 import { makeProject, pre } from '../../governance/helpers.js';
+import { outsideTmpDir } from '../../helpers/outside-tmp.js';
 
 export type Judge = (command: string) => Verdict;
 
@@ -29,16 +27,7 @@ export function ungovernedJudge(): Judge {
 
 /** A governed repo: an intent owning `**`, in a project that is not under /tmp (which would make /tmp its neighbourhood). */
 export function governedJudge(): Judge {
-  const tmp = realpathSync('/tmp');
-  const candidates = [fileURLToPath(new URL('../../../node_modules/.cache/', import.meta.url)), join(homedir(), '.cache'), '/var/tmp'];
-  const outsideTmp = candidates.find((d) => {
-    mkdirSync(d, { recursive: true });
-    const real = realpathSync(d);
-    return real !== tmp && !real.startsWith(`${tmp}/`);
-  });
-  if (!outsideTmp) throw new Error(`no directory outside /tmp to put the governed test project in (tried ${candidates.join(', ')})`);
-  const base = join(outsideTmp, 'roz-guard-corpus');
-  mkdirSync(base, { recursive: true });
+  const base = outsideTmpDir('roz-guard-corpus');
   const saved = process.env.TMPDIR;
   process.env.TMPDIR = base;
   const p = makeProject({
