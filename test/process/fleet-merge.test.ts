@@ -10,18 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { payloads, rozBin, runHook, runProcess, sandbox } from '../helpers/hooks.js';
 import { tempDir } from '../helpers/temp-dir.js';
+import { commitFile, git, review } from '../helpers/fleet-repo.js';
 import { GIT_ENV } from '../helpers/test-git.js';
-
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync('git', args, { cwd, env: GIT_ENV, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-}
-
-function commitFile(cwd: string, file: string, text: string, msg = `edit ${file}`): void {
-  mkdirSync(join(cwd, file, '..'), { recursive: true });
-  writeFileSync(join(cwd, file), text);
-  git(cwd, 'add', file);
-  git(cwd, 'commit', '-q', '-m', msg);
-}
 
 const INTENTS = 'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["**"]\n';
 
@@ -37,26 +27,6 @@ function setup(opts: { governed?: boolean } = {}) {
   const sb = sandbox();
   const rozIn = (cwd: string, ...args: string[]) => runProcess(process.execPath, [rozBin, ...args], '', sb.env, cwd);
   return { tmp, repo, env: sb.env, store: sb.store, rozIn };
-}
-
-/** A session in `wt` that asks for a review (#roz) and whose reviewer records `outcome`, through the real hooks. */
-async function review(env: NodeJS.ProcessEnv, wt: string, outcome: 'COMPLETE' | 'ISSUES') {
-  const sid = randomUUID();
-  const e = { ...env, CLAUDE_PROJECT_DIR: wt };
-  const p = payloads(sid, wt);
-  await runHook('SessionStart', p.sessionStart(), e);
-  await runHook('UserPromptSubmit', p.prompt('#roz finish the task'), e);
-  expect((await runHook('Stop', p.stop(), e)).json?.decision).toBe('block');
-  const agentId = `rev${sid.slice(0, 8)}`;
-  await runHook('SubagentStart', p.subagentStart(agentId), e);
-  const args = outcome === 'COMPLETE' ? ['COMPLETE', 'checked the diff'] : ['ISSUES', 'broken', '--message', 'fix it'];
-  const bash = p.pre('Bash', { command: `roz decide ${sid} ${args.map((a) => JSON.stringify(a)).join(' ')}` }, { agent_id: agentId, agent_type: 'roz:roz' });
-  expect((await runHook('PreToolUse', bash, e)).json?.hookSpecificOutput?.permissionDecision).toBe('allow');
-  const decided = await runProcess(process.execPath, [rozBin, 'decide', ...args], '', { ...e, CLAUDE_CODE_SESSION_ID: sid }, wt);
-  expect(decided.code, decided.stderr).toBe(0);
-  await runHook('PostToolUse', { ...bash, hook_event_name: 'PostToolUse', tool_response: { stdout: decided.stdout } }, e);
-  await runHook('SubagentStop', p.subagentStop(agentId), e);
-  return sid;
 }
 
 /**
