@@ -36,7 +36,8 @@ import { advisoryMessage, clientEnforcement, detectEnforcement } from './enforce
 import { asRozTool, hookClient, type ClientDescriptor } from '../core/clients.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
-import { agentStaging, operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
+import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
+import { stagingDirOf } from '../store/object-staging.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
 export interface HookRun {
@@ -134,7 +135,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
     // The agent's new git objects, hashed again before the repository holds them (store/object-intake.ts).
     const project = deps.env.CLAUDE_PROJECT_DIR || input.cwd;
-    const staging = event === 'PreToolUse' ? null : agentStaging(project);
+    const staging = event === 'PreToolUse' ? null : stagingDirOf(project);
     const objects =
       event === 'PreToolUse'
         ? null

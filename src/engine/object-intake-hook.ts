@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { GitIdentity } from '../core/git-identity.js';
-import { OPERATIONS_IN_PROGRESS, stagingDirOf, stagingHasWork } from '../store/object-staging.js';
+import { OPERATIONS_IN_PROGRESS, stagingHasWork } from '../store/object-staging.js';
 import type { TraceRecord } from '../store/session-store.js';
 
 export interface ObjectIntakeReport {
@@ -17,13 +17,8 @@ export interface ObjectIntakeReport {
 
 const NOTHING: ObjectIntakeReport = { warnings: [], trace: () => [] };
 
-/** The session's staging store (`<git dir>/roz-objects`), found once per hook for both looks below. */
-export function agentStaging(dir: string): string | null {
-  return stagingDirOf(dir);
-}
-
 /**
- * `staging`: agentStaging(dir). `identity`: the repository the session started with (null when it had
+ * `staging`: the session's staging store (store/object-staging.ts stagingDirOf), found once per hook for both looks here. `identity`: the repository the session started with (null when it had
  * none, undefined when unknown); a `.git` replaced since then is not taken from.
  */
 export async function takeAgentObjects(

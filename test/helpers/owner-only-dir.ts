@@ -3,22 +3,16 @@
 // others can write, as /tmp; docs/clients.md). The checkout's node_modules when
 // the checkout is in such a place, else ~/.cache (a checkout under /tmp, as a
 // fresh clone may be). Removed by the caller.
-import { mkdirSync, mkdtempSync, realpathSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
+import { writableByOthers } from '../../src/supervisor/launch/client-launch.js';
 
 const REPO_NODE_MODULES = join(import.meta.dirname, '..', '..', 'node_modules');
-
-function ownerOnly(dir: string): boolean {
-  for (let d = realpathSync(dir); ; d = dirname(d)) {
-    if ((statSync(d).mode & 0o022) !== 0) return false;
-    if (dirname(d) === d) return true;
-  }
-}
 
 export function ownerOnlyTempDir(prefix: string): string {
   const home = join(homedir(), '.cache', 'roz-tests');
   mkdirSync(home, { recursive: true, mode: 0o700 });
-  for (const base of [REPO_NODE_MODULES, home]) if (ownerOnly(base)) return mkdtempSync(join(base, prefix));
+  for (const base of [REPO_NODE_MODULES, home]) if (writableByOthers(base) === null) return mkdtempSync(join(base, prefix));
   throw new Error(`no folder that only this user can write, up to /: ${REPO_NODE_MODULES} and ${home} both have one others can write`);
 }

@@ -100,7 +100,8 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
 };
 
 /** The first of `dir` and its parents that group or others can write, or null. */
-function writableByOthers(dir: string): string | null {
+/** The first folder from `dir` up to / that group or others can write (Gemini then skips a settings file below it), or null. */
+export function writableByOthers(dir: string): string | null {
   for (let d = realpathSync(dir); ; d = dirname(d)) {
     if ((statSync(d).mode & 0o022) !== 0) return d;
     if (dirname(d) === d) return null;
