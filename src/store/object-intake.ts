@@ -310,7 +310,12 @@ export function intakeAt(dir: string, storeRoot: string, expect?: GitIdentity | 
   } catch {
     return null;
   }
-  if (!place || !existsSync(place.staging)) return null;
+  return place ? intakePlace(place, storeRoot) : null;
+}
+
+/** Take what waits in a staging store known beforehand (the launch's: supervisor/launch/exit-intake.ts); null when it is gone. Never throws. */
+export function intakePlace(place: StagingPlace, storeRoot: string): IntakeResult | null {
+  if (!existsSync(place.staging)) return null;
   return intakeStaged({ staging: place.staging, objects: place.objects, commonDir: place.commonDir, quarantine: join(quarantineDir(storeRoot), 'objects') });
 }
 
@@ -345,13 +350,18 @@ export function operationLeft(dir: string, gitDir: string): string | null {
   return null;
 }
 
+/** What the human reads and what the trace records of one intake. */
+export interface IntakeReport {
+  warnings: string[];
+  trace: (ts: string, sessionId: string) => { ts: string; event: string; session_id: string; [k: string]: unknown }[];
+}
+
 /** The hook's report of an intake: what the human reads and what the trace records. */
-export function hookIntake(
-  dir: string,
-  storeRoot: string,
-  expect: GitIdentity | undefined,
-): { warnings: string[]; trace: (ts: string, sessionId: string) => { ts: string; event: string; session_id: string; [k: string]: unknown }[] } {
-  const r = intakeAt(dir, storeRoot, expect);
+export function hookIntake(dir: string, storeRoot: string, expect: GitIdentity | undefined): IntakeReport {
+  return intakeReport(intakeAt(dir, storeRoot, expect));
+}
+
+export function intakeReport(r: IntakeResult | null): IntakeReport {
   if (!r) return { warnings: [], trace: () => [] };
   return {
     warnings: [...r.forged.map(forgedMessage), ...r.problems.map((p) => `roz: git objects: ${p}`)],

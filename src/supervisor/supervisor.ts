@@ -250,6 +250,23 @@ export class Supervisor {
   }
 
   /**
+   * What roz said of the git objects an agent left staged when its client ended (launch/exit-intake.ts):
+   * a refused forgery is the human's to read, in the log and the events, beside that agent's session.
+   */
+  agentObjectWarnings(name: string, warnings: readonly string[]): void {
+    const sid = this.fleet.get(name)?.session.sessionId ?? '';
+    for (const w of warnings) {
+      this.log(`${name}: ${w}`);
+      this.pushNotice('roz:ObjectIntake', `${name}: ${w}`, sid);
+    }
+  }
+
+  /** The session an agent's client named last (null before its first hook). */
+  agentSessionId(name: string): string | null {
+    return this.fleet.get(name)?.session.sessionId ?? null;
+  }
+
+  /**
    * The agent's launch is decided (its settings written, its child started): its enforcement and where it
    * runs become part of what every client sees. An advisory agent can write the user's config, which names
    * the `[notify] command` this supervisor runs: said once, as an event and in the log (docs/fleet.md).

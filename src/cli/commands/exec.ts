@@ -55,6 +55,7 @@ export async function execCommand(argv: string[], opts: ExecOptions = {}): Promi
     process.stderr.write(`roz exec: ${err.message}\n`);
     return err.exitCode;
   }
+  for (const w of run.exitWarnings) process.stderr.write(`roz exec: ${w}\n`);
   const outcome = opts.requireReview && result.code === 0 ? reviewOutcome(pinned.sessionId, result.sessions, startedAt) : undefined;
   if (outcome) process.stderr.write(`roz exec: ${outcome.message}\n`);
   return execExitCode(result, opts, outcome);

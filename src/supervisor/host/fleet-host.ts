@@ -27,6 +27,7 @@ import { agentWhere } from '../../core/fleet/agent-where.js';
 import { launchEnforcement, startRunControl } from './run-control.js';
 import type { RunSettings } from '../launch/run-settings.js';
 import { Supervisor } from '../supervisor.js';
+import { takeObjectsAtExit } from '../launch/exit-intake.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
 /** After SIGTERM (a forwarded signal or `stop`), how long a child gets before SIGKILL. */
@@ -465,6 +466,18 @@ export class FleetHost implements FleetControl {
         delete a.running;
       });
     if (run.killTimer) clearTimeout(run.killTimer);
+    // What it left staged is taken in now, from the place its launch prepared (launch/exit-intake.ts).
+    const storeRoot = this.first.loaded.config.storage.path;
+    this.supervisor.agentObjectWarnings(
+      run.name,
+      takeObjectsAtExit({
+        place: run.settings?.objects ?? null,
+        storeRoot,
+        store: this.supervisor.store,
+        sessionId: this.supervisor.agentSessionId(run.name),
+        cwd: run.cwd,
+      }),
+    );
     run.settings?.dispose();
     const signal = run.child.exitSignal;
     this.supervisor.agentExited(run.name, signal ? null : code, signal, run.stopping);

@@ -13,6 +13,8 @@ import { Supervisor } from '../supervisor.js';
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import type { ControlServer } from '../control/control-server.js';
 import { startRunControl } from './run-control.js';
+import { takeObjectsAtExit } from '../launch/exit-intake.js';
+import { FileSessionStore } from '../../store/file-store.js';
 
 export { launchFacts, RunError, type RunChild };
 
@@ -49,6 +51,8 @@ export class RunService {
   private closed: Promise<RunResult> | null = null;
   /** The human's control socket (`roz queue/approve/block`), when this run has a supervisor. */
   control: ControlServer | null = null;
+  /** Without a supervisor (`roz exec`): what the exit's object intake says for the human (launch/exit-intake.ts). */
+  readonly exitWarnings: string[] = [];
 
   private constructor(
     readonly child: RunChild,
@@ -59,6 +63,8 @@ export class RunService {
     private readonly inheritsTerminal: boolean,
     /** What this run was planned as (core/launch-plan.ts). */
     readonly plan: RunPlan,
+    private readonly storeRoot: string,
+    private readonly cwd: string,
   ) {
     this.handlers = FORWARDED.map((sig) => [sig, () => this.forward(sig)] as const);
     for (const [sig, h] of this.handlers) process.on(sig, h);
@@ -83,7 +89,17 @@ export class RunService {
         reach: { ...(supervisor?.childEnv() ?? {}), ...(hooks?.childEnv() ?? {}) },
         fragments: req.settingsFragments?.(supervisor) ?? [],
       });
-      const service = new RunService(child, supervisor, hooks, settings, plan.notes, !req.pty && process.stdin.isTTY === true, plan);
+      const service = new RunService(
+        child,
+        supervisor,
+        hooks,
+        settings,
+        plan.notes,
+        !req.pty && process.stdin.isTTY === true,
+        plan,
+        loaded.config.storage.path,
+        req.cwd,
+      );
       if (supervisor)
         service.control = await startRunControl(
           { supervisor, child, env, cwd: req.cwd, store: loaded.config.storage.path, settingsFile: settings?.file ?? null },
@@ -109,12 +125,27 @@ export class RunService {
     this.killTimer ??= setTimeout(() => this.child.kill('SIGKILL'), KILL_GRACE_MS);
   }
 
+  /** The git objects the agent left staged (launch/exit-intake.ts); what the human must read goes to the supervisor or, under `roz exec`, to `exitWarnings`. */
+  private takeObjects(): void {
+    const sup = this.supervisor;
+    const warnings = takeObjectsAtExit({
+      place: this.settings?.objects ?? null,
+      storeRoot: this.storeRoot,
+      store: sup?.store ?? new FileSessionStore(this.storeRoot),
+      sessionId: sup?.agentSessionId(FIRST_AGENT) ?? null,
+      cwd: this.cwd,
+    });
+    if (sup) sup.agentObjectWarnings(FIRST_AGENT, warnings);
+    else this.exitWarnings.push(...warnings);
+  }
+
   /** Wait for the child, then stop everything this run started. Idempotent. */
   finish(): Promise<RunResult> {
     this.closed ??= (async () => {
       let code: number;
       try {
         code = await this.child.exited;
+        this.takeObjects();
         this.supervisor?.agentExited(FIRST_AGENT, this.child.exitSignal ? null : code, this.child.exitSignal);
       } finally {
         if (this.killTimer) clearTimeout(this.killTimer);
