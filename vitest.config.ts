@@ -29,8 +29,9 @@ export default defineConfig({
     poolOptions: { threads: { isolate: false } },
     // The run's own TMPDIR, removed at the end (leaked temp folders, the client's own included).
     globalSetup: ['test/helpers/private-tmpdir.ts'],
-    // Each file's temp folders (test/helpers/temp-dir.ts) go when the file is done.
-    setupFiles: ['test/helpers/temp-dir-cleanup.ts'],
+    // Each file's temp folders (test/helpers/temp-dir.ts) go when the file is done; with
+    // ROZ_TEST_CPU_LOG=FILE each file's CPU is logged (test/helpers/cpu-log.ts).
+    setupFiles: ['test/helpers/temp-dir-cleanup.ts', 'test/helpers/cpu-log.ts'],
     // The slowest files first, so no long one starts last beside an idle worker (test/helpers/slow-first.ts).
     sequence: { sequencer: SlowFirst },
     projects: [

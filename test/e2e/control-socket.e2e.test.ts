@@ -32,8 +32,11 @@ const inConversation = (marker: string) => (req: ParsedRequest) => opening(req).
 /** A node one-liner that sends one control request to the socket and prints the reply or the error. */
 const NODE_CONNECT = `const h=require(process.argv[1]);const s=require("net").connect(h.socket);s.on("connect",()=>s.write(JSON.stringify({v:1,secret:h.secret,op:process.argv[2],...(process.argv[2]==="approve"?{id:h.id}:{})})+"\\n"));s.on("data",d=>{process.stdout.write(String(d));process.exit(0)});s.on("error",e=>{console.log("ERR "+e.code);process.exit(1)})`;
 
-/** How long an advisory run's request waits: nobody can answer it but the TUI, which this launch has not. */
-const ADVISORY_TIMEOUT_MS = 30_000;
+/**
+ * How long an advisory run's request waits: nobody can answer it but the TUI, which this launch has not.
+ * Long enough for the attack to find the request queued (seconds after it is), short enough not to idle the suite.
+ */
+const ADVISORY_TIMEOUT_MS = 15_000;
 
 /**
  * The agent's own approver, a node script: read the control record from
