@@ -77,54 +77,19 @@ class GovernanceNeeded extends Error {}
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
 
-/** Where a hook's warnings go (stderr and the client's systemMessage) and the run's two endings: an answer, or failing open. */
-interface HookOutput {
-  warn: (m: string) => void;
-  /** An infrastructure failure: no verdict, said out loud. */
-  failOpen: (why: string) => HookRun;
-  /** The verdict as the client reads it, with every warning so far. */
-  answer: (verdict: Verdict, client: ClientDescriptor) => HookRun;
-}
-
-function hookOutput(event: HookEventName): HookOutput {
-  const stderr: string[] = [];
-  const warnings: string[] = [];
-  const warn = (m: string): void => {
-    stderr.push(m);
-    warnings.push(m);
-  };
-  return {
-    warn,
-    failOpen: (why) => {
-      warn(`roz: ${event} hook failed open: ${why}`);
-      return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
-    },
-    answer: (verdict, client) => ({
-      stdout: renderForClient(event, verdict, warnings, client),
-      stderr: stderr.length ? stderr.join('\n') + '\n' : '',
-      verdict,
-      warnings,
-    }),
-  };
-}
-
 /**
  * What one hook run knows before it judges, gathered once by prepareRun and
- * read by each later step. `governance` alone changes afterwards: loaded late
- * when the session remembers a governed project the cwd no longer shows.
+ * read by the steps after it. Kept lean on purpose: every field of a new object
+ * shape costs the hook process a map transition (thousands of instructions, on
+ * the Bash bar), so `now` and `config` are read from ctx and `env` from gov.
+ * `governance` alone changes afterwards: loaded late when the session
+ * remembers a governed project the cwd no longer shows.
  */
 interface HookSetup {
   event: HookEventName;
   input: HookInput;
-  env: Record<string, string | undefined>;
-  /** deps.store was given (tests): no cleanup sweep, no background flush. */
-  ownStore: boolean;
-  config: RozConfig;
-  now: Date;
-  telemetry: boolean;
   store: SessionStore;
   enforcement: Enforcement | null;
-  governs: boolean;
   governance: Governance | null;
   snaps: HookSnapshots;
   objects: ObjectIntakeReport | null;
@@ -139,41 +104,56 @@ interface HookSetup {
  * store failing has its own ending (withoutStore); anything else fails open.
  */
 export async function runHook(event: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
-  const out = hookOutput(event);
+  const stderr: string[] = [];
+  const warnings: string[] = [];
+  const warn = (m: string): void => {
+    stderr.push(m);
+    warnings.push(m);
+  };
+  const failOpen = (why: string): HookRun => {
+    warn(`roz: ${event} hook failed open: ${why}`);
+    return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
+  };
+
   try {
-    const read = readInput(event, raw, deps.env);
-    if (!read.ok) return out.failOpen(read.error);
-    const setup = await prepareRun(event, read.input, deps, out.warn);
+    const client = hookClient(deps.env);
+    const input = readInput(event, raw, client);
+    if (typeof input === 'string') return failOpen(input);
+    const setup = await prepareRun(event, input, deps, warn);
     let policy: PolicyResult;
     try {
       policy = await judgeInSession(setup);
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
-      return await withoutStore(setup, err, out, read.client);
+      const refused = await withoutStore(setup, err, warn);
+      return refused ? answer(event, refused, client, stderr, warnings) : failOpen(`store unavailable: ${err.message}`);
     }
-    for (const w of policy.warnings) out.warn(w);
-    await afterJudging(setup, out.warn);
-    return out.answer(withoutHuman(event, policy.verdict, deps.env), read.client);
+    for (const w of policy.warnings) warn(w);
+    await afterJudging(setup, deps, warn);
+    return answer(event, withoutHuman(event, policy.verdict, deps.env), client, stderr, warnings);
   } catch (err) {
-    return out.failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
+    return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
   }
 }
 
-/** The event's JSON, in roz's terms whichever client sent it, with a session id safe to name a file by. */
-function readInput(
-  event: HookEventName,
-  raw: string,
-  env: Record<string, string | undefined>,
-): { ok: true; input: HookInput; client: ClientDescriptor } | { ok: false; error: string } {
+/** The verdict as the client reads it, with every warning of the run. */
+function answer(event: HookEventName, verdict: Verdict, client: ClientDescriptor, stderr: string[], warnings: string[]): HookRun {
+  return { stdout: renderForClient(event, verdict, warnings, client), stderr: stderr.length ? stderr.join('\n') + '\n' : '', verdict, warnings };
+}
+
+/**
+ * The event's JSON in roz's terms, whichever client sent it (Gemini's
+ * run_shell_command is Bash; core/clients.ts), with a session id safe to name
+ * a file by; or why not, to fail open with.
+ */
+function readInput(event: HookEventName, raw: string, client: ClientDescriptor): HookInput | string {
   const parsed = parseHookInput(event, raw);
-  if (!parsed.ok) return parsed;
+  if (!parsed.ok) return parsed.error;
   const input = parsed.input;
-  // Another client's tool names in roz's terms (Gemini's run_shell_command is Bash; core/clients.ts).
-  const client = hookClient(env);
   if (client.id !== 'claude') asRozTool(input, client);
   markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
-  if (!isSafeSessionId(input.session_id)) return { ok: false, error: `unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}` };
-  return { ok: true, input, client };
+  if (!isSafeSessionId(input.session_id)) return `unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`;
+  return input;
 }
 
 /** Config, store, the code this call needs, and what each policy reads (HookSetup), in the order their side effects must run. */
@@ -182,16 +162,16 @@ async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDe
   for (const p of resolved.problems) warn(`roz: config: ${p}`);
   const config = resolved.config;
   const now = (deps.now ?? (() => new Date()))();
-  const telemetry = telemetryOn(config.telemetry, deps.env);
-  const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry });
+  const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry: telemetryOn(config.telemetry, deps.env) });
   const home = deps.env.HOME || homedir();
   const enforcement = event === 'SessionStart' ? enforcementAtStart(input, deps.env, home, config.storage.path, warn) : null;
   await loadParsersFor(input);
 
-  const governs = GOVERNED_EVENTS.has(event);
   // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).
   const governance: Governance | null =
-    governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR, agent: agentRootsFromEnv(deps.env) }) ? await loadGovernance() : null;
+    GOVERNED_EVENTS.has(event) && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR, agent: agentRootsFromEnv(deps.env) })
+      ? await loadGovernance()
+      : null;
   // Taken at most once per hook, and only when a review rule asks (trigger,
   // a reviewer's context/decide call, a stop after an approval, a gated call),
   // of the session's project and the `.git` it started with (snapshots.ts).
@@ -208,24 +188,7 @@ async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDe
   };
   const ctx = reviewContextOf(event, input, config, deps, home, snaps, now);
   const protect = protectOf(input, config, deps.env, home);
-  return {
-    event,
-    input,
-    env: deps.env,
-    ownStore: !deps.store,
-    config,
-    now,
-    telemetry,
-    store,
-    enforcement,
-    governs,
-    governance,
-    snaps,
-    objects,
-    gov,
-    ctx,
-    protect,
-  };
+  return { event, input, store, enforcement, governance, snaps, objects, gov, ctx, protect };
 }
 
 /** At SessionStart: roz on the session's PATH, and how roz can enforce (said out loud when it cannot). */
@@ -331,7 +294,7 @@ function protectOf(input: HookInput, config: RozConfig, env: Record<string, stri
 
 /** The policies' verdict under the session's lock, the state and trace written with it; governance loaded late if the session asks for it. */
 function judgeInSession(setup: HookSetup): Promise<PolicyResult> {
-  const update = () => setup.store.update(setup.input.session_id, setup.now, (state, info) => judgeAndRecord(setup, state, info));
+  const update = () => setup.store.update(setup.input.session_id, setup.ctx.now, (state, info) => judgeAndRecord(setup, state, info));
   return untilLoaded(update, async (err) => {
     if (!(err instanceof GovernanceNeeded)) return false;
     setup.governance = await loadGovernance();
@@ -341,15 +304,16 @@ function judgeInSession(setup: HookSetup): Promise<PolicyResult> {
 
 /** Inside the store's update: the session's facts, the verdict (weighed against a faulty state), its count and its trace. */
 function judgeAndRecord(setup: HookSetup, state: SessionState, info: UpdateInfo): { value: PolicyResult; trace: TraceRecord[] } {
-  const { event, input, now } = setup;
+  const { event, input, ctx, snaps } = setup;
+  const now = ctx.now;
   // The agent may have cd'd out of the project: the session's remembered
   // project still governs it, so load governance and run this update again.
-  if (setup.governs && !setup.governance && governanceOf(state).project_root) throw new GovernanceNeeded();
+  if (GOVERNED_EVENTS.has(event) && !setup.governance && governanceOf(state).project_root) throw new GovernanceNeeded();
   state.counters[event] = (state.counters[event] ?? 0) + 1;
-  setup.snaps.bind(state);
+  snaps.bind(state);
   if (event === 'SessionStart') recordSessionStart(setup, state);
   // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
-  state.orchestration_at_start ??= orchestrationAtStart(input.cwd, setup.env.CLAUDE_PROJECT_DIR);
+  state.orchestration_at_start ??= orchestrationAtStart(input.cwd, setup.gov.env.CLAUDE_PROJECT_DIR);
   const fault = info.fault;
   if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
   let out = judge(setup, state, setup.governance);
@@ -360,8 +324,8 @@ function judgeAndRecord(setup: HookSetup, state: SessionState, info: UpdateInfo)
   const ts = now.toISOString();
   const trace: TraceRecord[] = [
     eventRecord(event, input, out.verdict, ts),
-    ...[...out.notes, ...setup.snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
-    ...sessionEdges(event, state, setup.config, setup.env, ts),
+    ...[...out.notes, ...snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+    ...sessionEdges(event, state, ctx.config, setup.gov.env, ts),
     ...(setup.objects?.trace(ts, input.session_id) ?? []),
   ];
   return { value: out, trace };
@@ -369,9 +333,9 @@ function judgeAndRecord(setup: HookSetup, state: SessionState, info: UpdateInfo)
 
 /** What a session remembers from its start: its git, the second opinions it can ask, how roz enforces, its supervisor. */
 function recordSessionStart(setup: HookSetup, state: SessionState): void {
-  const env = setup.env;
-  recordSessionGit(state, env.CLAUDE_PROJECT_DIR || setup.input.cwd, setup.now);
-  state.second_opinions = detectSecondOpinions(setup.config, env);
+  const env = setup.gov.env;
+  recordSessionGit(state, env.CLAUDE_PROJECT_DIR || setup.input.cwd, setup.ctx.now);
+  state.second_opinions = detectSecondOpinions(setup.ctx.config, env);
   if (setup.enforcement) state.enforcement = setup.enforcement;
   const sup = Number(env.ROZ_SUPERVISOR_PID);
   if (Number.isInteger(sup) && sup > 0) state.supervisor_pid = sup;
@@ -384,23 +348,23 @@ function judge(setup: HookSetup, state: SessionState, governance: Governance | n
 
 /**
  * The session store failed (a lock held past its bound, an unreadable store):
- * a tool call a fresh session would refuse is refused; a Stop fails open but
- * says unmissably whether a review was due; anything else fails open.
+ * the refusal of a tool call a fresh session would refuse; a Stop fails open
+ * but says unmissably whether a review was due; null: fail open.
  */
-async function withoutStore(setup: HookSetup, err: StoreError, out: HookOutput, client: ClientDescriptor): Promise<HookRun> {
+async function withoutStore(setup: HookSetup, err: StoreError, warn: (m: string) => void): Promise<Verdict | null> {
   if (setup.event === 'PreToolUse') {
     // Nothing the session granted is known: judge the call as a fresh
     // session would, and refuse what that would refuse (store-faults.ts).
     const g = setup.governance ?? (await loadGovernance());
-    const probe = await untilLoaded(async () => judge(setup, newSession(setup.input.session_id, setup.now), g));
+    const probe = await untilLoaded(async () => judge(setup, newSession(setup.input.session_id, setup.ctx.now), g));
     const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
     if (verdict) {
-      out.warn(`roz: store unavailable: ${err.message}`);
-      return out.answer(verdict, client);
+      warn(`roz: store unavailable: ${err.message}`);
+      return verdict;
     }
   }
-  if (setup.event === 'Stop') stopWithoutStore(setup, err, out.warn);
-  return out.failOpen(`store unavailable: ${err.message}`);
+  if (setup.event === 'Stop') stopWithoutStore(setup, err, warn);
+  return null;
 }
 
 /** Open, never wedged: but if a review was due (read without the lock), say so unmissably, and trace it if the trace takes it. */
@@ -416,7 +380,7 @@ function stopWithoutStore(setup: HookSetup, err: StoreError, warn: (m: string) =
   warn(gateNotEnforced(input.session_id, `roz's session store is unavailable (${err.message})`, due));
   try {
     store.appendTrace(input.session_id, [
-      { ts: setup.now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message },
+      { ts: setup.ctx.now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message },
     ]);
   } catch {
     /* the trace is unavailable too */
@@ -424,19 +388,20 @@ function stopWithoutStore(setup: HookSetup, err: StoreError, warn: (m: string) =
 }
 
 /** After the verdict, before answering: the day's cleanup at SessionStart, and the telemetry flush at a turn's or session's end. */
-async function afterJudging(setup: HookSetup, warn: (m: string) => void): Promise<void> {
-  const { event, config, env } = setup;
-  if (event === 'SessionStart' && setup.ownStore) {
+async function afterJudging(setup: HookSetup, deps: EngineDeps, warn: (m: string) => void): Promise<void> {
+  const { event, ctx } = setup;
+  const config = ctx.config;
+  if (event === 'SessionStart' && !deps.store) {
     await autoCleanup(
       setup.store,
-      { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now: setup.now, current: setup.input.session_id },
+      { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now: ctx.now, current: setup.input.session_id },
       warn,
     );
   }
   // Export never waits on the network inside a hook: at the end of a turn or
   // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.
-  if (setup.telemetry && (event === 'Stop' || event === 'SessionEnd') && !env.ROZ_SOCKET && setup.ownStore) {
-    await startBackgroundFlush(config.storage.path, env, warn);
+  if ((event === 'Stop' || event === 'SessionEnd') && telemetryOn(config.telemetry, deps.env) && !deps.env.ROZ_SOCKET && !deps.store) {
+    await startBackgroundFlush(config.storage.path, deps.env, warn);
   }
 }
 
