@@ -129,7 +129,9 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       return refused ? answer(event, refused, client, stderr, warnings) : failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
-    await afterJudging(setup, deps, warn);
+    // Only a session's start and a turn's or session's end have work after the verdict: other
+    // hooks skip the async call (a Bash pre-tool-use ran ~27k instructions fewer, callgrind).
+    if (event === 'SessionStart' || event === 'Stop' || event === 'SessionEnd') await afterJudging(setup, deps, warn);
     return answer(event, withoutHuman(event, policy.verdict, deps.env), client, stderr, warnings);
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
@@ -165,7 +167,12 @@ async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDe
   const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry: telemetryOn(config.telemetry, deps.env) });
   const home = deps.env.HOME || homedir();
   const enforcement = event === 'SessionStart' ? enforcementAtStart(input, deps.env, home, config.storage.path, warn) : null;
-  await loadParsersFor(input);
+  // Every policy reads a Bash command through the shell parser: load it now
+  // rather than in a second round of the update (see untilLoaded).
+  const tool = (input as { tool_name?: unknown }).tool_name;
+  if (tool === 'Bash') await loadOnDemand('shell');
+  // Codex's apply_patch: its text names the files it writes (core/apply-patch.ts).
+  else if (PATCH_TOOLS.has(String(tool))) await loadOnDemand('apply-patch');
 
   // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).
   const governance: Governance | null =
@@ -176,7 +183,8 @@ async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDe
   // a reviewer's context/decide call, a stop after an approval, a gated call),
   // of the session's project and the `.git` it started with (snapshots.ts).
   const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
-  const objects = await agentObjects(event, input, deps.env, config.storage.path, store, warn);
+  // Not before a tool call: nothing it staged can matter to judging the call.
+  const objects = event === 'PreToolUse' ? null : await agentObjects(event, input, deps.env, config.storage.path, store, warn);
   const gov: GovernanceDeps = {
     env: deps.env,
     gitIdentity: snaps.identity,
@@ -208,20 +216,8 @@ function enforcementAtStart(
 }
 
 /**
- * Every policy reads a Bash command through the shell parser: load it now
- * rather than in a second round of the update (see untilLoaded).
- */
-async function loadParsersFor(input: HookInput): Promise<void> {
-  const tool = (input as { tool_name?: unknown }).tool_name;
-  if (tool === 'Bash') await loadOnDemand('shell');
-  // Codex's apply_patch: its text names the files it writes (core/apply-patch.ts).
-  else if (PATCH_TOOLS.has(String(tool))) await loadOnDemand('apply-patch');
-}
-
-/**
  * The agent's new git objects, hashed again before the repository holds them
  * (store/object-intake.ts); at Stop, also a git operation it left half done.
- * Not before a tool call: nothing it staged can matter to judging the call.
  */
 async function agentObjects(
   event: HookEventName,
@@ -231,7 +227,6 @@ async function agentObjects(
   store: SessionStore,
   warn: (m: string) => void,
 ): Promise<ObjectIntakeReport | null> {
-  if (event === 'PreToolUse') return null;
   const project = env.CLAUDE_PROJECT_DIR || input.cwd;
   const staging = stagingDirOf(project);
   const objects = await takeAgentObjects(project, staging, storeRoot, () => {
