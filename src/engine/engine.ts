@@ -22,7 +22,7 @@ import { agentRootsFromEnv, findProjectRoot, orchestrationAtStart } from '../sto
 import { codeCacheDir, hookCodePath, markCodePath } from './code-paths.js';
 import { loadOnDemand, NotLoaded } from '../core/on-demand.js';
 import { FileSessionStore } from '../store/file-store.js';
-import { StoreError, type SessionStore, type StateFault, type TraceRecord } from '../store/session-store.js';
+import { StoreError, type SessionStore, type StateFault, type TraceRecord, type UpdateInfo } from '../store/session-store.js';
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
@@ -35,8 +35,8 @@ import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, clientEnforcement, detectEnforcement } from './enforce-probe.js';
 import { asRozTool, hookClient, type ClientDescriptor } from '../core/clients.js';
 import { configPath, loadConfig } from './config-loader.js';
-import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
-import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
+import { hookSnapshots, loadSnapshotModule, recordSessionGit, type HookSnapshots } from './snapshots.js';
+import { operationLeftWarning, takeAgentObjects, type ObjectIntakeReport } from './object-intake-hook.js';
 import { stagingDirOf } from '../store/object-staging.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 
@@ -77,6 +77,32 @@ class GovernanceNeeded extends Error {}
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
 
+/**
+ * What one hook run knows before it judges, gathered once by prepareRun and
+ * read by the steps after it. Kept lean on purpose: every field of a new object
+ * shape costs the hook process a map transition (thousands of instructions, on
+ * the Bash bar), so `now` and `config` are read from ctx and `env` from gov.
+ * `governance` alone changes afterwards: loaded late when the session
+ * remembers a governed project the cwd no longer shows.
+ */
+interface HookSetup {
+  event: HookEventName;
+  input: HookInput;
+  store: SessionStore;
+  enforcement: Enforcement | null;
+  governance: Governance | null;
+  snaps: HookSnapshots;
+  objects: ObjectIntakeReport | null;
+  gov: GovernanceDeps;
+  ctx: review.ReviewContext;
+  protect: () => PolicyResult;
+}
+
+/**
+ * The steps of one hook, each named below: read the input, prepare what the
+ * policies need, judge inside the session's locked update, and answer. The
+ * store failing has its own ending (withoutStore); anything else fails open.
+ */
 export async function runHook(event: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
   const stderr: string[] = [];
   const warnings: string[] = [];
@@ -90,203 +116,287 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   };
 
   try {
-    const parsed = parseHookInput(event, raw);
-    if (!parsed.ok) return failOpen(parsed.error);
-    const input = parsed.input;
-    // Another client's tool names in roz's terms (Gemini's run_shell_command is Bash; core/clients.ts).
     const client = hookClient(deps.env);
-    if (client.id !== 'claude') asRozTool(input, client);
-    markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
-    if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
-
-    const resolved = loadConfig(deps.env, { cwd: input.cwd });
-    for (const p of resolved.problems) warn(`roz: config: ${p}`);
-    const config = resolved.config;
-    const now = (deps.now ?? (() => new Date()))();
-    const telemetry = telemetryOn(config.telemetry, deps.env);
-    const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry });
-    const home = deps.env.HOME || homedir();
-
-    let enforcement: Enforcement | null = null;
-    if (event === 'SessionStart') {
-      exportRozOnPath(deps.env, warn);
-      // Another client (Codex): its own sandbox, as roz's launcher configured it and said (supervisor/launch/client-launch.ts).
-      enforcement =
-        clientEnforcement(deps.env) ??
-        detectEnforcement({ env: deps.env, home, projectDir: deps.env.CLAUDE_PROJECT_DIR || input.cwd, store: config.storage.path });
-      // Said out loud: the human must know when roz cannot hold the line.
-      if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement, deps.env));
-    }
-
-    // Every policy reads a Bash command through the shell parser: load it now
-    // rather than in a second round of the update (see untilLoaded).
-    if ((input as { tool_name?: unknown }).tool_name === 'Bash') await loadOnDemand('shell');
-    // Codex's apply_patch: its text names the files it writes (core/apply-patch.ts).
-    else if (PATCH_TOOLS.has(String((input as { tool_name?: unknown }).tool_name))) await loadOnDemand('apply-patch');
-
-    const governs = GOVERNED_EVENTS.has(event);
-    // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).
-    let governance: Governance | null =
-      governs && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR, agent: agentRootsFromEnv(deps.env) }) ? await loadGovernance() : null;
-
-    // Taken at most once per hook, and only when a review rule asks (trigger,
-    // a reviewer's context/decide call, a stop after an approval, a gated call),
-    // of the session's project and the `.git` it started with (snapshots.ts).
-    const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
-    // The agent's new git objects, hashed again before the repository holds them (store/object-intake.ts).
-    const project = deps.env.CLAUDE_PROJECT_DIR || input.cwd;
-    const staging = event === 'PreToolUse' ? null : stagingDirOf(project);
-    const objects =
-      event === 'PreToolUse'
-        ? null
-        : await takeAgentObjects(project, staging, config.storage.path, () => {
-            try {
-              return store.read(input.session_id)?.git?.identity;
-            } catch {
-              return undefined;
-            }
-          });
-    for (const w of objects?.warnings ?? []) warn(w);
-    if (event === 'Stop') {
-      const left = await operationLeftWarning(project, staging);
-      if (left) warn(left);
-    }
-    const gov: GovernanceDeps = {
-      env: deps.env,
-      gitIdentity: snaps.identity,
-      now,
-      storeRoot: config.storage.path,
-      home,
-      guard: config.guard.destructive,
-      allowTempWrites: config.governance.allow_temp_writes,
-    };
-    // Independent of the session's state: also used to judge a call when that state is unusable.
-    const ctx: review.ReviewContext = {
-      now,
-      config,
-      rng: deps.rng ?? Math.random,
-      loadTemplate: templateLoader(config.storage.path, deps.env),
-      shell: shellView,
-      writesStore: () => event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
-      snapshot: snaps.snapshot,
-      snapshotProblem: snaps.problem,
-      changedFiles: snaps.changedFiles,
-      rozFilesOffDisk: snaps.rozFilesOffDisk,
-    };
-    const protect = () =>
-      protectOnPreToolUse(input as HookInput<'PreToolUse'>, () =>
-        protectedWrite(input as HookInput<'PreToolUse'>, {
-          pluginDir: deps.env.CLAUDE_PLUGIN_ROOT || null,
-          codeCache: codeCacheDir(deps.env, home),
-          configFiles: [configPath(deps.env, home)],
-          settingsFile: deps.env.ROZ_SETTINGS_FILE || null,
-          claudeUserDir: deps.env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
-          home,
-          area: () => fileToolWriteArea(deps.env, input.cwd, home, config.enforce.write_paths),
-          // Another client's own sandbox, configured by roz's launcher, holds these too (supervisor/launch/client-launch.ts).
-          advisory: !deps.env.ROZ_SETTINGS_FILE && deps.env.ROZ_CLIENT_SANDBOX !== 'enforced',
-          deferred: [config.storage.path],
-        }),
-      );
-    const update = () =>
-      store.update(input.session_id, now, (state, info) => {
-        // The agent may have cd'd out of the project: the session's remembered
-        // project still governs it, so load governance and run this update again.
-        if (governs && !governance && governanceOf(state).project_root) throw new GovernanceNeeded();
-        state.counters[event] = (state.counters[event] ?? 0) + 1;
-        snaps.bind(state);
-        if (event === 'SessionStart') recordSessionGit(state, deps.env.CLAUDE_PROJECT_DIR || input.cwd, now);
-        if (event === 'SessionStart') state.second_opinions = detectSecondOpinions(config, deps.env);
-        if (enforcement) state.enforcement = enforcement;
-        if (event === 'SessionStart') {
-          const sup = Number(deps.env.ROZ_SUPERVISOR_PID);
-          if (Number.isInteger(sup) && sup > 0) state.supervisor_pid = sup;
-          else delete state.supervisor_pid;
-        }
-        // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
-        state.orchestration_at_start ??= orchestrationAtStart(input.cwd, deps.env.CLAUDE_PROJECT_DIR);
-        const fault = info.fault;
-        if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
-        let out = dispatch(event, state, input, ctx, governance, gov, protect);
-        if (fault)
-          out = judgedWithFault(
-            event,
-            out,
-            fault,
-            () => dispatch(event, newSession(input.session_id, now), input, ctx, governance, gov, protect),
-            input.session_id,
-          );
-        if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
-          state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
-        }
-        const ts = now.toISOString();
-        const trace: TraceRecord[] = [
-          eventRecord(event, input, out.verdict, ts),
-          ...[...out.notes, ...snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
-          ...sessionEdges(event, state, config, deps.env, ts),
-          ...(objects?.trace(ts, input.session_id) ?? []),
-        ];
-        return { value: out, trace };
-      });
+    const input = readInput(event, raw, client);
+    if (typeof input === 'string') return failOpen(input);
+    const setup = await prepareRun(event, input, deps, warn);
     let policy: PolicyResult;
     try {
-      policy = await untilLoaded(update, async (err) => {
-        if (!(err instanceof GovernanceNeeded)) return false;
-        governance = await loadGovernance();
-        return true;
-      });
+      policy = await judgeInSession(setup);
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
-      if (event === 'PreToolUse') {
-        // Without the session (a lock held past its bound, an unreadable store)
-        // nothing it granted is known: judge the call as a fresh session would,
-        // and refuse what that would refuse (store-faults.ts).
-        const g = governance ?? (await loadGovernance());
-        const probe = await untilLoaded(async () => dispatch(event, newSession(input.session_id, now), input, ctx, g, gov, protect));
-        const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
-        if (verdict) {
-          warn(`roz: store unavailable: ${err.message}`);
-          return { stdout: renderForClient(event, verdict, warnings, client), stderr: stderr.join('\n') + '\n', verdict, warnings };
-        }
-      }
-      if (event === 'Stop') {
-        // Open, never wedged: but if a review was due (read without the lock), say so unmissably.
-        let snapshot: SessionState | null = null;
-        try {
-          snapshot = store.read(input.session_id);
-        } catch {
-          /* unreadable too: said below */
-        }
-        const due = reviewDue(snapshot);
-        warn(gateNotEnforced(input.session_id, `roz's session store is unavailable (${err.message})`, due));
-        try {
-          store.appendTrace(input.session_id, [
-            { ts: now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message },
-          ]);
-        } catch {
-          /* the trace is unavailable too */
-        }
-      }
-      return failOpen(`store unavailable: ${err.message}`);
+      const refused = await withoutStore(setup, err, warn);
+      return refused ? answer(event, refused, client, stderr, warnings) : failOpen(`store unavailable: ${err.message}`);
     }
     for (const w of policy.warnings) warn(w);
-    if (event === 'SessionStart' && !deps.store) {
-      await autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
-    }
-    // Export never waits on the network inside a hook: at the end of a turn or
-    // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.
-    if (telemetry && (event === 'Stop' || event === 'SessionEnd') && !deps.env.ROZ_SOCKET && !deps.store) {
-      await startBackgroundFlush(config.storage.path, deps.env, warn);
-    }
-    const verdict = withoutHuman(event, policy.verdict, deps.env);
-    return {
-      stdout: renderForClient(event, verdict, warnings, client),
-      stderr: stderr.length ? stderr.join('\n') + '\n' : '',
-      verdict,
-      warnings,
-    };
+    // Only a session's start and a turn's or session's end have work after the verdict: other
+    // hooks skip the async call (a Bash pre-tool-use ran ~27k instructions fewer, callgrind).
+    if (event === 'SessionStart' || event === 'Stop' || event === 'SessionEnd') await afterJudging(setup, deps, warn);
+    return answer(event, withoutHuman(event, policy.verdict, deps.env), client, stderr, warnings);
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
+  }
+}
+
+/** The verdict as the client reads it, with every warning of the run. */
+function answer(event: HookEventName, verdict: Verdict, client: ClientDescriptor, stderr: string[], warnings: string[]): HookRun {
+  return { stdout: renderForClient(event, verdict, warnings, client), stderr: stderr.length ? stderr.join('\n') + '\n' : '', verdict, warnings };
+}
+
+/**
+ * The event's JSON in roz's terms, whichever client sent it (Gemini's
+ * run_shell_command is Bash; core/clients.ts), with a session id safe to name
+ * a file by; or why not, to fail open with.
+ */
+function readInput(event: HookEventName, raw: string, client: ClientDescriptor): HookInput | string {
+  const parsed = parseHookInput(event, raw);
+  if (!parsed.ok) return parsed.error;
+  const input = parsed.input;
+  if (client.id !== 'claude') asRozTool(input, client);
+  markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
+  if (!isSafeSessionId(input.session_id)) return `unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`;
+  return input;
+}
+
+/** Config, store, the code this call needs, and what each policy reads (HookSetup), in the order their side effects must run. */
+async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDeps, warn: (m: string) => void): Promise<HookSetup> {
+  const resolved = loadConfig(deps.env, { cwd: input.cwd });
+  for (const p of resolved.problems) warn(`roz: config: ${p}`);
+  const config = resolved.config;
+  const now = (deps.now ?? (() => new Date()))();
+  const store = deps.store ? deps.store(config, warn) : new FileSessionStore(config.storage.path, warn, { telemetry: telemetryOn(config.telemetry, deps.env) });
+  const home = deps.env.HOME || homedir();
+  const enforcement = event === 'SessionStart' ? enforcementAtStart(input, deps.env, home, config.storage.path, warn) : null;
+  // Every policy reads a Bash command through the shell parser: load it now
+  // rather than in a second round of the update (see untilLoaded).
+  const tool = (input as { tool_name?: unknown }).tool_name;
+  if (tool === 'Bash') await loadOnDemand('shell');
+  // Codex's apply_patch: its text names the files it writes (core/apply-patch.ts).
+  else if (PATCH_TOOLS.has(String(tool))) await loadOnDemand('apply-patch');
+
+  // An agent in its worktree is governed by the base checkout's intents (project-root.ts AgentRoots).
+  const governance: Governance | null =
+    GOVERNED_EVENTS.has(event) && findProjectRoot(input.cwd, { projectDir: deps.env.CLAUDE_PROJECT_DIR, agent: agentRootsFromEnv(deps.env) })
+      ? await loadGovernance()
+      : null;
+  // Taken at most once per hook, and only when a review rule asks (trigger,
+  // a reviewer's context/decide call, a stop after an approval, a gated call),
+  // of the session's project and the `.git` it started with (snapshots.ts).
+  const snaps = hookSnapshots({ env: deps.env, cwd: input.cwd, storeRoot: config.storage.path, now, warn });
+  // Not before a tool call: nothing it staged can matter to judging the call.
+  const objects = event === 'PreToolUse' ? null : await agentObjects(event, input, deps.env, config.storage.path, store, warn);
+  const gov: GovernanceDeps = {
+    env: deps.env,
+    gitIdentity: snaps.identity,
+    now,
+    storeRoot: config.storage.path,
+    home,
+    guard: config.guard.destructive,
+    allowTempWrites: config.governance.allow_temp_writes,
+  };
+  const ctx = reviewContextOf(event, input, config, deps, home, snaps, now);
+  const protect = protectOf(input, config, deps.env, home);
+  return { event, input, store, enforcement, governance, snaps, objects, gov, ctx, protect };
+}
+
+/** At SessionStart: roz on the session's PATH, and how roz can enforce (said out loud when it cannot). */
+function enforcementAtStart(
+  input: HookInput,
+  env: Record<string, string | undefined>,
+  home: string,
+  storeRoot: string,
+  warn: (m: string) => void,
+): Enforcement {
+  exportRozOnPath(env, warn);
+  // Another client (Codex): its own sandbox, as roz's launcher configured it and said (supervisor/launch/client-launch.ts).
+  const enforcement = clientEnforcement(env) ?? detectEnforcement({ env, home, projectDir: env.CLAUDE_PROJECT_DIR || input.cwd, store: storeRoot });
+  // Said out loud: the human must know when roz cannot hold the line.
+  if (enforcement.mode === 'advisory') warn(advisoryMessage(enforcement, env));
+  return enforcement;
+}
+
+/**
+ * The agent's new git objects, hashed again before the repository holds them
+ * (store/object-intake.ts); at Stop, also a git operation it left half done.
+ */
+async function agentObjects(
+  event: HookEventName,
+  input: HookInput,
+  env: Record<string, string | undefined>,
+  storeRoot: string,
+  store: SessionStore,
+  warn: (m: string) => void,
+): Promise<ObjectIntakeReport | null> {
+  const project = env.CLAUDE_PROJECT_DIR || input.cwd;
+  const staging = stagingDirOf(project);
+  const objects = await takeAgentObjects(project, staging, storeRoot, () => {
+    try {
+      return store.read(input.session_id)?.git?.identity;
+    } catch {
+      return undefined;
+    }
+  });
+  for (const w of objects?.warnings ?? []) warn(w);
+  if (event === 'Stop') {
+    const left = await operationLeftWarning(project, staging);
+    if (left) warn(left);
+  }
+  return objects;
+}
+
+/** What the review gate reads. Independent of the session's state: also used to judge a call when that state is unusable. */
+function reviewContextOf(
+  event: HookEventName,
+  input: HookInput,
+  config: RozConfig,
+  deps: EngineDeps,
+  home: string,
+  snaps: HookSnapshots,
+  now: Date,
+): review.ReviewContext {
+  return {
+    now,
+    config,
+    rng: deps.rng ?? Math.random,
+    loadTemplate: templateLoader(config.storage.path, deps.env),
+    shell: shellView,
+    writesStore: () => event === 'PreToolUse' && writesStore(input as HookInput<'PreToolUse'>, config.storage.path, home),
+    snapshot: snaps.snapshot,
+    snapshotProblem: snaps.problem,
+    changedFiles: snaps.changedFiles,
+    rozFilesOffDisk: snaps.rozFilesOffDisk,
+  };
+}
+
+/** The protected-paths policy for a tool call: what no agent writes, whatever else allows it (core/enforce/protect.ts). */
+function protectOf(input: HookInput, config: RozConfig, env: Record<string, string | undefined>, home: string): () => PolicyResult {
+  return () =>
+    protectOnPreToolUse(input as HookInput<'PreToolUse'>, () =>
+      protectedWrite(input as HookInput<'PreToolUse'>, {
+        pluginDir: env.CLAUDE_PLUGIN_ROOT || null,
+        codeCache: codeCacheDir(env, home),
+        configFiles: [configPath(env, home)],
+        settingsFile: env.ROZ_SETTINGS_FILE || null,
+        claudeUserDir: env.CLAUDE_CONFIG_DIR || join(home, '.claude'),
+        home,
+        area: () => fileToolWriteArea(env, input.cwd, home, config.enforce.write_paths),
+        // Another client's own sandbox, configured by roz's launcher, holds these too (supervisor/launch/client-launch.ts).
+        advisory: !env.ROZ_SETTINGS_FILE && env.ROZ_CLIENT_SANDBOX !== 'enforced',
+        deferred: [config.storage.path],
+      }),
+    );
+}
+
+/** The policies' verdict under the session's lock, the state and trace written with it; governance loaded late if the session asks for it. */
+function judgeInSession(setup: HookSetup): Promise<PolicyResult> {
+  const update = () => setup.store.update(setup.input.session_id, setup.ctx.now, (state, info) => judgeAndRecord(setup, state, info));
+  return untilLoaded(update, async (err) => {
+    if (!(err instanceof GovernanceNeeded)) return false;
+    setup.governance = await loadGovernance();
+    return true;
+  });
+}
+
+/** Inside the store's update: the session's facts, the verdict (weighed against a faulty state), its count and its trace. */
+function judgeAndRecord(setup: HookSetup, state: SessionState, info: UpdateInfo): { value: PolicyResult; trace: TraceRecord[] } {
+  const { event, input, ctx, snaps } = setup;
+  const now = ctx.now;
+  // The agent may have cd'd out of the project: the session's remembered
+  // project still governs it, so load governance and run this update again.
+  if (GOVERNED_EVENTS.has(event) && !setup.governance && governanceOf(state).project_root) throw new GovernanceNeeded();
+  state.counters[event] = (state.counters[event] ?? 0) + 1;
+  snaps.bind(state);
+  if (event === 'SessionStart') recordSessionStart(setup, state);
+  // Before anything the agent does this session: an .orchestration/ that appears later is not roz's to write.
+  state.orchestration_at_start ??= orchestrationAtStart(input.cwd, setup.gov.env.CLAUDE_PROJECT_DIR);
+  const fault = info.fault;
+  if (fault?.kind === 'corrupt' && fault.reviewWasActive) rearmReview(state, now);
+  let out = judge(setup, state, setup.governance);
+  if (fault) out = judgedWithFault(event, out, fault, () => judge(setup, newSession(input.session_id, now), setup.governance), input.session_id);
+  if (out.verdict.kind === 'deny' || out.verdict.kind === 'ask') {
+    state.denials[out.verdict.code] = (state.denials[out.verdict.code] ?? 0) + 1;
+  }
+  const ts = now.toISOString();
+  const trace: TraceRecord[] = [
+    eventRecord(event, input, out.verdict, ts),
+    ...[...out.notes, ...snaps.notes()].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id })),
+    ...sessionEdges(event, state, ctx.config, setup.gov.env, ts),
+    ...(setup.objects?.trace(ts, input.session_id) ?? []),
+  ];
+  return { value: out, trace };
+}
+
+/** What a session remembers from its start: its git, the second opinions it can ask, how roz enforces, its supervisor. */
+function recordSessionStart(setup: HookSetup, state: SessionState): void {
+  const env = setup.gov.env;
+  recordSessionGit(state, env.CLAUDE_PROJECT_DIR || setup.input.cwd, setup.ctx.now);
+  state.second_opinions = detectSecondOpinions(setup.ctx.config, env);
+  if (setup.enforcement) state.enforcement = setup.enforcement;
+  const sup = Number(env.ROZ_SUPERVISOR_PID);
+  if (Number.isInteger(sup) && sup > 0) state.supervisor_pid = sup;
+  else delete state.supervisor_pid;
+}
+
+function judge(setup: HookSetup, state: SessionState, governance: Governance | null): PolicyResult {
+  return dispatch(setup.event, state, setup.input, setup.ctx, governance, setup.gov, setup.protect);
+}
+
+/**
+ * The session store failed (a lock held past its bound, an unreadable store):
+ * the refusal of a tool call a fresh session would refuse; a Stop fails open
+ * but says unmissably whether a review was due; null: fail open.
+ */
+async function withoutStore(setup: HookSetup, err: StoreError, warn: (m: string) => void): Promise<Verdict | null> {
+  if (setup.event === 'PreToolUse') {
+    // Nothing the session granted is known: judge the call as a fresh
+    // session would, and refuse what that would refuse (store-faults.ts).
+    const g = setup.governance ?? (await loadGovernance());
+    const probe = await untilLoaded(async () => judge(setup, newSession(setup.input.session_id, setup.ctx.now), g));
+    const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
+    if (verdict) {
+      warn(`roz: store unavailable: ${err.message}`);
+      return verdict;
+    }
+  }
+  if (setup.event === 'Stop') stopWithoutStore(setup, err, warn);
+  return null;
+}
+
+/** Open, never wedged: but if a review was due (read without the lock), say so unmissably, and trace it if the trace takes it. */
+function stopWithoutStore(setup: HookSetup, err: StoreError, warn: (m: string) => void): void {
+  const { store, input } = setup;
+  let snapshot: SessionState | null = null;
+  try {
+    snapshot = store.read(input.session_id);
+  } catch {
+    /* unreadable too: said below */
+  }
+  const due = reviewDue(snapshot);
+  warn(gateNotEnforced(input.session_id, `roz's session store is unavailable (${err.message})`, due));
+  try {
+    store.appendTrace(input.session_id, [
+      { ts: setup.ctx.now.toISOString(), event: 'roz:GateFailedOpen', session_id: input.session_id, review_due: due, error: err.message },
+    ]);
+  } catch {
+    /* the trace is unavailable too */
+  }
+}
+
+/** After the verdict, before answering: the day's cleanup at SessionStart, and the telemetry flush at a turn's or session's end. */
+async function afterJudging(setup: HookSetup, deps: EngineDeps, warn: (m: string) => void): Promise<void> {
+  const { event, ctx } = setup;
+  const config = ctx.config;
+  if (event === 'SessionStart' && !deps.store) {
+    await autoCleanup(
+      setup.store,
+      { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now: ctx.now, current: setup.input.session_id },
+      warn,
+    );
+  }
+  // Export never waits on the network inside a hook: at the end of a turn or
+  // session, without a supervisor to batch, a detached `roz otel flush` sends the spool.
+  if ((event === 'Stop' || event === 'SessionEnd') && telemetryOn(config.telemetry, deps.env) && !deps.env.ROZ_SOCKET && !deps.store) {
+    await startBackgroundFlush(config.storage.path, deps.env, warn);
   }
 }
 

@@ -69,6 +69,7 @@ export const agentRecordSchema = z.object({
   client: z.optional(z.enum(CLIENT_IDS as [ClientId, ...ClientId[]])),
 });
 
+/** The registry's entry for one agent (its persisted shape; core/fleet/agent.ts names each layer's agent). */
 export type AgentRecord = Omit<z.infer<typeof agentRecordSchema>, 'name'> & { name: string };
 
 export const registrySchema = z.object({

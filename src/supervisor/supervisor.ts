@@ -16,7 +16,8 @@ import { PROTOCOL_VERSION, type HookFrame } from './hooks/channel-protocol.js';
 import type { HookConnection } from './hooks/channel-server.js';
 import { HookIntake } from './hooks/hook-intake.js';
 import { noticeEvent, toLiveEvent, type LiveEvent } from './live-event.js';
-import type { AgentInfo, AgentLaunchInfo, FleetView, SupervisorSnapshot } from './view.js';
+import type { AgentLaunchFacts } from '../core/fleet/agent.js';
+import type { AgentOverview, FleetView, SupervisorSnapshot } from './view.js';
 import type { FileWatch } from './file-watch.js';
 import { RingBuffer } from './ring-buffer.js';
 import { sessionStats, type SessionStats } from './session-stats.js';
@@ -53,8 +54,8 @@ export interface SupervisorOptions {
   config?: LoadedConfig;
 }
 
-/** One agent of the fleet as the supervisor holds it: its view of sessions and its live state. */
-interface FleetAgent {
+/** One agent as the supervisor tracks it: its view of sessions and its live state (core/fleet/agent.ts names each layer's agent). */
+interface SupervisedAgent {
   session: AgentSession;
   live: AgentLive;
   /** The review facts last seen in the store (decision time, breaker trips): a change is a state event. */
@@ -63,7 +64,7 @@ interface FleetAgent {
   seenRearm: string | null;
   seenTrips: number;
   /** What its launch decided (agentLaunched): its enforcement and where it runs; null until then. */
-  launch: AgentLaunchInfo | null;
+  launch: AgentLaunchFacts | null;
 }
 
 export class Supervisor {
@@ -76,7 +77,7 @@ export class Supervisor {
   /** The first agent's view (the one `roz run` starts); the snapshot shows it. */
   private readonly agent: AgentSession;
   /** Every agent by name, in the order they were added; keyed by the name its token maps to. */
-  private readonly fleet = new Map<string, FleetAgent>();
+  private readonly fleet = new Map<string, SupervisedAgent>();
   private readonly config: ConfigWatch;
   private readonly telemetry: TelemetrySender;
   private seq = 0;
@@ -271,7 +272,7 @@ export class Supervisor {
    * runs become part of what every client sees. An advisory agent can write the user's config, which names
    * the `[notify] command` this supervisor runs: said once, as an event and in the log (docs/fleet.md).
    */
-  agentLaunched(name: string, info: AgentLaunchInfo): void {
+  agentLaunched(name: string, info: AgentLaunchFacts): void {
     const a = this.fleet.get(name);
     if (!a) return;
     a.launch = { ...info };
@@ -284,7 +285,7 @@ export class Supervisor {
   }
 
   /** Every agent's name, live state and launch facts, in the order they were added. */
-  agents(): AgentInfo[] {
+  agents(): AgentOverview[] {
     return [...this.fleet].map(([name, a]) => ({
       name,
       live: a.live,
@@ -355,7 +356,7 @@ export class Supervisor {
    * Stop hook); after the events that end a reviewer run or a turn, the agent's session is read again and a
    * new decision or trip becomes its state event. Read from roz's store, never from the frame.
    */
-  private reviewFacts(name: string, member: FleetAgent): void {
+  private reviewFacts(name: string, member: SupervisedAgent): void {
     const sid = member.session.sessionId;
     if (!sid) return;
     let state: SessionState | null;

@@ -3,6 +3,7 @@
 // Supervisor; an attached one gets them over the attach socket
 // (attach-protocol.ts): one shape for both, apart from the class that makes them.
 import type { SessionState } from '../core/session-state.js';
+import type { AgentLaunchFacts } from '../core/fleet/agent.js';
 import type { AgentLive } from '../core/fleet/agent-state.js';
 import type { DecidedApproval, PendingApproval } from './approval-broker.js';
 import type { LiveEvent } from './live-event.js';
@@ -35,19 +36,12 @@ export interface FleetView {
   elsewhere: string[];
 }
 
-/** One agent's launch as its launcher decided it, from its own facts (the settings file it wrote), not the agent's reports. */
-export interface AgentLaunchInfo {
-  enforcement: 'enforced' | 'advisory';
-  /** Its branch (`roz/NAME`), or core/fleet/agent-where.ts's label for an agent without one. */
-  where: string;
-}
-
-/** One agent as `agents()` gives it to every client (the TUI's tab, the control socket). */
-export interface AgentInfo {
+/** One agent as `agents()` gives it to every client (the TUI's tab, the control socket): its live state and launch facts (core/fleet/agent.ts). */
+export interface AgentOverview {
   name: string;
   live: AgentLive;
   sessionId: string | null;
   /** From its launch; null before it (or for an agent added without a launch, as in tests and the bench). */
-  enforcement: AgentLaunchInfo['enforcement'] | null;
-  where: string | null;
+  enforcement: AgentLaunchFacts['enforcement'] | null;
+  where: AgentLaunchFacts['where'] | null;
 }

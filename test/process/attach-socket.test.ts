@@ -17,7 +17,7 @@ import { AttachRefused, RemoteConnection } from '../../src/supervisor/attach/att
 import { LineSplitter, parseAttachLine } from '../../src/supervisor/attach/attach-protocol.js';
 import { sendControl } from '../../src/supervisor/control/control-client.js';
 import { ControlServer } from '../../src/supervisor/control/control-server.js';
-import type { ConnectedAgent } from '../../src/supervisor/attach/fleet-connection.js';
+import type { ScreenAgent } from '../../src/supervisor/attach/fleet-connection.js';
 import type { MergeResult } from '../../src/core/fleet/merge-result.js';
 import { Supervisor } from '../../src/supervisor/supervisor.js';
 import { ASK, preToolUse, relay, traceRecords, until } from '../supervisor/helpers/channel.js';
@@ -33,7 +33,7 @@ class FakeHost implements AttachHost {
   readonly sizes: Array<[number, number]> = [];
   private readonly pty = new Set<(a: string, d: string) => void>();
   private readonly change = new Set<() => void>();
-  agents: ConnectedAgent[] = [{ name: 'main', cwd: '/p', branch: null, running: true }];
+  agents: ScreenAgent[] = [{ name: 'main', cwd: '/p', branch: null, running: true }];
   connected = () => this.agents;
   tail = (name: string): string => (name === 'main' ? 'EARLIER OUTPUT\r\n' : '');
   onPty(fn: (a: string, d: string) => void) {

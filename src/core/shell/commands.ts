@@ -4,7 +4,17 @@ import type { AndOr, Command, CommandNode, CompoundList, ParsedScript, PipelineN
 import type { NestingFrame, NestingKind, ShellAnalysis, ShellAssignment, ShellParseError, ShellRedirect, ShellWord, SimpleCommand } from './types.js';
 import { evaluateHead, MAX_ITEMS, printedText, spliceEnvSplit, splitItems, xargsReplace } from './stdin-args.js';
 import { basename, cookWord, literalWord, partsDynamic } from './words.js';
-import { DASH_C_RUNNERS, PROGRAM_RUNNERS, SUBCOMMAND_RUNNERS, WATCH, WRAPPERS, looksLikeWrapper, packageBinary, peelWrapper } from './wrappers.js';
+import {
+  DASH_C_RUNNERS,
+  PROGRAM_RUNNERS,
+  SUBCOMMAND_RUNNERS,
+  WATCH,
+  WRAPPERS,
+  looksLikeWrapper,
+  packageBinary,
+  peelWrapper,
+  type WrapperSpec,
+} from './wrappers.js';
 
 export type * from './types.js';
 
@@ -86,6 +96,25 @@ interface Base {
   stdinScript: string | undefined;
   /** The here-doc/here-string holds expansions (`bash <<< "$(curl ...)"`): its text is not known. */
   stdinDynamic?: boolean;
+}
+
+/**
+ * Where peeling a command's wrappers has got to (Walker.peelWrappers): the words (a wrapper may
+ * rewrite them), where the command now starts, and what the wrappers peeled so far pass down.
+ */
+interface Peeling {
+  words: ShellWord[];
+  start: number;
+  wrappers: readonly string[];
+  sudo: boolean;
+  argsFromStdin: boolean;
+  assignments: ShellAssignment[];
+  /** `env -C DIR`: where the command runs. */
+  chdir: ShellWord | undefined;
+}
+
+function inheritedOf(p: Peeling): Inherited {
+  return { sudo: p.sudo, argsFromStdin: p.argsFromStdin, wrappers: p.wrappers };
 }
 
 const ROOT: Inherited = { sudo: false, argsFromStdin: false, wrappers: [] };
@@ -287,178 +316,240 @@ class Walker {
     this.effective(words, 0, base, frames, depth, inh);
   }
 
-  /** Peel wrappers off words[start..] and record what finally runs, descending into nested scripts. */
+  /**
+   * Peel wrappers off words[start..] and record what finally runs, descending into nested scripts.
+   * Three decisions, in order, each of which may record the command itself and end here: which
+   * wrappers and runners stand in front of the program (peelWrappers), what a command-line git
+   * alias turns it into (gitAlias), and whether the program runs a script of its own (runsNested).
+   */
   effective(words: ShellWord[], start: number, base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited): void {
-    let wrappers = inh.wrappers;
-    let sudo = inh.sudo;
-    let argsFromStdin = inh.argsFromStdin;
-    let assignments = base.assignments;
-    let chdir: ShellWord | undefined;
-    while (start < words.length) {
-      const head = words[start]!;
+    const p: Peeling = {
+      words,
+      start,
+      wrappers: inh.wrappers,
+      sudo: inh.sudo,
+      argsFromStdin: inh.argsFromStdin,
+      assignments: base.assignments,
+      chdir: undefined,
+    };
+    if (this.peelWrappers(p, base, frames, depth, inh)) return;
+    if (this.gitAlias(p, base, frames, depth)) return;
+    const argv = p.start === 0 ? p.words : p.words.slice(p.start);
+    const here = inheritedOf(p);
+    const b: Base = p.assignments === base.assignments ? base : { ...base, assignments: p.assignments };
+    const head = argv[0];
+    const name = head === undefined || head.dynamic ? '' : basename(head.value);
+    if (this.runsNested(name, argv, b, frames, depth, here)) return;
+    // A command whose name is only known at run time could be anything: callers should fail closed.
+    if (head !== undefined && head.dynamic) this.complete = false;
+    const cmd = this.push(argv, b, frames, depth, here, undefined);
+    if (p.chdir !== undefined) cmd.chdir = { path: p.chdir.value, dynamic: p.chdir.dynamic };
+  }
+
+  /**
+   * Peel, in `p`, the wrappers (sudo, env, timeout…) and runners (npx, docker exec, uv run…) in
+   * front of the program. True when a wrapper's own hand-off (a `-c` string, known xargs items,
+   * an opaque wrapper) has recorded the command; false when p now starts at the program.
+   */
+  peelWrappers(p: Peeling, base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited): boolean {
+    while (p.start < p.words.length) {
+      const head = p.words[p.start]!;
       if (head.dynamic) {
         // `$(echo rm) -rf /`: a read-only command printing literal text names the command.
         const evaluated = evaluateHead(head);
-        if (evaluated === undefined) break;
-        words = [...words.slice(0, start), ...evaluated, ...words.slice(start + 1)];
+        if (evaluated === undefined) return false;
+        p.words = [...p.words.slice(0, p.start), ...evaluated, ...p.words.slice(p.start + 1)];
         continue;
       }
       const wrapperName = basename(head.value);
       // `env -S 'PATH=/bin git reset --hard'`: the string is split into words in place.
-      if (wrapperName === 'env') words = spliceEnvSplit(words, start) ?? words;
+      if (wrapperName === 'env') p.words = spliceEnvSplit(p.words, p.start) ?? p.words;
       const spec = WRAPPERS[wrapperName];
       if (spec === undefined) {
-        // `docker exec db psql …`, `npx prisma@5 migrate reset`: judge the program the runner starts.
-        const program = programStart(wrapperName, words, start);
-        if (program !== undefined) {
-          wrappers = [...wrappers, program.label];
-          if (program.binary !== undefined) words = [...words.slice(0, program.start), literalWord(program.binary), ...words.slice(program.start + 1)];
-          start = program.start;
-          continue;
-        }
-        const next = runnerStart(wrapperName, words, start);
-        if (next === undefined) break;
-        wrappers = [...wrappers, wrapperName];
-        start = next;
+        if (!peelRunner(p, wrapperName)) return false;
         continue;
       }
-      const peeled = peelWrapper(spec, wrapperName, words, start);
-      if (peeled === undefined) {
-        // `… | parallel`: with no command, each input line is one.
-        if (wrapperName === 'parallel' && this.stdinArgs('parallel', words, start, words.length, base, frames, depth, { sudo, argsFromStdin, wrappers }))
-          return;
-        break;
-      }
-      if (wrapperName === 'env') chdir = envChdir(words, start, peeled.start) ?? chdir;
-      wrappers = [...wrappers, wrapperName];
-      sudo ||= spec.sudo === true;
-      argsFromStdin ||= spec.argsFromStdin === true;
-      if (peeled.assignments.length > 0) assignments = [...assignments, ...peeled.assignments];
-      if (peeled.opaque !== undefined) {
-        this.opaque(words.slice(start), { ...base, assignments }, frames, depth, { sudo, argsFromStdin, wrappers }, peeled.opaque);
-        return;
-      }
-      // `flock FILE -c CMD`: the command is a shell string.
-      if (DASH_C_RUNNERS.has(wrapperName) && /^(?:-c|--command)$/.test(words[peeled.start]?.value ?? '')) {
-        const body = words[peeled.start + 1];
-        const inner: Inherited = { sudo, argsFromStdin, wrappers };
-        if (body === undefined || body.dynamic) {
-          this.opaque(words.slice(start), { ...base, assignments }, frames, depth, inner, `${wrapperName} -c runs a command that is not known statically`);
-          return;
-        }
-        this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, base.text);
-        return;
-      }
-      // `echo / | xargs -I{} bash -c 'rm -rf {}'`, `parallel ::: 'rm -rf /'`: what the items make of the body.
-      if (
-        (wrapperName === 'xargs' || wrapperName === 'parallel') &&
-        this.stdinArgs(wrapperName, words, start, peeled.start, { ...base, assignments }, frames, depth, { sudo, argsFromStdin: inh.argsFromStdin, wrappers })
-      )
-        return;
-      // `parallel CMD ::: args`: the arguments after `:::` are data, not part of the command.
-      if (wrapperName === 'parallel') {
-        const cut = words.findIndex((w, i) => i >= peeled.start && (w.value === ':::' || w.value === '::::' || w.value === ':::+'));
-        if (cut !== -1) words = words.slice(0, cut);
-        // A single-word body is run by a shell: `parallel 'rm -rf {}'`.
-        if (words.length === peeled.start + 1 && /\s/.test(words[peeled.start]!.value) && !words[peeled.start]!.dynamic) {
-          const inner: Inherited = { sudo, argsFromStdin, wrappers };
-          this.reparse(words[peeled.start]!.value, [...frames, this.frame('shell-c')], depth + 1, inner, base.text);
-          return;
-        }
-      }
-      start = peeled.start;
+      const step = this.peelKnownWrapper(p, spec, wrapperName, base, frames, depth, inh);
+      if (step !== 'peeled') return step === 'recorded';
     }
-    // `git -c alias.p='push --force' p`: the alias is what runs.
-    if (start < words.length && !words[start]!.dynamic && basename(words[start]!.value) === 'git') {
-      const expanded = expandGitAlias(words.slice(start));
-      if (expanded !== undefined) {
-        if ('shell' in expanded) {
-          this.carrier(base, frames, depth, { sudo, argsFromStdin, wrappers });
-          this.reparse(expanded.shell, [...frames, this.frame('shell-c')], depth + 1, { sudo, argsFromStdin, wrappers: [...wrappers, 'git'] }, base.text);
-          return;
-        }
-        words = expanded.words;
-        start = 0;
-      }
-    }
-    const argv = start === 0 ? words : words.slice(start);
-    const here: Inherited = { sudo, argsFromStdin, wrappers };
-    const b: Base = assignments === base.assignments ? base : { ...base, assignments };
-    const head = argv[0];
-    const name = head === undefined || head.dynamic ? '' : basename(head.value);
+    return false;
+  }
 
-    if (SHELLS.has(name) || DASH_C_RUNNERS.has(name)) {
-      const body = DASH_C_RUNNERS.has(name) ? suBody(argv) : shellBody(argv, b.stdinScript, b.stdinDynamic === true);
-      if (body !== undefined) {
-        if (body.dynamic) {
-          this.opaque(argv, b, frames, depth, here, `${name} runs a script whose text is not known statically`);
-          return;
-        }
-        this.carrier(b, frames, depth, here);
-        const inner: Inherited = { sudo: sudo || name === 'su' || name === 'runuser', argsFromStdin, wrappers: [...wrappers, name] };
-        this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, b.text);
-        return;
+  /** One wrapper with a spec (WRAPPERS): peel it into `p`, or record what it hands its command to. */
+  peelKnownWrapper(
+    p: Peeling,
+    spec: WrapperSpec,
+    wrapperName: string,
+    base: Base,
+    frames: readonly NestingFrame[],
+    depth: number,
+    inh: Inherited,
+  ): 'peeled' | 'recorded' | 'stop' {
+    const { words, start } = p;
+    const peeled = peelWrapper(spec, wrapperName, words, start);
+    if (peeled === undefined) {
+      // `… | parallel`: with no command, each input line is one.
+      if (wrapperName === 'parallel' && this.stdinArgs('parallel', words, start, words.length, base, frames, depth, inheritedOf(p))) return 'recorded';
+      return 'stop';
+    }
+    if (wrapperName === 'env') p.chdir = envChdir(words, start, peeled.start) ?? p.chdir;
+    p.wrappers = [...p.wrappers, wrapperName];
+    p.sudo ||= spec.sudo === true;
+    p.argsFromStdin ||= spec.argsFromStdin === true;
+    if (peeled.assignments.length > 0) p.assignments = [...p.assignments, ...peeled.assignments];
+    if (peeled.opaque !== undefined) {
+      this.opaque(words.slice(start), { ...base, assignments: p.assignments }, frames, depth, inheritedOf(p), peeled.opaque);
+      return 'recorded';
+    }
+    if (this.wrapperHandsOff(p, wrapperName, peeled.start, base, frames, depth, inh)) return 'recorded';
+    p.start = peeled.start;
+    return 'peeled';
+  }
+
+  /**
+   * A peeled wrapper that does not simply run the words after it: `flock FILE -c CMD` runs a shell
+   * string, xargs/parallel with known items run the commands those make, and `parallel CMD ::: args`
+   * takes the words after `:::` as data (cut from `p`). True when the command is recorded here.
+   */
+  wrapperHandsOff(p: Peeling, wrapperName: string, bodyStart: number, base: Base, frames: readonly NestingFrame[], depth: number, inh: Inherited): boolean {
+    const { words, start } = p;
+    if (DASH_C_RUNNERS.has(wrapperName) && /^(?:-c|--command)$/.test(words[bodyStart]?.value ?? '')) {
+      const body = words[bodyStart + 1];
+      const inner = inheritedOf(p);
+      if (body === undefined || body.dynamic) {
+        this.opaque(
+          words.slice(start),
+          { ...base, assignments: p.assignments },
+          frames,
+          depth,
+          inner,
+          `${wrapperName} -c runs a command that is not known statically`,
+        );
+        return true;
       }
-      if (name === 'runuser') {
-        // `runuser -u USER [--] CMD...`
-        let i = 1;
-        while (i < argv.length && argv[i]!.value.startsWith('-') && argv[i]!.value !== '--')
-          i += /^-[ugG]$|^--(?:user|group|supp-group)$/.test(argv[i]!.value) ? 2 : 1;
-        if (argv[i]?.value === '--') i++;
-        if (i < argv.length) {
-          this.effective(argv, i, b, frames, depth, { sudo: true, argsFromStdin, wrappers: [...wrappers, 'runuser'] });
-          return;
-        }
-      }
-    } else if (name === 'eval' && argv.length > 1) {
-      const args = argv.slice(1);
-      if (args.some((w) => w.dynamic)) {
-        this.opaque(argv, b, frames, depth, here, 'eval of a string that is not known statically');
-        return;
-      }
-      this.carrier(b, frames, depth, here);
-      this.reparse(args.map((w) => w.value).join(' '), [...frames, this.frame('eval')], depth + 1, here, b.text);
-      return;
-    } else if (name === 'ssh') {
+      this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, base.text);
+      return true;
+    }
+    // `echo / | xargs -I{} bash -c 'rm -rf {}'`, `parallel ::: 'rm -rf /'`: what the items make of the body.
+    // The commands made from known items take no arguments from stdin: the enclosing flag, not xargs's own.
+    if (
+      (wrapperName === 'xargs' || wrapperName === 'parallel') &&
+      this.stdinArgs(wrapperName, words, start, bodyStart, { ...base, assignments: p.assignments }, frames, depth, {
+        sudo: p.sudo,
+        argsFromStdin: inh.argsFromStdin,
+        wrappers: p.wrappers,
+      })
+    )
+      return true;
+    if (wrapperName !== 'parallel') return false;
+    const cut = words.findIndex((w, i) => i >= bodyStart && (w.value === ':::' || w.value === '::::' || w.value === ':::+'));
+    if (cut !== -1) p.words = words.slice(0, cut);
+    // A single-word body is run by a shell: `parallel 'rm -rf {}'`.
+    const body = p.words[bodyStart];
+    if (p.words.length === bodyStart + 1 && /\s/.test(body!.value) && !body!.dynamic) {
+      this.reparse(body!.value, [...frames, this.frame('shell-c')], depth + 1, inheritedOf(p), base.text);
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * `git -c alias.p='push --force' p`: the alias is what runs. A `!`-alias runs a shell command
+   * (walked, and true: recorded); a plain one replaces the words in `p`.
+   */
+  gitAlias(p: Peeling, base: Base, frames: readonly NestingFrame[], depth: number): boolean {
+    const head = p.words[p.start];
+    if (head === undefined || head.dynamic || basename(head.value) !== 'git') return false;
+    const expanded = expandGitAlias(p.words.slice(p.start));
+    if (expanded === undefined) return false;
+    if ('shell' in expanded) {
+      this.carrier(base, frames, depth, inheritedOf(p));
+      this.reparse(expanded.shell, [...frames, this.frame('shell-c')], depth + 1, { ...inheritedOf(p), wrappers: [...p.wrappers, 'git'] }, base.text);
+      return true;
+    }
+    p.words = expanded.words;
+    p.start = 0;
+    return false;
+  }
+
+  /**
+   * A program that runs a script or command line of its own (a shell or su's `-c`, runuser's
+   * command, eval, ssh's remote command, watch, find's -exec): walk into it. True when recorded;
+   * false leaves the program to be recorded as the command (`bash script.sh`, `ssh host`).
+   */
+  runsNested(name: string, argv: ShellWord[], b: Base, frames: readonly NestingFrame[], depth: number, here: Inherited): boolean {
+    if (SHELLS.has(name) || DASH_C_RUNNERS.has(name)) return this.shellScript(name, argv, b, frames, depth, here);
+    if (name === 'eval' && argv.length > 1) {
+      return this.joinedScript(argv, argv.slice(1), b, frames, depth, here, here, 'eval', 'eval of a string that is not known statically');
+    }
+    if (name === 'ssh') {
       // `ssh host git clean -f`: the remote shell runs the rest, joined.
       const remote = sshCommand(argv);
-      if (remote !== undefined) {
-        if (remote.some((w) => w.dynamic)) {
-          this.opaque(argv, b, frames, depth, here, 'ssh runs a remote command that is not known statically');
-          return;
-        }
-        this.carrier(b, frames, depth, here);
-        this.reparse(
-          remote.map((w) => w.value).join(' '),
-          [...frames, this.frame('shell-c')],
-          depth + 1,
-          { sudo, argsFromStdin, wrappers: [...wrappers, 'ssh'] },
-          b.text,
-        );
-        return;
-      }
-    } else if (name === 'watch') {
+      const inner: Inherited = { ...here, wrappers: [...here.wrappers, 'ssh'] };
+      return (
+        remote !== undefined &&
+        this.joinedScript(argv, remote, b, frames, depth, here, inner, 'shell-c', 'ssh runs a remote command that is not known statically')
+      );
+    }
+    if (name === 'watch') {
       // watch joins its operands and runs them with `sh -c`, repeatedly.
       const peeled = peelWrapper(WATCH, 'watch', argv, 0);
-      if (peeled !== undefined) {
-        const rest = argv.slice(peeled.start);
-        if (rest.some((w) => w.dynamic)) {
-          this.opaque(argv, b, frames, depth, here, 'watch runs a command that is not known statically');
-          return;
-        }
-        this.carrier(b, frames, depth, here);
-        const inner: Inherited = { sudo, argsFromStdin, wrappers: [...wrappers, 'watch'] };
-        this.reparse(rest.map((w) => w.value).join(' '), [...frames, this.frame('shell-c')], depth + 1, inner, b.text);
-        return;
-      }
-    } else if (name === 'find') {
-      this.find(argv, b, frames, depth, here);
-      return;
+      const inner: Inherited = { ...here, wrappers: [...here.wrappers, 'watch'] };
+      return (
+        peeled !== undefined &&
+        this.joinedScript(argv, argv.slice(peeled.start), b, frames, depth, here, inner, 'shell-c', 'watch runs a command that is not known statically')
+      );
     }
-    // A command whose name is only known at run time could be anything: callers should fail closed.
-    if (head !== undefined && head.dynamic) this.complete = false;
-    const cmd = this.push(argv, b, frames, depth, here, undefined);
-    if (chdir !== undefined) cmd.chdir = { path: chdir.value, dynamic: chdir.dynamic };
+    if (name === 'find') {
+      this.find(argv, b, frames, depth, here);
+      return true;
+    }
+    return false;
+  }
+
+  /** A shell's `-c` string or here-doc, su's/script's `-c`, or runuser's command after its options. */
+  shellScript(name: string, argv: ShellWord[], b: Base, frames: readonly NestingFrame[], depth: number, here: Inherited): boolean {
+    const body = DASH_C_RUNNERS.has(name) ? suBody(argv) : shellBody(argv, b.stdinScript, b.stdinDynamic === true);
+    if (body !== undefined) {
+      if (body.dynamic) {
+        this.opaque(argv, b, frames, depth, here, `${name} runs a script whose text is not known statically`);
+        return true;
+      }
+      this.carrier(b, frames, depth, here);
+      const inner: Inherited = {
+        sudo: here.sudo || name === 'su' || name === 'runuser',
+        argsFromStdin: here.argsFromStdin,
+        wrappers: [...here.wrappers, name],
+      };
+      this.reparse(body.value, [...frames, this.frame('shell-c')], depth + 1, inner, b.text);
+      return true;
+    }
+    if (name !== 'runuser') return false;
+    const i = runuserCommand(argv);
+    if (i >= argv.length) return false;
+    this.effective(argv, i, b, frames, depth, { sudo: true, argsFromStdin: here.argsFromStdin, wrappers: [...here.wrappers, 'runuser'] });
+    return true;
+  }
+
+  /** A command line a program joins from its words and runs (eval, ssh, watch): opaque unless every word is known. */
+  joinedScript(
+    argv: ShellWord[],
+    words: readonly ShellWord[],
+    b: Base,
+    frames: readonly NestingFrame[],
+    depth: number,
+    here: Inherited,
+    inner: Inherited,
+    kind: 'eval' | 'shell-c',
+    unknown: string,
+  ): true {
+    if (words.some((w) => w.dynamic)) {
+      this.opaque(argv, b, frames, depth, here, unknown);
+      return true;
+    }
+    this.carrier(b, frames, depth, here);
+    this.reparse(words.map((w) => w.value).join(' '), [...frames, this.frame(kind)], depth + 1, inner, b.text);
+    return true;
   }
 
   /** `find`: the find itself, then each -exec body as its own command. */
@@ -660,6 +751,35 @@ function envChdir(words: readonly ShellWord[], at: number, end: number): ShellWo
     else if (/^-[^-]*C./.test(v)) found = { ...words[i]!, value: v.slice(v.indexOf('C') + 1) };
   }
   return found;
+}
+
+/**
+ * A runner that is no WRAPPERS entry: `docker exec db psql …`, `npx prisma@5 migrate reset`
+ * (PROGRAM_RUNNERS: judge the program it starts), `uv run CMD` or a `*wrap*` prefix (runnerStart).
+ * Peeled into `p`; false when this word is the program itself.
+ */
+function peelRunner(p: Peeling, name: string): boolean {
+  const program = programStart(name, p.words, p.start);
+  if (program !== undefined) {
+    p.wrappers = [...p.wrappers, program.label];
+    if (program.binary !== undefined) p.words = [...p.words.slice(0, program.start), literalWord(program.binary), ...p.words.slice(program.start + 1)];
+    p.start = program.start;
+    return true;
+  }
+  const next = runnerStart(name, p.words, p.start);
+  if (next === undefined) return false;
+  p.wrappers = [...p.wrappers, name];
+  p.start = next;
+  return true;
+}
+
+/** `runuser -u USER [--] CMD...`: where CMD starts (argv.length when there is none). */
+function runuserCommand(argv: readonly ShellWord[]): number {
+  let i = 1;
+  while (i < argv.length && argv[i]!.value.startsWith('-') && argv[i]!.value !== '--')
+    i += /^-[ugG]$|^--(?:user|group|supp-group)$/.test(argv[i]!.value) ? 2 : 1;
+  if (argv[i]?.value === '--') i++;
+  return i;
 }
 
 /** Runners whose first word is a package, not yet a binary name (`npx prisma@5` runs `prisma`). */

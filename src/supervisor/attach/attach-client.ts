@@ -11,12 +11,12 @@ import type { FoundRecord } from '../../store/control-record.js';
 import type { HumanAnswer } from '../approval-broker.js';
 import { type AttachClientLine, type AttachServerLine, LineSplitter } from './attach-protocol.js';
 import { CONTROL_VERSION, type ControlReply } from '../control/control-protocol.js';
-import type { ConnectedAgent, ConnectionEnd, FleetConnection, Outcome } from './fleet-connection.js';
+import type { ConnectionEnd, FleetConnection, Outcome, ScreenAgent } from './fleet-connection.js';
 import { type LiveEvent, noticeEvent } from '../live-event.js';
 import { RingBuffer } from '../ring-buffer.js';
 import type { SessionStats } from '../session-stats.js';
 import { DEFAULT_RING_CAPACITY } from '../supervisor.js';
-import type { AgentInfo, SupervisorSnapshot } from '../view.js';
+import type { AgentOverview, SupervisorSnapshot } from '../view.js';
 
 /** The supervisor is trusted; this only bounds a runaway line. */
 const MAX_SERVER_LINE = 256 * 1024 * 1024;
@@ -47,7 +47,7 @@ export class RemoteConnection implements FleetConnection {
   private readonly listeners = new Set<() => void>();
   private readonly agentListeners = new Set<() => void>();
   private readonly ptyListeners = new Set<(agent: string, data: string, replay?: boolean | 'resync') => void>();
-  private agentList: ConnectedAgent[];
+  private agentList: ScreenAgent[];
   /** What each agent wrote before this screen attached: its queries were answered then, by another screen. */
   private replay: Record<string, string>;
   /** What each agent wrote after the attach until the screen's first pty listener came: live, to be answered. */
@@ -251,13 +251,13 @@ export class RemoteConnection implements FleetConnection {
   selectIntent(intentId: string | null, agent: string): Promise<Outcome> {
     return this.request((rid) => ({ t: 'intent', rid, agent, intent: intentId }));
   }
-  agents(): AgentInfo[] {
+  agents(): AgentOverview[] {
     return this.state?.agents ?? [];
   }
   queue(): QueuedRequest[] {
     return this.state?.queue ?? [];
   }
-  list(): ConnectedAgent[] {
+  list(): ScreenAgent[] {
     return this.agentList;
   }
   onAgents(fn: () => void): () => void {

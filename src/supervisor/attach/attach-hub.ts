@@ -14,7 +14,7 @@ import { asksTerminal } from '../../core/terminal-query.js';
 import type { MergeResult } from '../../core/fleet/merge-result.js';
 import type { Socket } from 'node:net';
 import { type AttachClientLine, type AttachServerLine, HELLO_EVENTS, LineSplitter, MAX_ATTACH_LINE, parseAttachLine } from './attach-protocol.js';
-import type { ConnectedAgent, Outcome } from './fleet-connection.js';
+import type { Outcome, ScreenAgent } from './fleet-connection.js';
 import { mergeOutcome } from './fleet-connection.js';
 import type { SessionStats } from '../session-stats.js';
 import type { Supervisor } from '../supervisor.js';
@@ -29,7 +29,7 @@ const ADVISORY_CHECK_MS = 1_000;
 /** What a screen needs of the fleet host (fleet-host.ts implements it). */
 export interface AttachHost {
   readonly notes: string[];
-  connected(): ConnectedAgent[];
+  connected(): ScreenAgent[];
   tail(name: string): string;
   onPty(fn: (agent: string, data: string) => void): () => void;
   onChange(fn: () => void): () => void;

@@ -9,10 +9,10 @@
 import * as z from 'zod/mini';
 import '../../core/zod-messages.js';
 import type { QueuedRequest } from '../../core/fleet/queue.js';
-import type { ConnectedAgent } from './fleet-connection.js';
+import type { ScreenAgent } from './fleet-connection.js';
 import type { LiveEvent } from '../live-event.js';
 import type { SessionStats } from '../session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from '../view.js';
+import type { AgentOverview, SupervisorSnapshot } from '../view.js';
 
 /** A client line: keys (a paste is chunked by the terminal, not megabytes), an answer, a name. */
 export const MAX_ATTACH_LINE = 256 * 1024;
@@ -55,18 +55,18 @@ export type AttachClientLine = z.infer<typeof attachClientSchema>;
 
 /** The supervisor's lines. */
 export type AttachServerLine =
-  | { t: 'hello'; notes: string[]; agents: ConnectedAgent[]; replay: Record<string, string>; events: LiveEvent[] }
+  | { t: 'hello'; notes: string[]; agents: ScreenAgent[]; replay: Record<string, string>; events: LiveEvent[] }
   | {
       t: 'state';
       /** `decided` is left out (null) when it did not change since this screen's last state line: the screen keeps its copy. */
       snapshot: Omit<SupervisorSnapshot, 'decided'> & { decided: SupervisorSnapshot['decided'] | null };
-      agents: AgentInfo[];
+      agents: AgentOverview[];
       queue: QueuedRequest[];
       /** Live events newer than the last state line's. */
       events: LiveEvent[];
       total: number;
     }
-  | { t: 'agents'; agents: ConnectedAgent[] }
+  | { t: 'agents'; agents: ScreenAgent[] }
   /** `resync`: the agent's newest output (the supervisor's tail) replacing what the screen had of it: it comes into view. */
   | { t: 'pty'; agent: string; data: string; resync?: true }
   | { t: 'reply'; rid: number; ok: boolean; message: string; review?: boolean }

@@ -9,7 +9,8 @@ import type { QueuedRequest } from '../../core/fleet/queue.js';
 import type { HumanAnswer } from '../approval-broker.js';
 import type { LiveEvent } from '../live-event.js';
 import type { SessionStats } from '../session-stats.js';
-import type { AgentInfo, SupervisorSnapshot } from '../view.js';
+import type { AgentWorkplace } from '../../core/fleet/agent.js';
+import type { AgentOverview, SupervisorSnapshot } from '../view.js';
 
 export interface Outcome {
   ok: boolean;
@@ -18,11 +19,8 @@ export interface Outcome {
   review?: boolean;
 }
 
-/** One agent the fleet host launched, as a screen needs it. */
-export interface ConnectedAgent {
-  name: string;
-  cwd: string;
-  branch: string | null;
+/** One agent the fleet host launched, as a screen lists it (a pane each): where it works, and whether it runs. */
+export interface ScreenAgent extends AgentWorkplace {
   /** Still running (its pty takes input). */
   running: boolean;
 }
@@ -42,10 +40,10 @@ export interface FleetConnection {
   /** undefined: not known yet (a screen attached over the socket asked; the answer redraws it). */
   stats(sessionId: string): SessionStats | null | undefined;
   selectIntent(intentId: string | null, agent: string): Promise<Outcome>;
-  agents(): AgentInfo[];
+  agents(): AgentOverview[];
   queue(): QueuedRequest[];
   /** Every agent launched so far (exited ones too), in launch order. */
-  list(): ConnectedAgent[];
+  list(): ScreenAgent[];
   /** An agent started or exited. */
   onAgents(fn: () => void): () => void;
   /**

@@ -20,7 +20,8 @@ import { launchAgent, prepareLaunch, RunError, type LaunchRequest, type Prepared
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import type { ControlServer } from '../control/control-server.js';
 import { PTY_REPLAY_CHARS } from '../attach/attach-protocol.js';
-import type { ConnectedAgent } from '../attach/fleet-connection.js';
+import type { ScreenAgent } from '../attach/fleet-connection.js';
+import type { AgentWorkplace } from '../../core/fleet/agent.js';
 import type { FleetControl } from '../control/fleet-control.js';
 import { PtyTail } from '../attach/pty-tail.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
@@ -41,12 +42,8 @@ export interface FleetRequest extends Omit<LaunchRequest, 'supervisor' | 'pty'> 
   socketBaseDir?: string;
 }
 
-/** One agent the host launched: its child, where it runs, and how it ended. */
-export interface HostedAgent {
-  readonly name: string;
-  readonly cwd: string;
-  /** Its branch (`roz/NAME`) when it has a worktree of its own; null for the first agent or a shared directory. */
-  readonly branch: string | null;
+/** One agent the host launched: where it works (core/fleet/agent.ts), its child, and how it ended. */
+export interface HostedAgent extends AgentWorkplace {
   readonly child: RunChild;
   readonly notes: string[];
   readonly settingsFile: string | null;
@@ -189,7 +186,7 @@ export class FleetHost implements FleetControl {
   }
 
   /** Every agent as a screen lists it. */
-  connected(): ConnectedAgent[] {
+  connected(): ScreenAgent[] {
     return this.list().map((a) => ({ name: a.name, cwd: a.cwd, branch: a.branch, running: a.code === null }));
   }
 

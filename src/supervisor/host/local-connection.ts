@@ -3,7 +3,7 @@
 // only (an advisory launch: an unconfined agent could reach the control
 // socket), so the supervisor lives and dies with the window.
 import { FleetHost, type FleetRequest } from './fleet-host.js';
-import { type ConnectedAgent, type ConnectionEnd, type FleetConnection, mergeOutcome, type Outcome } from '../attach/fleet-connection.js';
+import { type ConnectionEnd, type FleetConnection, mergeOutcome, type Outcome, type ScreenAgent } from '../attach/fleet-connection.js';
 
 export class LocalConnection implements FleetConnection {
   readonly ended: Promise<ConnectionEnd>;
@@ -52,7 +52,7 @@ export class LocalConnection implements FleetConnection {
   queue() {
     return this.sup.queue();
   }
-  list(): ConnectedAgent[] {
+  list(): ScreenAgent[] {
     return this.host.connected();
   }
   onAgents(fn: () => void): () => void {
