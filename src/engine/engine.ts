@@ -13,7 +13,7 @@ import type { SessionState } from '../core/session-state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { clientDialogVerdict } from '../core/client-dialog.js';
-import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
+import { mergeResults, none, result, type PolicyResult, type TraceNote, type Verdict } from '../core/verdict.js';
 import { guardOnPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
 import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
@@ -39,6 +39,8 @@ import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots
 import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';
 import { stagingDirOf } from '../store/object-staging.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
+import { asReviewerEvent, reviewerRoute } from '../core/review/launched-reviewer.js';
+import { randomUuid } from '../store/random-uuid.js';
 
 export interface HookRun {
   /** renderOutput(event, verdict, warnings): what the client reads. */
@@ -77,7 +79,8 @@ class GovernanceNeeded extends Error {}
 const INPUT_TRACE_LIMIT = 10_000;
 const RESPONSE_TRACE_LIMIT = 2_000;
 
-export async function runHook(event: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
+export async function runHook(clientEvent: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
+  let event = clientEvent;
   const stderr: string[] = [];
   const warnings: string[] = [];
   const warn = (m: string): void => {
@@ -86,16 +89,25 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   };
   const failOpen = (why: string): HookRun => {
     warn(`roz: ${event} hook failed open: ${why}`);
-    return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
+    return { stdout: renderOutput(clientEvent, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
   };
 
   try {
     const parsed = parseHookInput(event, raw);
     if (!parsed.ok) return failOpen(parsed.error);
-    const input = parsed.input;
+    let input = parsed.input;
     // Another client's tool names in roz's terms (Gemini's run_shell_command is Bash; core/clients.ts).
     const client = hookClient(deps.env);
     if (client.id !== 'claude') asRozTool(input, client);
+    // A reviewer roz started for another session (engine/reviewer-launch.ts): its events are that session's reviewer's.
+    const reviewOf = deps.env.ROZ_REVIEW_OF;
+    if (reviewOf) {
+      if (!isSafeSessionId(reviewOf)) return failOpen(`unusable ROZ_REVIEW_OF ${JSON.stringify(reviewOf.slice(0, 80))}`);
+      const mapped = asReviewerEvent(event, input, reviewOf);
+      if (!mapped) return { stdout: renderOutput(clientEvent, none, warnings), stderr: '', verdict: none, warnings };
+      event = mapped.event;
+      input = mapped.input;
+    }
     markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
     if (!isSafeSessionId(input.session_id)) return failOpen(`unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`);
 
@@ -173,6 +185,10 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       changedFiles: snaps.changedFiles,
       rozFilesOffDisk: snaps.rozFilesOffDisk,
     };
+    // A client without roz's subagent (or the user's choice of another reviewer): roz starts the reviewer at a stop.
+    const route = reviewOf ? null : reviewerRoute(client.id, config);
+    if (route?.kind === 'launch')
+      ctx.launch = { client: route.client, label: `${route.client === 'codex' ? 'Codex CLI' : 'Claude Code'} reviewer`, start: event === 'Stop', runId: randomUuid };
     const protect = () =>
       protectOnPreToolUse(input as HookInput<'PreToolUse'>, () =>
         protectedWrite(input as HookInput<'PreToolUse'>, {
@@ -246,7 +262,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
         const verdict = refusedWithoutState(probe.verdict, `store unavailable (${err.message})`);
         if (verdict) {
           warn(`roz: store unavailable: ${err.message}`);
-          return { stdout: renderForClient(event, verdict, warnings, client), stderr: stderr.join('\n') + '\n', verdict, warnings };
+          return { stdout: renderForClient(clientEvent, verdict, warnings, client), stderr: stderr.join('\n') + '\n', verdict, warnings };
         }
       }
       if (event === 'Stop') {
@@ -269,6 +285,8 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
       }
       return failOpen(`store unavailable: ${err.message}`);
     }
+    const launch = event === 'Stop' && ctx.launch ? policy.notes.find((n) => n.type === 'ReviewerLaunch') : undefined;
+    if (launch) policy = await reviewedAtStop(policy, String(launch.agent_id), input as HookInput<'Stop'>, { store, ctx, config, deps, client, warn, bind: snaps.bind });
     for (const w of policy.warnings) warn(w);
     if (event === 'SessionStart' && !deps.store) {
       await autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
@@ -280,7 +298,7 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
     }
     const verdict = withoutHuman(event, policy.verdict, deps.env);
     return {
-      stdout: renderForClient(event, verdict, warnings, client),
+      stdout: renderForClient(clientEvent, verdict, warnings, client),
       stderr: stderr.length ? stderr.join('\n') + '\n' : '',
       verdict,
       warnings,
@@ -288,6 +306,57 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
   }
+}
+
+/**
+ * A stop that needs a review, where roz starts the reviewer (core/review/launched-reviewer.ts): run
+ * it (registered as `runId` already), then judge the stop again from what it recorded. Its launcher
+ * loads only here. If the session cannot be read again, the block that started it stands.
+ */
+async function reviewedAtStop(
+  blocked: PolicyResult,
+  runId: string,
+  input: HookInput<'Stop'>,
+  o: {
+    store: SessionStore;
+    ctx: review.ReviewContext;
+    config: RozConfig;
+    deps: EngineDeps;
+    client: ClientDescriptor;
+    warn: (m: string) => void;
+    bind: (state: SessionState) => void;
+  },
+): Promise<PolicyResult> {
+  const { runLaunchedReviewer } = await import('./reviewer-launch.js');
+  const launched = o.ctx.launch!;
+  const ran = await runLaunchedReviewer({
+    client: launched.client as 'claude' | 'codex',
+    runId,
+    sessionId: input.session_id,
+    agentLabel: o.client.label,
+    cwd: o.deps.env.CLAUDE_PROJECT_DIR || input.cwd,
+    env: o.deps.env,
+    config: o.config,
+  });
+  const now = (o.deps.now ?? (() => new Date()))();
+  const exited: TraceNote = { type: 'ReviewerExited', agent_id: runId, client: launched.client, code: ran.code, timed_out: ran.timedOut, ...(ran.problem ? { problem: ran.problem } : {}) };
+  try {
+    const after = await o.store.update(input.session_id, now, (state) => {
+      o.bind(state);
+      const out = review.afterLaunchedReview(state, input, runId, { ...o.ctx, now });
+      const ts = now.toISOString();
+      // The stop's answer after the review (the Stop record above holds the block that started it).
+      const judged: TraceNote = { type: 'StopAfterReview', agent_id: runId, verdict: out?.verdict.kind ?? 'block' };
+      const trace: TraceRecord[] = [exited, ...(out?.notes ?? []), judged].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id }));
+      return { value: out, trace };
+    });
+    if (after) return { verdict: after.verdict, notes: [...blocked.notes, ...after.notes], warnings: [...blocked.warnings, ...after.warnings] };
+  } catch (err) {
+    if (!(err instanceof StoreError)) throw err;
+    o.warn(`roz: could not read the reviewer's decision back (${err.message}); the stop stays blocked`);
+  }
+  const why = ran.problem ? ` (${ran.problem})` : ran.code !== 0 ? ` (exit ${ran.code})` : '';
+  return { ...blocked, warnings: [...blocked.warnings, `roz: the ${launched.label} roz started recorded no decision${why}.`] };
 }
 
 /**
