@@ -188,7 +188,12 @@ export async function runHook(clientEvent: HookEventName, raw: string, deps: Eng
     // A client without roz's subagent (or the user's choice of another reviewer): roz starts the reviewer at a stop.
     const route = reviewOf ? null : reviewerRoute(client.id, config);
     if (route?.kind === 'launch')
-      ctx.launch = { client: route.client, label: `${route.client === 'codex' ? 'Codex CLI' : 'Claude Code'} reviewer`, start: event === 'Stop', runId: randomUuid };
+      ctx.launch = {
+        client: route.client,
+        label: `${route.client === 'codex' ? 'Codex CLI' : 'Claude Code'} reviewer`,
+        start: event === 'Stop',
+        runId: randomUuid,
+      };
     const protect = () =>
       protectOnPreToolUse(input as HookInput<'PreToolUse'>, () =>
         protectedWrite(input as HookInput<'PreToolUse'>, {
@@ -286,7 +291,8 @@ export async function runHook(clientEvent: HookEventName, raw: string, deps: Eng
       return failOpen(`store unavailable: ${err.message}`);
     }
     const launch = event === 'Stop' && ctx.launch ? policy.notes.find((n) => n.type === 'ReviewerLaunch') : undefined;
-    if (launch) policy = await reviewedAtStop(policy, String(launch.agent_id), input as HookInput<'Stop'>, { store, ctx, config, deps, client, warn, bind: snaps.bind });
+    if (launch)
+      policy = await reviewedAtStop(policy, String(launch.agent_id), input as HookInput<'Stop'>, { store, ctx, config, deps, client, warn, bind: snaps.bind });
     for (const w of policy.warnings) warn(w);
     if (event === 'SessionStart' && !deps.store) {
       await autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
@@ -339,7 +345,14 @@ async function reviewedAtStop(
     config: o.config,
   });
   const now = (o.deps.now ?? (() => new Date()))();
-  const exited: TraceNote = { type: 'ReviewerExited', agent_id: runId, client: launched.client, code: ran.code, timed_out: ran.timedOut, ...(ran.problem ? { problem: ran.problem } : {}) };
+  const exited: TraceNote = {
+    type: 'ReviewerExited',
+    agent_id: runId,
+    client: launched.client,
+    code: ran.code,
+    timed_out: ran.timedOut,
+    ...(ran.problem ? { problem: ran.problem } : {}),
+  };
   try {
     const after = await o.store.update(input.session_id, now, (state) => {
       o.bind(state);

@@ -15,6 +15,7 @@ import type { ClientId } from '../core/clients.js';
 import type { RozConfig } from '../core/config.js';
 import { launchedReviewerPrompt, reviewerWindowSeconds } from '../core/review/launched-reviewer.js';
 import { pluginRoot } from './templates-loader.js';
+import { longWait } from '../core/first-wait.js';
 
 export interface LaunchedReviewerRun {
   code: number | null;
@@ -59,7 +60,20 @@ export function reviewerCommand(
   }
   return {
     file: o.config.external_models.claude || 'claude',
-    args: ['-p', prompt, '--plugin-dir', o.pluginDir, '--agent', 'roz:roz', '--session-id', o.runId, '--tools', 'Read,Grep,Glob,Bash', '--output-format', 'text'],
+    args: [
+      '-p',
+      prompt,
+      '--plugin-dir',
+      o.pluginDir,
+      '--agent',
+      'roz:roz',
+      '--session-id',
+      o.runId,
+      '--tools',
+      'Read,Grep,Glob,Bash',
+      '--output-format',
+      'text',
+    ],
   };
 }
 
@@ -81,12 +95,15 @@ export async function runLaunchedReviewer(o: {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(o.env)) if (v !== undefined) env[k] = v;
   // The reviewer's own client and hooks: nothing of the agent's client (its sandbox mark, supervisor socket) carries over.
-  for (const k of ['ROZ_CLIENT', 'ROZ_CLIENT_SANDBOX', 'ROZ_SOCKET', 'ROZ_HOOK_TRANSPORT', 'CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_ENV_FILE']) delete env[k];
+  for (const k of ['ROZ_CLIENT', 'ROZ_CLIENT_SANDBOX', 'ROZ_SOCKET', 'ROZ_HOOK_TRANSPORT', 'CLAUDECODE', 'CLAUDE_CODE_ENTRYPOINT', 'CLAUDE_ENV_FILE'])
+    delete env[k];
   // Its hooks read it: every event of this run is the agent session's reviewer's (launched-reviewer.ts).
   env.ROZ_REVIEW_OF = o.sessionId;
   env.PATH = `${join(pluginDir, 'bin')}:${env.PATH ?? ''}`;
   if (o.client === 'codex') env.ROZ_CLIENT = 'codex';
   const windowMs = reviewerWindowSeconds(o.config) * 1000;
+  // The hook's own deadline (25 s) would answer the stop for it long before a review ends: it waits as long as the run may.
+  longWait(windowMs + 10_000);
   return new Promise((resolve) => {
     let stderr = '';
     let settled = false;
@@ -116,6 +133,8 @@ export async function runLaunchedReviewer(o: {
       stderr = (stderr + d).slice(-2000);
     });
     child.on('error', (err) => done({ code: null, timedOut: false, problem: `could not start ${file}: ${err.message}` }));
-    child.on('close', (code) => done({ code, timedOut: false, ...(code !== 0 && stderr.trim() ? { problem: stderr.trim().split('\n').slice(-3).join(' | ') } : {}) }));
+    child.on('close', (code) =>
+      done({ code, timedOut: false, ...(code !== 0 && stderr.trim() ? { problem: stderr.trim().split('\n').slice(-3).join(' | ') } : {}) }),
+    );
   });
 }

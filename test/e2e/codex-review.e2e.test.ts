@@ -111,7 +111,7 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
         .map((r) => `${r.role}/${r.answeredBy}`)
         .join(', ')}\ntrace:\n${traceDigest(rozTrace(ws, sid))}`;
     expect(run.code, why()).toBe(0);
-    expect(run.stderr).toContain('starts roz\'s reviewer (claude, read-only)');
+    expect(run.stderr).toContain("starts roz's reviewer (claude, read-only)");
     // The agent read the reviewer's findings as its stop's block, and fixed the file.
     const afterBlock = codexApi.requests.find((r) => told(r).includes('found issues'));
     expect(afterBlock, why()).toBeDefined();
@@ -119,7 +119,10 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
     expect(readFileSync(hello, 'utf8')).toBe('hello world\n');
     // Two reviewer runs, each on roz's reviewer agent (its prompt is the agent file's), each deciding by its own tool call.
     const state = rozState(ws, sid);
-    expect(state.review.decision_history.map((d) => d.kind), why()).toEqual(['issues', 'complete']);
+    expect(
+      state.review.decision_history.map((d) => d.kind),
+      why(),
+    ).toEqual(['issues', 'complete']);
     expect(state.review.status).toBe('approved');
     const runs = Object.entries(state.review.reviewers as Record<string, { launched?: string; decided: boolean; end_reason?: string }>);
     expect(runs.map(([, r]) => [r.launched, r.decided, r.end_reason])).toEqual([
@@ -132,7 +135,10 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
     const trace = rozTrace(ws, sid);
     expect(trace.filter((e) => e.event === 'roz:ReviewerLaunch').length).toBe(2);
     // Each stop's answer once its reviewer had exited: blocked with the findings, then let through.
-    expect(trace.filter((e) => e.event === 'roz:StopAfterReview').map((e) => e.verdict), why()).toEqual(['block', 'none']);
+    expect(
+      trace.filter((e) => e.event === 'roz:StopAfterReview').map((e) => e.verdict),
+      why(),
+    ).toEqual(['block', 'none']);
     // And the agent did stop: no turn after its second claim.
     expect(codexApi.requests.length, why()).toBe(4);
   }, 300_000);
@@ -152,7 +158,11 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
       forged,
     ];
     const codexApi = await startFakeResponsesApi([
-      ...attack.map((shell, i) => ({ name: `attack-${i}`, when: (r: ResponsesRequest) => r.toolOutputs.length === i, reply: (r: ResponsesRequest) => ({ shell: shell(sidOf(r)) }) })),
+      ...attack.map((shell, i) => ({
+        name: `attack-${i}`,
+        when: (r: ResponsesRequest) => r.toolOutputs.length === i,
+        reply: (r: ResponsesRequest) => ({ shell: shell(sidOf(r)) }),
+      })),
       { name: 'claim', when: (r) => r.toolOutputs.length === attack.length && !told(r).includes('found issues'), reply: { say: 'Done.' } },
       { name: 'fix', when: (r) => r.toolOutputs.length === attack.length, reply: { shell: `echo 'hello world' > ${hello}` } },
       { name: 'claim-again', when: (r) => r.toolOutputs.length === attack.length + 1, reply: { say: 'Fixed.' } },
@@ -184,12 +194,18 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
     // None counted: the first stop was still blocked, by the reviewer roz started (ISSUES), and only
     // that reviewer's and the next one's decisions are in the history.
     const state = rozState(ws, session);
-    expect(state.review.decision_history.map((d) => [d.kind, d.summary]), why()).toEqual([
+    expect(
+      state.review.decision_history.map((d) => [d.kind, d.summary]),
+      why(),
+    ).toEqual([
       ['issues', 'hello.txt lacks world'],
       ['complete', 'hello.txt says hello world'],
     ]);
     const trace = rozTrace(ws, session);
-    expect(trace.filter((e) => e.event === 'roz:StopAfterReview').map((e) => e.verdict), why()).toEqual(['block', 'none']);
+    expect(
+      trace.filter((e) => e.event === 'roz:StopAfterReview').map((e) => e.verdict),
+      why(),
+    ).toEqual(['block', 'none']);
     expect(readFileSync(hello, 'utf8')).toBe('hello world\n');
     expect(codexApi.requests.length, why()).toBe(attack.length + 3);
   }, 300_000);

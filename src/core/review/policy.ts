@@ -263,7 +263,8 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   // A reviewer roz started itself is read-only: its hooks refuse a write before its client runs it.
   if (own?.launched) {
     const why = reviewerWriteRefusal(tool, command !== null ? () => ctx.shell(command).writes() : null);
-    if (why) return result({ kind: 'deny', code: 'REVIEWER_READ_ONLY', reason: why }, [{ type: 'ReviewerWriteRefused', agent_id: input.agent_id, tool_name: tool }]);
+    if (why)
+      return result({ kind: 'deny', code: 'REVIEWER_READ_ONLY', reason: why }, [{ type: 'ReviewerWriteRefused', agent_id: input.agent_id, tool_name: tool }]);
   }
 
   if (command !== null) {
@@ -295,9 +296,7 @@ function reviewCommand(state: SessionState, input: HookInput<'PreToolUse'>, comm
     const reason = isReviewer(input.agent_type)
       ? `roz: this reviewer run has ended (${input.agent_id ? (state.review.reviewers[input.agent_id]?.end_reason ?? 'not started') : 'no agent id'}), so it can no longer record a decision. Nothing was recorded.`
       : `roz: only the independent reviewer may record a review decision, not the agent whose work is reviewed. ` +
-        (ctx.launch
-          ? launchedReviewAgain(ctx.launch.label)
-          : `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`);
+        (ctx.launch ? launchedReviewAgain(ctx.launch.label) : `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`);
     return result({ kind: 'deny', code: 'SELF_APPROVAL', reason }, [{ type: 'SelfApprovalDenied' }]);
   }
   if (!isReviewer(input.agent_type)) return null;
@@ -664,7 +663,13 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
     // roz starts the reviewer now, registered before it runs: only this run's own tool calls may decide.
     // This block stands if it ends without a decision (the engine judges the stop again after it).
     const runId = ctx.launch.runId();
-    const run: ReviewerRun = { agent_type: REVIEWER_AGENT_TYPE, started_at: ctx.now.toISOString(), stopped_at: null, decided: false, launched: ctx.launch.client };
+    const run: ReviewerRun = {
+      agent_type: REVIEWER_AGENT_TYPE,
+      started_at: ctx.now.toISOString(),
+      stopped_at: null,
+      decided: false,
+      launched: ctx.launch.client,
+    };
     noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
     review.reviewers[runId] = run;
     const attempt = currentAttempt(state)!;

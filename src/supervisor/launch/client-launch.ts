@@ -125,7 +125,12 @@ const launchGemini: Launcher = (client, req, pluginDir, config) => {
     Object.entries(CLIENT_COMMANDS[client.id].hooks).map(([event, name]) => [
       event,
       // AfterAgent waits for the reviewer roz starts: Gemini's timeout is in milliseconds.
-      [{ matcher: '*', hooks: [{ type: 'command', command: hookCommand(name), ...(name === 'stop' ? { timeout: stopHookTimeoutSeconds(config) * 1000 } : {}) }] }],
+      [
+        {
+          matcher: '*',
+          hooks: [{ type: 'command', command: hookCommand(name), ...(name === 'stop' ? { timeout: stopHookTimeoutSeconds(config) * 1000 } : {}) }],
+        },
+      ],
     ]),
   );
   const text = `${JSON.stringify({ hooksConfig: { enabled: true }, hooks }, null, 2)}\n`;
