@@ -1,4 +1,4 @@
-// The review gate for a Codex CLI agent (issue 33): Codex has no roz:roz
+// The review gate for Codex CLI and Gemini CLI agents (issue 33): neither has a roz:roz
 // subagent, so roz's Stop hook starts the reviewer itself — a `claude -p` run
 // (the default reviewer client) on roz's reviewer agent, read-only, registered
 // in the agent's session before it starts — and waits for it. Its decision
@@ -12,10 +12,14 @@
 //     forges the reviewer's hook event (`roz hook pre-tool-use` fed a
 //     reviewer-shaped payload, ROZ_REVIEW_OF set) from its shell: none
 //     counts, and its stop is still blocked until the reviewer decides.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+//  3. A Gemini CLI agent: its AfterAgent blocked with the findings, then let
+//     through (advisory: Gemini has no sandbox here).
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bash, reply, say, startFakeApi, type ParsedRequest, type Reply } from './harness/fake-api.js';
+import { onGemini, startFakeGeminiApi, type GeminiRequest } from './harness/fake-gemini-api.js';
 import { startFakeResponsesApi, type ResponsesRequest, type ResponsesStep } from './harness/fake-responses-api.js';
 import { decideCommand, rozReviewerMarker, rozState, rozTrace, traceDigest } from './harness/roz.js';
 import { OFFLINE_CLIENT } from './harness/run-print.js';
@@ -23,6 +27,7 @@ import { runToEnd } from './harness/run-to-end.js';
 import { claudeBin, createWorkspace, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
+const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const MODEL = 'gpt-5-fake';
 
 function codexHome(ws: Workspace, baseUrl: string): string {
@@ -208,5 +213,75 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
     ).toEqual(['block', 'none']);
     expect(readFileSync(hello, 'utf8')).toBe('hello world\n');
     expect(codexApi.requests.length, why()).toBe(attack.length + 3);
+  }, 300_000);
+});
+
+describe.sequential('the review gate for a Gemini CLI agent: roz starts a Claude Code reviewer (real Gemini 0.61.0 and Claude Code 2.1.330, offline; advisory)', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  test('AfterAgent is blocked with the findings, the agent works again, then it is let through', async () => {
+    // Gemini ignores a system settings file below a folder others can write (gemini-exec.e2e.test.ts).
+    const store = ownerOnlyTempDir('.roz-e2e-gemini-review-');
+    cleanups.push(() => rmSync(store, { recursive: true, force: true }));
+    const ws = createWorkspace({ ROZ_STORAGE_PATH: store });
+    cleanups.push(ws.cleanup);
+    const hello = join(ws.repo, 'hello.txt');
+    const toldGemini = (r: GeminiRequest): string => JSON.stringify(r.raw.contents ?? '');
+    const geminiApi = await startFakeGeminiApi([
+      { name: 'write', when: onGemini.afterResponses(0), reply: { call: 'write_file', args: { file_path: hello, content: 'hello\n' } } },
+      { name: 'claim', when: (r) => r.functionResponses.length === 1 && !toldGemini(r).includes('found issues'), reply: { say: 'Done.' } },
+      { name: 'fix', when: onGemini.afterResponses(1), reply: { call: 'write_file', args: { file_path: hello, content: 'hello world\n' } } },
+      { name: 'claim-again', when: onGemini.afterResponses(2), reply: { say: 'Fixed.' } },
+    ]);
+    cleanups.push(geminiApi.close);
+    const claudeApi = await reviewerApi();
+    cleanups.push(claudeApi.close);
+    const dir = join(ws.home, '.gemini');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+    const env = {
+      ...ws.env,
+      GEMINI_API_KEY: 'e2e-fake',
+      GOOGLE_GEMINI_BASE_URL: geminiApi.baseUrl,
+      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ROZ_CLAUDE: claudeBin('2.1.330'),
+      ANTHROPIC_BASE_URL: claudeApi.url,
+      ANTHROPIC_API_KEY: 'sk-ant-test',
+      ...OFFLINE_CLIENT,
+    };
+    const run = await runToEnd(
+      process.execPath,
+      [ROZ_BIN, 'exec', '--', GEMINI_BIN, '-m', 'gemini-2.5-flash', '--yolo', '-p', '#roz write hello world into hello.txt'],
+      ws.repo,
+      env,
+      240_000,
+    );
+    const names = readdirSync(join(store, 'sessions'));
+    const sid = names[0]!;
+    const rozWs = { ...ws, storage: store, env: { ...ws.env, ROZ_STORAGE_PATH: store } };
+    const why = (): string =>
+      `exit ${run.code}\nstderr:\n${run.stderr.slice(-4000)}\nsessions: ${names.join(', ')}\ntrace:\n${names.length ? traceDigest(rozTrace(rozWs, sid)) : ''}`;
+    expect(run.code, why()).toBe(0);
+    expect(names, why()).toHaveLength(1);
+    // Advisory, said: Gemini has no sandbox here (the review itself is the same: only the reviewer's own call decides).
+    expect(run.stderr).toContain('roz exec: gemini: advisory:');
+    const afterBlock = geminiApi.requests.find((r) => toldGemini(r).includes('found issues'));
+    expect(afterBlock, why()).toBeDefined();
+    expect(toldGemini(afterBlock!)).toContain('write \\"hello world\\" into hello.txt');
+    expect(readFileSync(hello, 'utf8')).toBe('hello world\n');
+    const state = rozState(rozWs, sid);
+    expect(
+      state.review.decision_history.map((d) => d.kind),
+      why(),
+    ).toEqual(['issues', 'complete']);
+    const trace = rozTrace(rozWs, sid);
+    expect(
+      trace.filter((e) => e.event === 'roz:StopAfterReview').map((e) => e.verdict),
+      why(),
+    ).toEqual(['block', 'none']);
+    expect(geminiApi.requests.length, why()).toBe(4);
   }, 300_000);
 });
