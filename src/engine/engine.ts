@@ -103,7 +103,7 @@ export async function runHook(clientEvent: HookEventName, raw: string, deps: Eng
     const reviewOf = deps.env.ROZ_REVIEW_OF;
     if (reviewOf) {
       if (!isSafeSessionId(reviewOf)) return failOpen(`unusable ROZ_REVIEW_OF ${JSON.stringify(reviewOf.slice(0, 80))}`);
-      const mapped = asReviewerEvent(event, input, reviewOf);
+      const mapped = asReviewerEvent(event, input, reviewOf, deps.env.ROZ_REVIEW_RUN);
       if (!mapped) return { stdout: renderOutput(clientEvent, none, warnings), stderr: '', verdict: none, warnings };
       event = mapped.event;
       input = mapped.input;
@@ -337,6 +337,7 @@ async function reviewedAtStop(
   const launched = o.ctx.launch!;
   const ran = await runLaunchedReviewer({
     client: launched.client as 'claude' | 'codex',
+    agentClient: o.client.id,
     runId,
     sessionId: input.session_id,
     agentLabel: o.client.label,

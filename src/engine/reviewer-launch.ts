@@ -35,8 +35,10 @@ export function reviewerCommand(
   client: ClientId,
   o: { runId: string; sessionId: string; agentLabel: string; config: RozConfig; pluginDir: string; hookCommand: (name: string) => string },
 ): { file: string; args: string[] } {
-  const prompt = launchedReviewerPrompt(o.sessionId, o.agentLabel);
   if (client === 'codex') {
+    // Codex's shell is a login shell (`bash -lc`), which sets its own PATH: roz by absolute path, on the node roz runs on.
+    const plain = (s: string): string => (/^[\w./+-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`);
+    const prompt = launchedReviewerPrompt(o.sessionId, o.agentLabel, `${plain(process.execPath)} ${plain(join(o.pluginDir, 'bin', 'roz'))}`);
     const hook = (name: string): string => `[{hooks=[{type="command",command=${JSON.stringify(o.hookCommand(name))}}]}]`;
     return {
       file: o.config.external_models.codex || 'codex',
@@ -58,6 +60,7 @@ export function reviewerCommand(
       ],
     };
   }
+  const prompt = launchedReviewerPrompt(o.sessionId, o.agentLabel);
   return {
     file: o.config.external_models.claude || 'claude',
     args: [
@@ -80,6 +83,8 @@ export function reviewerCommand(
 /** Start the reviewer for `sessionId` as run `runId` and wait for it (bounded). */
 export async function runLaunchedReviewer(o: {
   client: ClientId;
+  /** The reviewed agent's client (its Stop hook's timeout bounds the wait). */
+  agentClient: ClientId;
   runId: string;
   sessionId: string;
   agentLabel: string;
@@ -99,9 +104,10 @@ export async function runLaunchedReviewer(o: {
     delete env[k];
   // Its hooks read it: every event of this run is the agent session's reviewer's (launched-reviewer.ts).
   env.ROZ_REVIEW_OF = o.sessionId;
+  env.ROZ_REVIEW_RUN = o.runId;
   env.PATH = `${join(pluginDir, 'bin')}:${env.PATH ?? ''}`;
   if (o.client === 'codex') env.ROZ_CLIENT = 'codex';
-  const windowMs = reviewerWindowSeconds(o.config) * 1000;
+  const windowMs = reviewerWindowSeconds(o.config, o.agentClient) * 1000;
   // The hook's own deadline (25 s) would answer the stop for it long before a review ends: it waits as long as the run may.
   longWait(windowMs + 10_000);
   return new Promise((resolve) => {

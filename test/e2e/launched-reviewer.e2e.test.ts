@@ -14,14 +14,16 @@
 //     counts, and its stop is still blocked until the reviewer decides.
 //  3. A Gemini CLI agent: its AfterAgent blocked with the findings, then let
 //     through (advisory: Gemini has no sandbox here).
+//  4. The reverse: a Claude Code agent reviewed by a Codex reviewer roz starts
+//     (`[review] reviewer_client = "codex"`), ISSUES then COMPLETE.
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bash, reply, say, startFakeApi, type ParsedRequest, type Reply } from './harness/fake-api.js';
+import { bash, on, reply, say, startFakeApi, write, type ParsedRequest, type Reply } from './harness/fake-api.js';
 import { onGemini, startFakeGeminiApi, type GeminiRequest } from './harness/fake-gemini-api.js';
 import { startFakeResponsesApi, type ResponsesRequest, type ResponsesStep } from './harness/fake-responses-api.js';
-import { decideCommand, rozReviewerMarker, rozState, rozTrace, traceDigest } from './harness/roz.js';
+import { decideCommand, rozReviewerMarker, rozState, rozTrace, runRoz, stopFeedbacks, traceDigest } from './harness/roz.js';
 import { OFFLINE_CLIENT } from './harness/run-print.js';
 import { runToEnd } from './harness/run-to-end.js';
 import { claudeBin, createWorkspace, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
@@ -283,5 +285,77 @@ describe.sequential('the review gate for a Gemini CLI agent: roz starts a Claude
       why(),
     ).toEqual(['block', 'none']);
     expect(geminiApi.requests.length, why()).toBe(4);
+  }, 300_000);
+});
+
+describe.sequential('a Claude Code agent reviewed by Codex ([review] reviewer_client = "codex"; real Claude Code 2.1.330 and Codex 0.169.0, offline)', () => {
+  const cleanups: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0)) await c();
+  });
+
+  test('its stop starts a read-only Codex reviewer: ISSUES blocks it with the findings, the agent fixes, COMPLETE lets it stop', async () => {
+    const ws = createWorkspace();
+    cleanups.push(ws.cleanup);
+    const hello = join(ws.repo, 'hello.txt');
+    // The Codex reviewer: reads `roz context` of the session in its prompt, then decides from the diff.
+    const sidOf = (r: ResponsesRequest): string => /SESSION_ID=([A-Za-z0-9_-]+)/.exec(told(r))?.[1] ?? 'MISSING';
+    // roz as its prompt names it (by absolute path: Codex's login shell sets its own PATH).
+    const rozOf = (r: ResponsesRequest): string => new RegExp(`\`((?:[^\`\\s]+ )?[^\`\\s]+) context ${sidOf(r)}\``).exec(told(r))?.[1] ?? 'MISSING';
+    const decideAs = (r: ResponsesRequest, ...a: Parameters<typeof decideCommand>): string => decideCommand(...a).replace(/^roz /, `${rozOf(r)} `);
+    const codexApi = await startFakeResponsesApi([
+      { name: 'context', when: (r) => r.toolOutputs.length === 0, reply: (r) => ({ shell: `${rozOf(r)} context ${sidOf(r)}` }) },
+      {
+        name: 'decide',
+        when: (r) => r.toolOutputs.length === 1,
+        reply: (r) => ({
+          shell: /\+hello world/.test(r.toolOutputs[0] ?? '')
+            ? decideAs(r, sidOf(r), 'COMPLETE', 'hello.txt says hello world')
+            : decideAs(r, sidOf(r), 'ISSUES', 'hello.txt lacks world', 'write "hello world" into hello.txt'),
+        }),
+      },
+      { name: 'done', when: (r) => r.toolOutputs.length === 2, reply: { say: 'Decided.' } },
+    ]);
+    cleanups.push(codexApi.close);
+    const run = await runRoz({
+      prompt: '#roz write hello world into hello.txt',
+      workspace: ws,
+      client: '2.1.330',
+      timeoutMs: 240_000,
+      env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws, codexApi.baseUrl) },
+      scenario: {
+        main: [
+          { name: 'write', when: on.start(), reply: reply(undefined, write(hello, 'hello\n')) },
+          { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
+          { name: 'fix', when: on.stopFeedback(/found issues/), reply: reply(undefined, write(hello, 'hello world\n')) },
+          { name: 'claim-again', when: on.toolResult('Write'), reply: say('Fixed.') },
+        ],
+      },
+    });
+    const why = (): string =>
+      `${run.why()}\n--- codex reviewer requests:\n${codexApi.requests.map((r) => `${r.index}: ${r.toolOutputs.map((o) => o.slice(0, 300)).join(' | ')}`).join('\n')}`;
+    expect(run.exitCode, why()).toBe(0);
+    expect(readFileSync(hello, 'utf8'), why()).toBe('hello world\n');
+    expect(
+      stopFeedbacks(run).some((f) => f.includes('What to fix: write "hello world" into hello.txt')),
+      why(),
+    ).toBe(true);
+    const state = run.state();
+    expect(
+      state.review.decision_history.map((d) => d.kind),
+      why(),
+    ).toEqual(['issues', 'complete']);
+    const runs = Object.values(state.review.reviewers as Record<string, { launched?: string; decided: boolean }>);
+    expect(runs.map((r) => [r.launched, r.decided])).toEqual([
+      ['codex', true],
+      ['codex', true],
+    ]);
+    expect(
+      run
+        .trace()
+        .filter((e) => e.event === 'roz:StopAfterReview')
+        .map((e) => e.verdict),
+      why(),
+    ).toEqual(['block', 'none']);
   }, 300_000);
 });

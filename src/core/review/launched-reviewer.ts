@@ -32,9 +32,16 @@ export function reviewerRoute(agentClient: ClientId, config: RozConfig): Reviewe
 /** A run with no configured window still ends: 30 minutes, the default window. */
 const DEFAULT_WINDOW_S = 1800;
 
-/** How long the Stop hook waits for the reviewer it started before killing it. */
-export function reviewerWindowSeconds(config: RozConfig): number {
-  return config.review.reviewer_timeout_seconds > 0 ? config.review.reviewer_timeout_seconds : DEFAULT_WINDOW_S;
+/** Claude Code's Stop hook timeout in the plugin's hooks.json: it kills the hook (and lets the stop through) after that. */
+export const CLAUDE_STOP_HOOK_TIMEOUT_S = 1860;
+
+/**
+ * How long the Stop hook waits for the reviewer it started before killing it. A Claude Code agent's
+ * Stop hook has a fixed timeout (hooks.json), so its reviewer's window stays a minute inside it.
+ */
+export function reviewerWindowSeconds(config: RozConfig, agentClient: ClientId = 'codex'): number {
+  const w = config.review.reviewer_timeout_seconds > 0 ? config.review.reviewer_timeout_seconds : DEFAULT_WINDOW_S;
+  return agentClient === 'claude' ? Math.min(w, CLAUDE_STOP_HOOK_TIMEOUT_S - 60) : w;
 }
 
 /** The agent's Stop hook waits for the reviewer: its client must wait longer for the hook (a minute to spare). */
@@ -46,8 +53,15 @@ export function stopHookTimeoutSeconds(config: RozConfig): number {
  * One hook event of a launched reviewer's own session, as the agent's session
  * sees it, or null for an event that is only the reviewer's (nothing recorded).
  */
-export function asReviewerEvent(event: HookEventName, input: HookInput, reviewOf: string): { event: HookEventName; input: HookInput } | null {
-  const run = input.session_id;
+export function asReviewerEvent(
+  event: HookEventName,
+  input: HookInput,
+  reviewOf: string,
+  runId: string | undefined,
+): { event: HookEventName; input: HookInput } | null {
+  // The run's id: its own session id where roz chose it (`claude --session-id`), else the one roz gave it
+  // in ROZ_REVIEW_RUN (Codex names its sessions itself).
+  const run = runId || input.session_id;
   const as = { ...(input as unknown as Record<string, unknown>), session_id: reviewOf, agent_id: run, agent_type: REVIEWER_AGENT_TYPE };
   switch (event) {
     case 'PreToolUse':
@@ -80,12 +94,12 @@ export function reviewerWriteRefusal(toolName: string, writes: (() => { targets:
 }
 
 /** The prompt of a launched reviewer run: the session to review, and how to record the decision. */
-export function launchedReviewerPrompt(sessionId: string, agentLabel: string): string {
+export function launchedReviewerPrompt(sessionId: string, agentLabel: string, roz = 'roz'): string {
   return (
     `SESSION_ID=${sessionId}\n` +
     `Review the work of a ${agentLabel} agent in this project (session ${sessionId}). Read what the user asked and the real change with ` +
-    `\`roz context ${sessionId}\`, check it, then record your decision with a Bash command of its own: ` +
-    `\`roz decide ${sessionId} COMPLETE "what you verified"\` or \`roz decide ${sessionId} ISSUES "what is wrong" --message "what the agent must fix"\`. ` +
+    `\`${roz} context ${sessionId}\`, check it, then record your decision with a shell command of its own: ` +
+    `\`${roz} decide ${sessionId} COMPLETE "what you verified"\` or \`${roz} decide ${sessionId} ISSUES "what is wrong" --message "what the agent must fix"\`. ` +
     'You are read-only: change no file.'
   );
 }
