@@ -13,7 +13,7 @@ import type { SessionState } from '../core/session-state.js';
 import { reviewAtEnd, telemetryOn } from '../core/telemetry.js';
 import { truncateValue } from '../core/truncate.js';
 import { clientDialogVerdict } from '../core/client-dialog.js';
-import { mergeResults, none, result, type PolicyResult, type TraceNote, type Verdict } from '../core/verdict.js';
+import { mergeResults, none, result, type PolicyResult, type Verdict } from '../core/verdict.js';
 import { guardOnPreToolUse, outsideWrites, projectBounds } from '../core/guard.js';
 import { newSession } from '../core/session-state.js';
 import type { GovernanceDeps } from './governance/project.js';
@@ -41,6 +41,7 @@ import { stagingDirOf } from '../store/object-staging.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
 import { asReviewerEvent, reviewerRoute } from '../core/review/launched-reviewer.js';
 import { randomUuid } from '../store/random-uuid.js';
+import { longWait } from '../core/first-wait.js';
 
 export interface HookRun {
   /** renderOutput(event, verdict, warnings): what the client reads. */
@@ -291,8 +292,32 @@ export async function runHook(clientEvent: HookEventName, raw: string, deps: Eng
       return failOpen(`store unavailable: ${err.message}`);
     }
     const launch = event === 'Stop' && ctx.launch ? policy.notes.find((n) => n.type === 'ReviewerLaunch') : undefined;
-    if (launch)
-      policy = await reviewedAtStop(policy, String(launch.agent_id), input as HookInput<'Stop'>, { store, ctx, config, deps, client, warn, bind: snaps.bind });
+    if (launch) {
+      // Its launcher and the second look at the session load only here (hook-reviewer-launch.cjs).
+      const { reviewedAtStop } = await import('./reviewer-launch.js');
+      const stop = input as HookInput<'Stop'>;
+      const runId = String(launch.agent_id);
+      policy = await reviewedAtStop(policy, {
+        client: ctx.launch!.client as 'claude' | 'codex',
+        agentClient: client.id,
+        agentLabel: client.label,
+        runId,
+        sessionId: input.session_id,
+        cwd: deps.env.CLAUDE_PROJECT_DIR || input.cwd,
+        env: deps.env,
+        config,
+        longWait,
+        pluginDir: pluginRoot(deps.env),
+        now: () => (deps.now ?? (() => new Date()))(),
+        warn,
+        update: (now, judge) =>
+          store.update(input.session_id, now, (state) => {
+            snaps.bind(state);
+            const out = review.afterLaunchedReview(state, stop, runId, { ...ctx, now });
+            return { value: out, trace: judge(out).map((n) => ({ ...n, ts: now.toISOString(), event: `roz:${n.type}`, session_id: input.session_id })) };
+          }),
+      });
+    }
     for (const w of policy.warnings) warn(w);
     if (event === 'SessionStart' && !deps.store) {
       await autoCleanup(store, { storeRoot: config.storage.path, retentionDays: config.cleanup.retention_days, now, current: input.session_id }, warn);
@@ -312,65 +337,6 @@ export async function runHook(clientEvent: HookEventName, raw: string, deps: Eng
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
   }
-}
-
-/**
- * A stop that needs a review, where roz starts the reviewer (core/review/launched-reviewer.ts): run
- * it (registered as `runId` already), then judge the stop again from what it recorded. Its launcher
- * loads only here. If the session cannot be read again, the block that started it stands.
- */
-async function reviewedAtStop(
-  blocked: PolicyResult,
-  runId: string,
-  input: HookInput<'Stop'>,
-  o: {
-    store: SessionStore;
-    ctx: review.ReviewContext;
-    config: RozConfig;
-    deps: EngineDeps;
-    client: ClientDescriptor;
-    warn: (m: string) => void;
-    bind: (state: SessionState) => void;
-  },
-): Promise<PolicyResult> {
-  const { runLaunchedReviewer } = await import('./reviewer-launch.js');
-  const launched = o.ctx.launch!;
-  const ran = await runLaunchedReviewer({
-    client: launched.client as 'claude' | 'codex',
-    agentClient: o.client.id,
-    runId,
-    sessionId: input.session_id,
-    agentLabel: o.client.label,
-    cwd: o.deps.env.CLAUDE_PROJECT_DIR || input.cwd,
-    env: o.deps.env,
-    config: o.config,
-  });
-  const now = (o.deps.now ?? (() => new Date()))();
-  const exited: TraceNote = {
-    type: 'ReviewerExited',
-    agent_id: runId,
-    client: launched.client,
-    code: ran.code,
-    timed_out: ran.timedOut,
-    ...(ran.problem ? { problem: ran.problem } : {}),
-  };
-  try {
-    const after = await o.store.update(input.session_id, now, (state) => {
-      o.bind(state);
-      const out = review.afterLaunchedReview(state, input, runId, { ...o.ctx, now });
-      const ts = now.toISOString();
-      // The stop's answer after the review (the Stop record above holds the block that started it).
-      const judged: TraceNote = { type: 'StopAfterReview', agent_id: runId, verdict: out?.verdict.kind ?? 'block' };
-      const trace: TraceRecord[] = [exited, ...(out?.notes ?? []), judged].map((n) => ({ ...n, ts, event: `roz:${n.type}`, session_id: input.session_id }));
-      return { value: out, trace };
-    });
-    if (after) return { verdict: after.verdict, notes: [...blocked.notes, ...after.notes], warnings: [...blocked.warnings, ...after.warnings] };
-  } catch (err) {
-    if (!(err instanceof StoreError)) throw err;
-    o.warn(`roz: could not read the reviewer's decision back (${err.message}); the stop stays blocked`);
-  }
-  const why = ran.problem ? ` (${ran.problem})` : ran.code !== 0 ? ` (exit ${ran.code})` : '';
-  return { ...blocked, warnings: [...blocked.warnings, `roz: the ${launched.label} roz started recorded no decision${why}.`] };
 }
 
 /**

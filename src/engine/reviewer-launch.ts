@@ -1,6 +1,6 @@
 // Starting the reviewer roz runs itself (core/review/launched-reviewer.ts) and
 // waiting for it, inside the agent's Stop hook. Loaded only on a stop that
-// needs it: never on a tool call's path.
+// needs it (hook-reviewer-launch.cjs in the hook build): never on a tool call's path.
 //
 // Synchronous, on purpose: while the Stop hook waits, the agent's turn is over
 // and its client runs nothing, so the agent cannot watch for the run's id, race
@@ -13,9 +13,8 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { ClientId } from '../core/clients.js';
 import type { RozConfig } from '../core/config.js';
+import type { PolicyResult, TraceNote } from '../core/verdict.js';
 import { launchedReviewerPrompt, reviewerWindowSeconds } from '../core/review/launched-reviewer.js';
-import { pluginRoot } from './templates-loader.js';
-import { longWait } from '../core/first-wait.js';
 
 export interface LaunchedReviewerRun {
   code: number | null;
@@ -80,8 +79,49 @@ export function reviewerCommand(
   };
 }
 
-/** Start the reviewer for `sessionId` as run `runId` and wait for it (bounded). */
-export async function runLaunchedReviewer(o: {
+export interface ReviewAtStop extends LaunchOptions {
+  now: () => Date;
+  warn: (m: string) => void;
+  /**
+   * The session read again after the run (the engine's locked update, policy.ts afterLaunchedReview):
+   * the stop's new answer or null (no decision), with `notes` turning that answer into trace notes.
+   */
+  update: (now: Date, notes: (out: PolicyResult | null) => TraceNote[]) => Promise<PolicyResult | null>;
+}
+
+/**
+ * A stop that needs a review, where roz starts the reviewer (launched-reviewer.ts): run it (registered
+ * as `runId` already), then judge the stop again from what it recorded. If the session cannot be read
+ * again, the block that started it stands, and says so.
+ */
+export async function reviewedAtStop(blocked: PolicyResult, o: ReviewAtStop): Promise<PolicyResult> {
+  const ran = await runLaunchedReviewer(o);
+  const exited: TraceNote = {
+    type: 'ReviewerExited',
+    agent_id: o.runId,
+    client: o.client,
+    code: ran.code,
+    timed_out: ran.timedOut,
+    ...(ran.problem ? { problem: ran.problem } : {}),
+  };
+  try {
+    const after = await o.update(o.now(), (out) => [
+      exited,
+      ...(out?.notes ?? []),
+      // The stop's answer after the review (the Stop record holds the block that started it).
+      { type: 'StopAfterReview', agent_id: o.runId, verdict: out?.verdict.kind ?? 'block' },
+    ]);
+    if (after) return { verdict: after.verdict, notes: [...blocked.notes, ...after.notes], warnings: [...blocked.warnings, ...after.warnings] };
+  } catch (err) {
+    // The gate holds (the block stands), visibly.
+    o.warn(`roz: could not read the reviewer's decision back (${(err as Error).message}); the stop stays blocked`);
+  }
+  const why = ran.problem ? ` (${ran.problem})` : ran.code !== 0 ? ` (exit ${ran.code})` : '';
+  const label = o.client === 'codex' ? 'Codex CLI reviewer' : 'Claude Code reviewer';
+  return { ...blocked, warnings: [...blocked.warnings, `roz: the ${label} roz started recorded no decision${why}.`] };
+}
+
+interface LaunchOptions {
   client: ClientId;
   /** The reviewed agent's client (its Stop hook's timeout bounds the wait). */
   agentClient: ClientId;
@@ -91,8 +131,15 @@ export async function runLaunchedReviewer(o: {
   cwd: string;
   env: Record<string, string | undefined>;
   config: RozConfig;
-}): Promise<LaunchedReviewerRun> {
-  const pluginDir = pluginRoot(o.env);
+  /** Moves the hook's deadline (core/first-wait.ts longWait; passed in: this module is a file of its own in the hook build, with its own copy of what it imports). */
+  longWait: (ms: number) => void;
+  /** roz's plugin (its hooks, its reviewer agent, bin/roz). */
+  pluginDir: string;
+}
+
+/** Start the reviewer for `sessionId` as run `runId` and wait for it (bounded). */
+export async function runLaunchedReviewer(o: LaunchOptions): Promise<LaunchedReviewerRun> {
+  const pluginDir = o.pluginDir;
   const roz = join(pluginDir, 'bin', 'roz');
   const q = (s: string): string => `'${s.replaceAll("'", `'\\''`)}'`;
   const hookCommand = (name: string): string => `${q(process.execPath)} --verify-snapshot-checksum ${q(roz)} hook ${name}`;
@@ -109,7 +156,7 @@ export async function runLaunchedReviewer(o: {
   if (o.client === 'codex') env.ROZ_CLIENT = 'codex';
   const windowMs = reviewerWindowSeconds(o.config, o.agentClient) * 1000;
   // The hook's own deadline (25 s) would answer the stop for it long before a review ends: it waits as long as the run may.
-  longWait(windowMs + 10_000);
+  o.longWait(windowMs + 10_000);
   return new Promise((resolve) => {
     let stderr = '';
     let settled = false;
