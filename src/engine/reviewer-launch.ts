@@ -26,8 +26,8 @@ export interface LaunchedReviewerRun {
 /**
  * The reviewer's command line. Claude Code: print mode, roz's plugin (its hooks, and its roz:roz
  * agent as the main thread: roz's reviewer prompt, Read/Grep/Glob/Bash only), its session id the run
- * id roz registered, and no permission bypass: a Bash command roz's hook does not allow
- * (`roz context`, `roz decide`) is refused by the client in print mode. Codex: `codex exec` in its
+ * id roz registered, permission mode dontAsk and the user's settings only: a Bash command neither
+ * roz's hook (`roz context`, `roz decide`) nor the user's rules allow is refused. Codex: `codex exec` in its
  * read-only sandbox, roz's tool hooks on the command line.
  */
 export function reviewerCommand(
@@ -73,6 +73,12 @@ export function reviewerCommand(
       o.runId,
       '--tools',
       'Read,Grep,Glob,Bash',
+      // Nothing is asked and nothing is bypassed: a call no rule or hook allows is refused (a settings
+      // defaultMode cannot loosen it), and the project's .claude/ (the agent may write it) configures nothing.
+      '--permission-mode',
+      'dontAsk',
+      '--setting-sources',
+      'user',
       '--output-format',
       'text',
     ],

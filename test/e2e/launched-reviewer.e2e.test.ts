@@ -16,7 +16,7 @@
 //     through (advisory: Gemini has no sandbox here).
 //  4. The reverse: a Claude Code agent reviewed by a Codex reviewer roz starts
 //     (`[review] reviewer_client = "codex"`), ISSUES then COMPLETE.
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -49,15 +49,20 @@ const told = (r: ResponsesRequest): string => JSON.stringify(r.raw.input ?? '');
  * The reviewer (Claude Code on roz's reviewer agent): reads `roz context` of the session in its
  * prompt and decides from what it shows: ISSUES while hello.txt lacks "world", else COMPLETE.
  */
-function reviewer(req: ParsedRequest): Reply | undefined {
+function reviewer(req: ParsedRequest, triesToWrite: string | null): Reply | undefined {
   const sid = req.sessionId ?? 'MISSING';
   const last = req.toolResults.at(-1);
   if (!req.messages.some((m) => m.role === 'assistant')) return reply(undefined, bash(`roz context ${sid}`, 'Read the request and the change'));
-  if (last && /Changed files/.test(last.text))
+  const context = req.messages.flatMap((m) => m.toolResults).find((r) => /Changed files/.test(r.text));
+  // A reviewer that tries to write (once, before deciding): it is read-only.
+  if (triesToWrite && last && /Changed files/.test(last.text))
+    return reply(undefined, write(join(triesToWrite, 'by-reviewer.txt'), 'x\n'), bash(`echo x > ${join(triesToWrite, 'by-reviewer-bash.txt')}`, 'Write'));
+  const answersWrites = req.toolResults.some((r) => /by-reviewer/.test(JSON.stringify(r.toolInput ?? {})));
+  if (context && last && (triesToWrite ? answersWrites : /Changed files/.test(last.text)))
     return reply(
       undefined,
       bash(
-        /^\+hello world$/m.test(last.text)
+        /^\+hello world$/m.test(context.text)
           ? decideCommand(sid, 'COMPLETE', 'hello.txt says hello world')
           : decideCommand(sid, 'ISSUES', 'hello.txt lacks world', 'write "hello world" into hello.txt'),
         'Record the decision',
@@ -66,8 +71,8 @@ function reviewer(req: ParsedRequest): Reply | undefined {
   return say('Decided.');
 }
 
-async function reviewerApi() {
-  return startFakeApi({ main: (req) => reviewer(req), reviewer: (req) => reviewer(req), reviewerMarker: rozReviewerMarker() });
+async function reviewerApi(triesToWrite: string | null = null) {
+  return startFakeApi({ main: (req) => reviewer(req, triesToWrite), reviewer: (req) => reviewer(req, triesToWrite), reviewerMarker: rozReviewerMarker() });
 }
 
 const rozExecCodex = (ws: Workspace, env: NodeJS.ProcessEnv, prompt: string) =>
@@ -101,7 +106,8 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
       { name: 'claim-again', when: (r) => r.toolOutputs.length === 2, reply: { say: 'Fixed.' } },
     ]);
     cleanups.push(codexApi.close);
-    const claudeApi = await reviewerApi();
+    // Each reviewer run also tries to write into the project, with Write and with Bash.
+    const claudeApi = await reviewerApi(ws.repo);
     cleanups.push(claudeApi.close);
     const env = {
       ...ws.env,
@@ -119,6 +125,16 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
         .join(', ')}\ntrace:\n${traceDigest(rozTrace(ws, sid))}`;
     expect(run.code, why()).toBe(0);
     expect(run.stderr).toContain("starts roz's reviewer (claude, read-only)");
+    // The reviewer is read-only: neither of its writes happened. Its Write is not among its tools (the
+    // client refuses it before any hook); its Bash write is refused by roz's hook, once per run.
+    expect(existsSync(join(ws.repo, 'by-reviewer.txt')), why()).toBe(false);
+    expect(existsSync(join(ws.repo, 'by-reviewer-bash.txt')), why()).toBe(false);
+    expect(
+      rozTrace(ws, sid)
+        .filter((e) => e.event === 'roz:ReviewerWriteRefused')
+        .map((e) => e.tool_name),
+      why(),
+    ).toEqual(['Bash', 'Bash']);
     // The agent read the reviewer's findings as its stop's block, and fixed the file.
     const afterBlock = codexApi.requests.find((r) => told(r).includes('found issues'));
     expect(afterBlock, why()).toBeDefined();
