@@ -98,6 +98,19 @@ describe('the reviewer roz starts at a Codex agent stop (built hook, stand-in re
     expect(state().review.decision).toBeNull();
   });
 
+  it('the circuit breaker still ends the loop: after max_blocks stops with no decision the stop goes through, unmissably, and no reviewer is started for it', async () => {
+    const t = setUp('silent');
+    const env = { ...t.env, ROZ_MAX_BLOCKS: '2' };
+    await runHook('UserPromptSubmit', t.payload('UserPromptSubmit', { prompt: '#roz greet' }), env);
+    const stops = [];
+    for (const active of [false, true, true]) stops.push(await runHook('Stop', t.payload('Stop', { stop_hook_active: active }), env));
+    expect(stops.map((r) => r.json?.decision ?? 'none')).toEqual(['block', 'block', 'none']);
+    expect(stops[2]!.json?.systemMessage).toContain('UNREVIEWED');
+    // Two reviewer runs (one per blocked stop), none for the stop the breaker let through.
+    expect(Object.keys(t.state().review.reviewers)).toHaveLength(2);
+    expect(t.state().review.breaker.trips).toHaveLength(1);
+  });
+
   it('the reviewer is read-only: its Write and its writing Bash are refused by its own hook', async () => {
     const { logged } = await stopAfterReview('write');
     const outs = logged().filter((l) => l.event === 'PreToolUse');
