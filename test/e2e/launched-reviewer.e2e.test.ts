@@ -26,7 +26,7 @@ import { startFakeResponsesApi, type ResponsesRequest, type ResponsesStep } from
 import { decideCommand, rozReviewerMarker, rozState, rozTrace, runRoz, stopFeedbacks, traceDigest } from './harness/roz.js';
 import { OFFLINE_CLIENT } from './harness/run-print.js';
 import { runToEnd } from './harness/run-to-end.js';
-import { claudeBin, createWorkspace, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
+import { claudeBin, createWorkspace, PINNED_CLIENTS, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
 const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
@@ -304,7 +304,7 @@ describe.sequential('the review gate for a Gemini CLI agent: roz starts a Claude
   }, 300_000);
 });
 
-describe.sequential('a Claude Code agent reviewed by Codex ([review] reviewer_client = "codex"; real Claude Code 2.1.330 and Codex 0.169.0, offline)', () => {
+describe.each(PINNED_CLIENTS)('a Claude Code %s agent reviewed by Codex ([review] reviewer_client = "codex"; real Codex 0.169.0, offline)', (client) => {
   const cleanups: Array<() => unknown> = [];
   afterEach(async () => {
     for (const c of cleanups.splice(0)) await c();
@@ -321,22 +321,24 @@ describe.sequential('a Claude Code agent reviewed by Codex ([review] reviewer_cl
     const decideAs = (r: ResponsesRequest, ...a: Parameters<typeof decideCommand>): string => decideCommand(...a).replace(/^roz /, `${rozOf(r)} `);
     const codexApi = await startFakeResponsesApi([
       { name: 'context', when: (r) => r.toolOutputs.length === 0, reply: (r) => ({ shell: `${rozOf(r)} context ${sidOf(r)}` }) },
+      // It tries to write into the project (it is read-only: roz's hook refuses, Codex's read-only sandbox would too).
+      { name: 'write', when: (r) => r.toolOutputs.length === 1, reply: { shell: `echo x > ${join(ws.repo, 'by-codex-reviewer.txt')}` } },
       {
         name: 'decide',
-        when: (r) => r.toolOutputs.length === 1,
+        when: (r) => r.toolOutputs.length === 2,
         reply: (r) => ({
           shell: /\+hello world/.test(r.toolOutputs[0] ?? '')
             ? decideAs(r, sidOf(r), 'COMPLETE', 'hello.txt says hello world')
             : decideAs(r, sidOf(r), 'ISSUES', 'hello.txt lacks world', 'write "hello world" into hello.txt'),
         }),
       },
-      { name: 'done', when: (r) => r.toolOutputs.length === 2, reply: { say: 'Decided.' } },
+      { name: 'done', when: (r) => r.toolOutputs.length === 3, reply: { say: 'Decided.' } },
     ]);
     cleanups.push(codexApi.close);
     const run = await runRoz({
       prompt: '#roz write hello world into hello.txt',
       workspace: ws,
-      client: '2.1.330',
+      client,
       timeoutMs: 240_000,
       env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws, codexApi.baseUrl) },
       scenario: {
@@ -373,5 +375,7 @@ describe.sequential('a Claude Code agent reviewed by Codex ([review] reviewer_cl
         .map((e) => e.verdict),
       why(),
     ).toEqual(['block', 'none']);
+    expect(existsSync(join(ws.repo, 'by-codex-reviewer.txt'))).toBe(false);
+    expect(run.trace().filter((e) => e.event === 'roz:ReviewerWriteRefused').length, why()).toBe(2);
   }, 300_000);
 });
