@@ -111,6 +111,14 @@ describe('the reviewer roz starts at a Codex agent stop (built hook, stand-in re
     expect(t.state().review.breaker.trips).toHaveLength(1);
   });
 
+  it("a Codex agent's gated call is told to finish its turn (roz starts the reviewer), not to spawn a subagent it does not have", async () => {
+    const t = setUp('silent');
+    const r = await runHook('PreToolUse', t.payload('PreToolUse', { tool_name: 'Bash', tool_use_id: 'g1', tool_input: { command: 'gh pr merge 7' } }), t.env);
+    expect(r.json?.hookSpecificOutput?.permissionDecision, r.stdout).toBe('deny');
+    expect(r.json?.hookSpecificOutput?.permissionDecisionReason).toContain('Finish your turn: roz starts the reviewer (Claude Code reviewer)');
+    expect(r.json?.hookSpecificOutput?.permissionDecisionReason).not.toContain('Agent tool');
+  });
+
   it('the reviewer is read-only: its Write and its writing Bash are refused by its own hook', async () => {
     const { logged } = await stopAfterReview('write');
     const outs = logged().filter((l) => l.event === 'PreToolUse');

@@ -397,7 +397,7 @@ function gatedCall(state: SessionState, input: HookInput<'PreToolUse'>, command:
       code: 'REVIEW_REQUIRED',
       reason:
         `roz: \`${what}\` matches the review gate "${gate.pattern}" and needs an independent review first. ` +
-        `${capitalise(reviewerSpawnHint(state.session_id))}; once it records COMPLETE, run \`${what}\` again. ` +
+        `${ctx.launch ? `Finish your turn: roz starts the reviewer (${ctx.launch.label})` : capitalise(reviewerSpawnHint(state.session_id))}; once it records COMPLETE, run \`${what}\` again. ` +
         `(A human may allow this one call; the review is still required. In print mode, -p, this ask is a denial.)`,
     },
     [...notes, { type: 'GateBlocked', pattern: gate.pattern, command: what }],
