@@ -24,6 +24,8 @@ export interface CodexLaunchInput {
   hookCommand: (name: string) => string;
   /** The client's hook event -> roz hook name (core/clients.ts). */
   hooks: Readonly<Record<string, string>>;
+  /** Seconds Codex waits for a hook, where roz needs more than its default (the Stop hook that waits for a reviewer). */
+  hookTimeouts?: Readonly<Record<string, number>>;
   /** The project (cwd): Codex's workspace root. */
   project: string;
   /** roz's paths that must stay read-only to the agent (store, plugin, `.orchestration/`, config files). */
@@ -87,7 +89,10 @@ export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
   const set = (key: string, value: string): void => {
     over.push('-c', `${key}=${value}`);
   };
-  for (const [event, name] of Object.entries(input.hooks)) set(`hooks.${event}`, `[{hooks=[{type="command",command=${tomlString(input.hookCommand(name))}}]}]`);
+  for (const [event, name] of Object.entries(input.hooks)) {
+    const timeout = input.hookTimeouts?.[event];
+    set(`hooks.${event}`, `[{hooks=[{type="command",command=${tomlString(input.hookCommand(name))}${timeout ? `,timeout=${timeout}` : ''}}]}]`);
+  }
   // Hooks are on by default since 0.124; a layer roz does not write must not turn them off.
   set('features.codex_hooks', 'true');
 

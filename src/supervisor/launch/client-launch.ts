@@ -16,6 +16,7 @@ import { CodexArgsError, codexLaunch } from '../../core/codex-launch.js';
 import type { RozConfig } from '../../core/config.js';
 import { protectedPaths } from '../../engine/enforce-paths.js';
 import { resolveReal } from '../../store/realpath.js';
+import { stopHookTimeoutSeconds } from '../../core/review/launched-reviewer.js';
 import { RunError } from './agent-run.js';
 
 export interface ClientLaunch {
@@ -47,12 +48,12 @@ function hookCommandFor(pluginDir: string): (name: string) => string {
   return (name) => `${shQuote(process.execPath)} --verify-snapshot-checksum ${shQuote(roz)} hook ${name}`;
 }
 
-/** The gate's reviewer is a Claude Code subagent (plugin/agents/roz.md): another client has none, and a reviewer roz starts itself is not built. */
+/** Another client has no roz:roz subagent: roz's Stop hook starts the reviewer itself (core/review/launched-reviewer.ts) and waits for it. */
 function reviewNote(client: ClientDescriptor, config: RozConfig): string[] {
   return config.review.mode === 'never'
     ? []
     : [
-        `${client.id}: the review gate has no reviewer for ${client.label} yet: once review is on (a #roz prompt, a gated call${config.review.mode === 'always' ? ', review.mode = "always"' : ''}), a Stop it blocks sends the agent back until its circuit breaker opens (review.mode = "never" turns it off)`,
+        `${client.id}: review gate: once review is on, ${client.label}'s stop starts roz's reviewer (${config.review.reviewer_client}, read-only) and waits up to ${stopHookTimeoutSeconds(config)} s for its decision`,
       ];
 }
 
@@ -77,6 +78,7 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
       args: req.args,
       hookCommand,
       hooks: CLIENT_COMMANDS[client.id].hooks,
+      hookTimeouts: { Stop: stopHookTimeoutSeconds(config) },
       project,
       readOnly,
       network: config.enforce.network,
@@ -122,7 +124,13 @@ const launchGemini: Launcher = (client, req, pluginDir, config) => {
   const hooks = Object.fromEntries(
     Object.entries(CLIENT_COMMANDS[client.id].hooks).map(([event, name]) => [
       event,
-      [{ matcher: '*', hooks: [{ type: 'command', command: hookCommand(name) }] }],
+      // AfterAgent waits for the reviewer roz starts: Gemini's timeout is in milliseconds.
+      [
+        {
+          matcher: '*',
+          hooks: [{ type: 'command', command: hookCommand(name), ...(name === 'stop' ? { timeout: stopHookTimeoutSeconds(config) * 1000 } : {}) }],
+        },
+      ],
     ]),
   );
   const text = `${JSON.stringify({ hooksConfig: { enabled: true }, hooks }, null, 2)}\n`;

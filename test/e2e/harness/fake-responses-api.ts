@@ -22,7 +22,8 @@ export type ResponsesReply = { shell: string } | { patch: string } | { say: stri
 export interface ResponsesStep {
   name: string;
   when: (req: ResponsesRequest) => boolean;
-  reply: ResponsesReply;
+  /** Or made from the request (say, a command naming the session id roz told the agent). */
+  reply: ResponsesReply | ((req: ResponsesRequest) => ResponsesReply);
 }
 
 export interface FakeResponsesApi {
@@ -100,7 +101,8 @@ export async function startFakeResponsesApi(steps: ResponsesStep[]): Promise<Fak
       const parsed = parseResponsesRequest(JSON.parse(body) as Record<string, unknown>, requests.length + 1);
       requests.push(parsed);
       const step = steps.find((s) => s.when(parsed));
-      const reply: ResponsesReply = step?.reply ?? { say: 'Nothing scripted.' };
+      const scripted = step?.reply ?? { say: 'Nothing scripted.' };
+      const reply: ResponsesReply = typeof scripted === 'function' ? scripted(parsed) : scripted;
       const id = `resp_${parsed.index}`;
       const item: Item =
         'shell' in reply
