@@ -16,8 +16,12 @@ export interface ResponsesRequest {
   raw: Record<string, unknown>;
 }
 
-/** A shell call (`exec_command`), Codex's freeform `apply_patch` (a custom tool call with the patch text), or a final message. */
-export type ResponsesReply = { shell: string; yieldMs?: number } | { patch: string } | { say: string };
+/**
+ * A shell call (`yieldMs`: it returns after that long and goes on in the background; `escalate`: the model
+ * asks to run it outside Codex's sandbox, with that justification, which makes Codex ask its user), Codex's
+ * freeform `apply_patch`, or a final message.
+ */
+export type ResponsesReply = { shell: string; yieldMs?: number; escalate?: string } | { patch: string } | { say: string };
 
 export interface ResponsesStep {
   name: string;
@@ -111,7 +115,11 @@ export async function startFakeResponsesApi(steps: ResponsesStep[]): Promise<Fak
               name: 'exec_command',
               call_id: `call_${parsed.index}`,
               // yield_time_ms: the call returns after that long and the command goes on in the background.
-              arguments: JSON.stringify({ cmd: reply.shell, ...(reply.yieldMs ? { yield_time_ms: reply.yieldMs } : {}) }),
+              arguments: JSON.stringify({
+                cmd: reply.shell,
+                ...(reply.yieldMs ? { yield_time_ms: reply.yieldMs } : {}),
+                ...(reply.escalate ? { sandbox_permissions: 'require_escalated', justification: reply.escalate } : {}),
+              }),
             }
           : 'patch' in reply
             ? { type: 'custom_tool_call', name: 'apply_patch', call_id: `call_${parsed.index}`, input: reply.patch }
