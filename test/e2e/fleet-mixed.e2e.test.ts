@@ -148,11 +148,13 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       ]);
       // The user's Codex config: the scripted model, and the checkout and cx's worktree trusted (the user's own
       // choice, made once; roz never marks a project trusted). Outside TMPDIR (Codex refuses its sandbox helper there).
+      // Codex's default filter of *TOKEN* names from the shell turned off: only roz's own exclusion keeps ROZ_TOKEN out.
       const codexHome = join(home, '.codex');
       mkdirSync(codexHome);
       writeFileSync(
         join(codexHome, 'config.toml'),
         `model = "${MODEL}"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${codexApi.baseUrl}"\nwire_api = "responses"\n` +
+          `[shell_environment_policy]\nignore_default_excludes = true\n` +
           `[projects."${repo}"]\ntrust_level = "trusted"\n[projects."${wt}"]\ntrust_level = "trusted"\n`,
       );
       // `codex` and `roz` on PATH, as a user has them.
