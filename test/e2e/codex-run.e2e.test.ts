@@ -8,8 +8,10 @@
 // command outside its sandbox (`sandbox_permissions: require_escalated`):
 // Codex's own approval (its PermissionRequest hook) waits in the same queue,
 // `roz queue --json` lists it under main, `roz block` from another terminal
-// refuses it, and Codex tells its model so. Nothing ran; the session is
-// enforced (Codex's sandbox as roz configured it).
+// refuses it, and Codex tells its model so. A last `rm -rf` the human approves
+// with `roz approve` runs once Codex's own approval of it (its policy asks
+// about `rm -rf` too) is approved as well, in the same queue. The session is enforced (Codex's sandbox as roz
+// configured it).
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +62,8 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
     git('init', '-q', '-b', 'main');
     mkdirSync(join(repo, 'build'));
     writeFileSync(join(repo, 'build', 'keep.txt'), 'keep\n');
+    mkdirSync(join(repo, 'old'));
+    writeFileSync(join(repo, 'old', 'stale.txt'), 'stale\n');
 
     api = await startFakeResponsesApi([
       { name: 'rm', when: (r: ResponsesRequest) => r.toolOutputs.length === 0, reply: { shell: 'rm -rf build' } },
@@ -68,7 +72,8 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
         when: (r: ResponsesRequest) => r.toolOutputs.length === 1,
         reply: { shell: 'echo out > escalated.txt', escalate: 'write outside the sandbox' },
       },
-      { name: 'done', when: (r: ResponsesRequest) => r.toolOutputs.length === 2, reply: { say: 'RUN-DONE' } },
+      { name: 'rm-old', when: (r: ResponsesRequest) => r.toolOutputs.length === 2, reply: { shell: 'rm -rf old && echo OLD-GONE' } },
+      { name: 'done', when: (r: ResponsesRequest) => r.toolOutputs.length === 3, reply: { say: 'RUN-DONE' } },
     ]);
     const codexHome = join(home, '.codex');
     mkdirSync(codexHome);
@@ -144,6 +149,29 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
     await until('the model to read the refusal', 60_000, () => outputs().some((o) => o.includes(CLI_REASON)), dump);
     expect(existsSync(join(repo, 'escalated.txt'))).toBe(false);
 
+    // An ask the human approves (`roz approve`): the hook says nothing to Codex (it reports an explicit allow
+    // as a failed hook). Codex's own policy then asks about the same `rm -rf` (its approval, not roz's): a
+    // second request in the same queue, which the human approves too; then the command runs.
+    const approveNext = async (what: string): Promise<void> => {
+      const next = await until(
+        what,
+        60_000,
+        () => {
+          const q = roz('queue', '--json');
+          return q.status === 0 ? (JSON.parse(q.stdout) as Entry[]).find((e) => /rm -rf old|the tree old\//.test(e.summary)) : null;
+        },
+        dump,
+      );
+      const approve = roz('approve', next.id);
+      expect(approve.status, approve.stderr + approve.stdout).toBe(0);
+    };
+    await approveNext("roz's ask about rm -rf old");
+    await approveNext("Codex's own approval of rm -rf old");
+    await until('the approved command to run', 60_000, () => outputs().some((o) => o.includes('OLD-GONE')), dump);
+    expect(existsSync(join(repo, 'old'))).toBe(false);
+    await t.waitFor(/RUN-DONE/, "Codex's pane shows its end", 30_000).catch((e: Error) => Promise.reject(new Error(e.message + dump())));
+    expect(t.screen()).not.toMatch(/unsupported permissionDecision/);
+
     // roz's records: both decisions the human's; the session enforced (Codex's sandbox as roz configured it).
     const sessions = spawnSync('ls', [join(storage, 'sessions')], { encoding: 'utf8' })
       .stdout.trim()
@@ -154,6 +182,8 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
     expect(trace.filter((e) => e.event === 'roz:HumanDecision').map((e) => [e.decided_by, e.decision, e.code, e.reason])).toEqual([
       ['human', 'deny', 'DESTRUCTIVE_BLOCKED', TUI_REASON],
       ['human', 'deny', 'CLIENT_DIALOG', CLI_REASON],
+      ['human', 'allow', 'DESTRUCTIVE_BLOCKED', expect.anything()],
+      ['human', 'allow', 'CLIENT_DIALOG', expect.anything()],
     ]);
     expect((JSON.parse(roz('debug', sessions[0]!, '--json').stdout) as { enforcement?: string }).enforcement).toBe('enforced');
 
