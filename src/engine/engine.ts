@@ -34,7 +34,7 @@ import { fileToolWriteArea } from './file-tool-area.js';
 import { protectOnPreToolUse } from '../core/enforce/protect.js';
 import type { Enforcement } from '../core/enforce/mode.js';
 import { advisoryMessage, clientEnforcement, detectEnforcement } from './enforce-probe.js';
-import { asRozTool, hookClient, type ClientDescriptor } from '../core/clients.js';
+import { asRozTool, hookClient } from '../core/clients.js';
 import { configPath, loadConfig } from './config-loader.js';
 import { hookSnapshots, loadSnapshotModule, recordSessionGit } from './snapshots.js';
 import { operationLeftWarning, takeAgentObjects } from './object-intake-hook.js';

@@ -63,13 +63,6 @@ const CX_SCRIPT = [
   { shell: 'rm -rf src/gen' },
 ];
 
-async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
-  for (const k of keys) {
-    t.write(k);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 async function until<T>(what: string, ms: number, probe: () => T | null | undefined | false, dump: () => string): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
