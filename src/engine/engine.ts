@@ -318,7 +318,7 @@ function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFa
 function withoutHuman(event: HookEventName, verdict: Verdict, env: Record<string, string | undefined>): Verdict {
   if (event !== 'PreToolUse' || env.ROZ_SOCKET) return verdict;
   const client = hookClient(env);
-  return refuseUnanswered(verdict, client, `nobody can answer under ${client.label}'s non-interactive run`);
+  return refuseUnanswered(verdict, client, `nobody can answer under ${client.label} outside roz run`);
 }
 
 /**
