@@ -276,6 +276,18 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       const state = JSON.parse(roz('debug', decisions[0]!.sid, '--json').stdout) as { enforcement?: string };
       expect(state.enforcement).toBe('enforced');
 
+      // cx stopped and started again: a new conversation, its first prompt not sent again (it ran here before).
+      const prompts = (): number => codexApi!.requests.filter((r) => JSON.stringify(r.raw.input ?? '').includes('CX-TASK')).length;
+      const before = codexApi!.requests.length;
+      const asked = prompts();
+      expect(roz('agent', 'stop', 'cx').status).toBe(0);
+      const again = roz('agent', 'start', 'cx');
+      expect(again.status, again.stderr + again.stdout).toBe(0);
+      expect(again.stdout + again.stderr).toContain('its first prompt is not sent again');
+      await new Promise((r) => setTimeout(r, 5_000));
+      expect(prompts(), dump()).toBe(asked);
+      expect(codexApi!.requests.slice(before).every((r) => r.toolOutputs.length === 0 || r.tools.length === 0)).toBe(true);
+
       // Stop both; the run ends.
       const stop = roz('agent', 'stop', '--all');
       expect(stop.status, stop.stderr).toBe(0);

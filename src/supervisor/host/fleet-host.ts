@@ -265,7 +265,11 @@ export class FleetHost implements FleetControl {
     const resume = claude ? (resumable(record.last_session) ? record.last_session : this.lastSession(record.worktree)) : null;
     // The prompt is the client's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
     const sep = (claude || other) && !recorded.includes('--') ? ['--'] : [];
-    const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
+    // Another client that already had a session in its worktree: roz does not resume it (`codex resume` is not a
+    // governed launch yet), and its first prompt is not sent again into a fresh one either.
+    const ranBefore = other !== null && (resumable(record.last_session) || this.lastSession(record.worktree) !== null);
+    const prompt = record.prompt && !ranBefore ? [...sep, record.prompt] : [];
+    const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...prompt];
     const launch: LaunchRequest = {
       command,
       args,
@@ -282,7 +286,8 @@ export class FleetHost implements FleetControl {
       const prepared = prepareLaunch(launch, { loaded: this.first.loaded, clientVersion: this.first.clientVersion }, owner);
       token = this.supervisor.addAgent(name);
       await this.launch(name, launch, prepared, token.env, record.branch, registryKey);
-      return { ok: true, message: resume ? `resumed ${name} in ${record.worktree} (session ${resume})` : `started ${name} in ${record.worktree}` };
+      const fresh = ranBefore && record.prompt ? ' (a new conversation: it ran here before, so its first prompt is not sent again)' : '';
+      return { ok: true, message: resume ? `resumed ${name} in ${record.worktree} (session ${resume})` : `started ${name} in ${record.worktree}${fresh}` };
     } catch (err) {
       if (token) this.supervisor.agentExited(name, null, null);
       return { ok: false, message: err instanceof RunError ? err.message : `could not start ${name}: ${(err as Error).message}` };
