@@ -8,6 +8,7 @@ import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
 import { hookOrigin } from '../engine/hook-origin.js';
 import { renderOutput } from '../engine/output.js';
+import { refuseUnanswered, renderForClient } from '../engine/client-output.js';
 import { none } from '../core/verdict.js';
 import { aboutToWait, onFirstWait, onLongWait } from '../core/first-wait.js';
 import { launcherGlobals } from '../core/launcher-globals.js';
@@ -178,7 +179,13 @@ async function main(): Promise<void> {
     aboutToWait();
     const { relayToSupervisor } = await import('../supervisor/hooks/channel-client.js');
     const relayed = await relayToSupervisor({ event, raw, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
-    finish(relayed.verdict === run.verdict ? run.stdout : renderOutput(event, relayed.verdict, run.warnings), relayed.stderr);
+    const client = hookClient(process.env);
+    // No answer came: a client that does not obey `ask` (Codex) would run the call, so it is refused instead.
+    const verdict =
+      relayed.outcome === 'fallback' && event === 'PreToolUse'
+        ? refuseUnanswered(relayed.verdict, client, `the supervisor did not answer (${relayed.stderr.trim().split('\n').at(-1) ?? ''})`)
+        : relayed.verdict;
+    finish(verdict === run.verdict ? run.stdout : renderForClient(event, verdict, run.warnings, client), relayed.stderr);
     return;
   }
   finish(run.stdout, run.stderr);

@@ -26,6 +26,7 @@ import { StoreError, type SessionStore, type StateFault, type TraceRecord, type 
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
+import { refuseUnanswered, renderForClient } from './client-output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { PATCH_TOOLS } from '../core/governance/mutations.js';
@@ -495,32 +496,15 @@ function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFa
 }
 
 /**
- * The client's reading of a verdict: Claude Code's shapes (renderOutput), but a
- * client that takes a refusal as a top-level `decision` (Gemini's BeforeTool,
- * observed) gets it that way.
- */
-function renderForClient(event: HookEventName, verdict: Verdict, warnings: string[], client: ClientDescriptor): string {
-  if (client.refusal !== 'decision' || event !== 'PreToolUse' || verdict.kind !== 'deny') return renderOutput(event, verdict, warnings);
-  const reason = verdict.bare ? verdict.reason : `[${verdict.code}] ${verdict.reason}`;
-  return `${JSON.stringify({ decision: 'deny', reason, ...(warnings.length ? { systemMessage: warnings.join('\n') } : {}) })}\n`;
-}
-
-/**
- * An `ask` nobody can answer: a client that does not ask in its print mode
- * (core/clients.ts askWithoutHuman: `codex exec` reports the answer as a failed
- * hook and goes on) is told `deny`, with the reason the model reads. Under
- * `roz run` (a supervisor) the human's queue answers instead.
+ * An `ask` nobody can answer: a client that does not ask (core/clients.ts
+ * askWithoutHuman) is told `deny`, with the reason the model reads. Under
+ * `roz run` (a supervisor) the human's queue answers instead (and the hook
+ * process refuses it the same way if the supervisor does not answer).
  */
 function withoutHuman(event: HookEventName, verdict: Verdict, env: Record<string, string | undefined>): Verdict {
-  if (event !== 'PreToolUse' || verdict.kind !== 'ask' || env.ROZ_SOCKET) return verdict;
+  if (event !== 'PreToolUse' || env.ROZ_SOCKET) return verdict;
   const client = hookClient(env);
-  if (client.askWithoutHuman !== 'deny') return verdict;
-  return {
-    kind: 'deny',
-    code: verdict.code,
-    reason: `${verdict.reason} (roz would ask a human, but nobody can answer under ${client.label}'s non-interactive run: refused)`,
-    ...(verdict.human ? { human: verdict.human } : {}),
-  };
+  return refuseUnanswered(verdict, client, `nobody can answer under ${client.label} outside roz run`);
 }
 
 /**

@@ -17,7 +17,9 @@ import type { RozConfig } from '../../core/config.js';
 import { protectedPaths } from '../../engine/enforce-paths.js';
 import { resolveReal } from '../../store/realpath.js';
 import { stopHookTimeoutSeconds } from '../../core/review/launched-reviewer.js';
+import { ensureControlDir } from '../../store/control-record.js';
 import { RunError } from './agent-run.js';
+import { SECRET_ENV } from './run-settings.js';
 
 export interface ClientLaunch {
   args: string[];
@@ -72,6 +74,9 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
   );
   const codexHome = env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
   const hookCommand = hookCommandFor(pluginDir);
+  // The control records (each supervisor's secret): unreadable to the agent, as for Claude Code. It must
+  // exist before Codex's sandbox hides it.
+  const controlDir = ensureControlDir(paths.store);
   let plan: ReturnType<typeof codexLaunch>;
   try {
     plan = codexLaunch({
@@ -81,6 +86,8 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
       hookTimeouts: { Stop: stopHookTimeoutSeconds(config) },
       project,
       readOnly,
+      denyRead: [controlDir],
+      secretEnv: SECRET_ENV,
       network: config.enforce.network,
       legacySandboxIn: settingSandboxMode([join(codexHome, 'config.toml'), join(project, '.codex', 'config.toml')]),
     });
