@@ -31,7 +31,9 @@ describe('launching another client', () => {
     expect(l.env).toMatchObject({ ROZ_CLIENT: 'codex', ROZ_CLIENT_SANDBOX: 'enforced', CLAUDE_PLUGIN_ROOT: '/opt/roz/plugin' });
     // The Stop hook waits for the reviewer roz starts: Codex waits for it past the reviewer's window (1800 s + 60).
     expect(c.find((v) => v.startsWith('hooks.Stop='))).toMatch(/hook stop",timeout=1860\}/);
-    expect(c.find((v) => v.startsWith('hooks.PreToolUse='))).not.toContain('timeout=');
+    // The others keep their own: a held approval (roz run) may wait 600 s; the rest 30 s.
+    expect(c.find((v) => v.startsWith('hooks.PreToolUse='))).toMatch(/hook pre-tool-use",timeout=600\}/);
+    expect(c.find((v) => v.startsWith('hooks.PostToolUse='))).toMatch(/hook post-tool-use",timeout=30\}/);
   });
   it("Codex: the user's config naming sandbox_mode: workspace-write forced, advisory said and passed to the hooks", () => {
     const w = world();
