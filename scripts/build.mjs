@@ -46,6 +46,8 @@ const storeOnDemand = {
   '../store/object-intake.js': { name: 'object-intake', entry: 'src/store/object-intake.ts', importer: 'src/engine/object-intake-hook.ts' },
   // The relay to roz run's supervisor (the channel socket): only hooks under `roz run` (ROZ_SOCKET) read it.
   '../supervisor/hooks/channel-client.js': { name: 'channel-client', entry: 'src/supervisor/hooks/channel-client.ts', importer: 'src/cli/hook-entry.ts' },
+  // The reviewer roz starts itself (child_process): only at a stop that needs it (issue 33).
+  './reviewer-launch.js': { name: 'reviewer-launch', entry: 'src/engine/reviewer-launch.ts', importer: 'src/engine/engine.ts' },
 };
 const chunkFile = (name) => `hook-${name}.cjs`;
 
@@ -78,7 +80,7 @@ const onDemandFiles = {
       const m = args.importer.endsWith('src/core/on-demand.ts') ? onDemand[args.path] : undefined;
       return m ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
     });
-    b.onResolve({ filter: /^\.\.\/(store|supervisor\/hooks)\/[\w-]+\.js$/ }, (args) => {
+    b.onResolve({ filter: /^(\.\.\/(store|supervisor\/hooks)\/[\w-]+|\.\/reviewer-launch)\.js$/ }, (args) => {
       const m = storeOnDemand[args.path];
       return m && args.importer.endsWith(m.importer) ? { path: `./${chunkFile(m.name)}`, external: true } : undefined;
     });
@@ -135,6 +137,7 @@ const heavy = Object.keys(Object.values(hook.metafile.outputs)[0].inputs).filter
     /node_modules\/(yaml|zod|unbash|@opentelemetry|ignore)\//.test(f) ||
     f.endsWith('otlp-export.ts') ||
     f.endsWith('apply-patch.ts') ||
+    f.endsWith('reviewer-launch.ts') ||
     f.endsWith('tree-snapshot.ts') ||
     f.endsWith('object-intake.ts'),
 );

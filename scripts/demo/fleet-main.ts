@@ -7,6 +7,9 @@
 // (its client's own dialog, in roz's queue). c commits its file and its `#roz`
 // turn ends with roz's reviewer approving it, so `m` merges it.
 //
+// With --mixed (issue 33): a Codex CLI agent `cx` too, on its own scripted
+// model (scripts/demo/mixed-scenario.ts), its requests in the same queue.
+//
 // Environment as for `npm run demo`: ROZ_DEMO_DIR=<dir> works there (kept),
 // ROZ_DEMO_NO_WAIT=1 skips "press Enter to start", ROZ_DEMO_CLIENT=2.1.197
 // runs the oldest pinned client.
@@ -19,21 +22,24 @@ import { DEMO_APPROVAL_TIMEOUT_S, type DemoPaths, demoEnv } from './scenario.js'
 import { demoStart, waitForEnter } from './main.js';
 import { fleetIntro } from './intros.js';
 import { untilAgentsEnd } from './reattach.js';
+import { CODEX_AGENT, setupCodex, startCodexModel } from './mixed-scenario.js';
 
-export async function fleetMain(root: string): Promise<number> {
+export async function fleetMain(root: string, opts: { mixed?: boolean } = {}): Promise<number> {
   const start = demoStart(root, 'roz-demo-fleet-');
   if (typeof start === 'number') return start;
   const { plugin, rozBin, claude, client, dir, kept } = start;
   try {
     const paths = setupFleetDemo(dir, client);
     const api = await startFakeApi(fleetScenario(paths, plugin), { maxRequests: 120 });
-    const env = demoEnv(paths, api.url);
+    const codexApi = opts.mixed ? await startCodexModel() : null;
+    const env = { ...demoEnv(paths, api.url), ...(codexApi ? setupCodex(root, paths, codexApi) : {}) };
     const b = (s: string): string => (process.env.NO_COLOR ? s : `\x1b[1m${s}\x1b[0m`);
-    process.stdout.write(`${fleetIntro({ client, repo: paths.repo, b }).join('\n')}\n`);
+    process.stdout.write(`${fleetIntro({ client, repo: paths.repo, b, ...(codexApi ? { codex: CODEX_AGENT } : {}) }).join('\n')}\n`);
     if (!process.env.ROZ_DEMO_NO_WAIT) {
       process.stdout.write(`${b('Press Enter to start')} (Ctrl-C to quit) `);
       if (!(await waitForEnter())) {
         await api.close();
+        await codexApi?.close();
         return 130;
       }
     }
@@ -65,7 +71,7 @@ export async function fleetMain(root: string): Promise<number> {
         resolve(1);
       });
     });
-    void addAgents(paths, rozBin, env, dir, () => exited);
+    void addAgents(paths, rozBin, env, dir, () => exited, codexApi !== null);
     // What the scripted model was asked so far, kept current (the demo's test reads it when a step times out).
     const writeLog = (): void => writeFileSync(join(dir, 'fake-api.log'), `${summarize(api.requests)}\n`);
     const logTimer = setInterval(writeLog, 2_000);
@@ -73,6 +79,7 @@ export async function fleetMain(root: string): Promise<number> {
     clearInterval(logTimer);
     writeLog();
     await api.close();
+    await codexApi?.close();
     process.stdout.write(`\n${b('roz fleet demo finished')} (roz run exited ${rc}).${kept ? ` Kept in ${dir}.` : ' Temp project removed.'}\n`);
     return rc;
   } finally {
@@ -85,7 +92,7 @@ export async function fleetMain(root: string): Promise<number> {
  * add each agent: `roz agent add` makes its worktree and asks the running
  * supervisor to start it. Their output goes to agents.log: the terminal is the TUI's.
  */
-async function addAgents(p: DemoPaths, rozBin: string, env: Record<string, string>, dir: string, gone: () => boolean): Promise<void> {
+async function addAgents(p: DemoPaths, rozBin: string, env: Record<string, string>, dir: string, gone: () => boolean, codex: boolean): Promise<void> {
   const log = join(dir, 'agents.log');
   // Not spawnSync: the scripted model's server runs in this process and must keep answering.
   const roz = (...a: string[]): Promise<{ status: number | null; out: string }> =>
@@ -117,5 +124,10 @@ async function addAgents(p: DemoPaths, rozBin: string, env: Record<string, strin
       const c = git('commit', '-q', '-m', `${a.name}: draft notes`);
       appendFileSync(log, `$ git commit in ${wt} (exit ${c.status})\n${c.stdout}${c.stderr}\n`);
     }
+  }
+  // --mixed: a Codex CLI agent, started by the same supervisor in its own worktree.
+  if (codex && !gone()) {
+    const r = await roz('agent', 'add', CODEX_AGENT.name, '--agent', 'codex', '--prompt', CODEX_AGENT.prompt);
+    appendFileSync(log, `$ roz agent add ${CODEX_AGENT.name} --agent codex (exit ${r.status})\n${r.out}\n`);
   }
 }

@@ -72,7 +72,7 @@ export function demoIntro(o: { client: string; repo: string } & IntroStyle): str
   ];
 }
 
-export function fleetIntro(o: { client: string; repo: string } & IntroStyle): string[] {
+export function fleetIntro(o: { client: string; repo: string; codex?: { name: string; prompt: string; does: string } } & IntroStyle): string[] {
   const { b } = o;
   const key = (k: string, what: string): string[] => labelled(`  ${b(k.padEnd(9))} `, what);
   return [
@@ -88,6 +88,12 @@ export function fleetIntro(o: { client: string; repo: string } & IntroStyle): st
       ...labelled('            ', `${a.name} ${a.does}`),
       ...(a.notes ? ['            (its branch also gets a commit of draft notes nobody reviewed)'] : []),
     ]),
+    ...(o.codex
+      ? [
+          ...labelled(`  ${o.codex.name.padEnd(9)} `, `added once roz runs, by \`roz agent add ${o.codex.name} --agent codex --prompt "${o.codex.prompt}"\``),
+          ...labelled('            ', `${o.codex.name}: ${o.codex.does} (Codex CLI's TUI in its pane, inside Codex's sandbox as roz configures it)`),
+        ]
+      : []),
     '',
     'What to try:',
     ...key('Ctrl-] 6', 'the agents tab: main, b and c, their state, their work (+N −M), and the queue of requests waiting for you'),

@@ -8,8 +8,9 @@ import { markCodePath } from '../engine/code-paths.js';
 import { runHook } from '../engine/engine.js';
 import { hookOrigin } from '../engine/hook-origin.js';
 import { renderOutput } from '../engine/output.js';
+import { refuseUnanswered, renderForClient } from '../engine/client-output.js';
 import { none } from '../core/verdict.js';
-import { aboutToWait, onFirstWait } from '../core/first-wait.js';
+import { aboutToWait, onFirstWait, onLongWait } from '../core/first-wait.js';
 import { launcherGlobals } from '../core/launcher-globals.js';
 
 const MAX_STDIN = 64 * 1024 * 1024;
@@ -143,18 +144,16 @@ async function main(): Promise<void> {
   // busy session lock, the supervisor, a stdin with no data yet). Most hooks do
   // all their work in synchronous I/O and microtasks and exit without waiting,
   // so they never load node's timers; the deadline still counts from the start.
-  onFirstWait(() => {
-    const timer = setTimeout(
-      () => {
-        finish(
-          renderOutput(event, none, [`roz: ${event} hook timed out after ${deadlineMs / 1000}s; failed open`]),
-          `roz: ${event} hook timed out; failed open\n`,
-        );
-      },
-      Math.max(0, deadlineMs - (Date.now() - started)),
-    );
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const arm = (ms: number, said: number): void => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      finish(renderOutput(event, none, [`roz: ${event} hook timed out after ${said / 1000}s; failed open`]), `roz: ${event} hook timed out; failed open\n`);
+    }, ms);
     timer.unref();
-  });
+  };
+  onFirstWait(() => arm(Math.max(0, deadlineMs - (Date.now() - started)), deadlineMs));
+  onLongWait((ms) => arm(ms, ms));
   let raw: string;
   try {
     raw = await readStdin();
@@ -180,7 +179,13 @@ async function main(): Promise<void> {
     aboutToWait();
     const { relayToSupervisor } = await import('../supervisor/hooks/channel-client.js');
     const relayed = await relayToSupervisor({ event, raw, stderr: run.stderr, verdict: run.verdict, env: process.env, deadline: started + deadlineMs - 1_000 });
-    finish(relayed.verdict === run.verdict ? run.stdout : renderOutput(event, relayed.verdict, run.warnings), relayed.stderr);
+    const client = hookClient(process.env);
+    // No answer came: a client that does not obey `ask` (Codex) would run the call, so it is refused instead.
+    const verdict =
+      relayed.outcome === 'fallback' && event === 'PreToolUse'
+        ? refuseUnanswered(relayed.verdict, client, `the supervisor did not answer (${relayed.stderr.trim().split('\n').at(-1) ?? ''})`)
+        : relayed.verdict;
+    finish(verdict === run.verdict ? run.stdout : renderForClient(event, verdict, run.warnings, client), relayed.stderr);
     return;
   }
   finish(run.stdout, run.stderr);

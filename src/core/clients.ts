@@ -34,6 +34,8 @@ export interface ClientDescriptor {
    * hookSpecificOutput.permissionDecision) or `decision` (Gemini: top-level `decision: "deny"`, `reason`).
    */
   refusal: 'permissionDecision' | 'decision';
+  /** Whether its PreToolUse reads `permissionDecision: "allow"` (Codex reports it as an unsupported, failed hook: roz says nothing instead). */
+  explicitAllow: boolean;
   /** An argument roz's launch puts on the client's command line only with the sandbox it configured (its hooks look for it among their ancestors). */
   sandboxMark?: string;
 }
@@ -45,6 +47,7 @@ const CLAUDE: ClientDescriptor = {
   askWithoutHuman: 'ask',
   modelVendor: 'anthropic',
   refusal: 'permissionDecision',
+  explicitAllow: true,
 };
 
 const CODEX: ClientDescriptor = {
@@ -53,10 +56,11 @@ const CODEX: ClientDescriptor = {
   // The shell tool already reaches hooks as `Bash` with tool_input.command. The patch tool was
   // not offered to the scripted model (docs/clients.md): its text is looked for in these fields.
   tools: { Bash: { as: 'Bash' }, apply_patch: { as: 'patch', field: ['command', 'input', 'patch'] } },
-  // `codex exec` runs with approval `never`: an `ask` is reported as a failed hook and not obeyed.
+  // An `ask` is reported as a failed hook and not obeyed, by `codex exec` and by its TUI alike.
   askWithoutHuman: 'deny',
   modelVendor: 'openai',
   refusal: 'permissionDecision',
+  explicitAllow: false,
   // core/codex-launch.ts: `-c default_permissions="roz"` selects roz's profile.
   sandboxMark: 'default_permissions="roz"',
 };
@@ -69,6 +73,7 @@ const GEMINI: ClientDescriptor = {
   askWithoutHuman: 'deny',
   modelVendor: 'google',
   refusal: 'decision',
+  explicitAllow: true,
 };
 
 const BY_ID: Readonly<Record<ClientId, ClientDescriptor>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI };

@@ -1,5 +1,5 @@
-// The command line `roz exec -- codex exec ...` starts Codex CLI with: roz's
-// hooks and Codex's own sandbox, both as `-c key=value` overrides on the
+// The command line `roz exec -- codex exec ...` and `roz run codex ...` (its
+// interactive TUI) start Codex CLI with: roz's hooks and Codex's own sandbox, both as `-c key=value` overrides on the
 // command line roz builds (the highest of Codex's config layers, and not a
 // file the agent could edit), learnt from the pinned client (docs/clients.md):
 //  - every event roz judges is a command hook that starts roz's built hook
@@ -9,8 +9,9 @@
 //  - the sandbox is a permission profile that extends Codex's `:workspace`:
 //    the project writable, `/tmp` and `$TMPDIR` not (roz's store may live
 //    there), roz's files inside the project (`.orchestration/`, a store or
-//    plugin kept there) read-only; Codex keeps `.git` and `.codex` read-only
-//    itself. Where another config layer names `sandbox_mode`, Codex ignores
+//    plugin kept there) read-only, the supervisors' control records
+//    unreadable (their secrets); Codex keeps `.git` and `.codex` read-only
+//    itself; roz's token is kept out of the shell's environment. Where another config layer names `sandbox_mode`, Codex ignores
 //    profiles: then roz forces the older `workspace-write` settings instead and
 //    the run says what is advisory.
 // Pure: the caller reads the files and says what it found.
@@ -24,10 +25,16 @@ export interface CodexLaunchInput {
   hookCommand: (name: string) => string;
   /** The client's hook event -> roz hook name (core/clients.ts). */
   hooks: Readonly<Record<string, string>>;
+  /** Seconds Codex waits for a hook, where roz needs more than its default (the Stop hook that waits for a reviewer). */
+  hookTimeouts?: Readonly<Record<string, number>>;
   /** The project (cwd): Codex's workspace root. */
   project: string;
   /** roz's paths that must stay read-only to the agent (store, plugin, `.orchestration/`, config files). */
   readOnly: string[];
+  /** Paths the agent must not even read (the control records: each supervisor's secret). */
+  denyRead: string[];
+  /** Environment variables the agent's shell must not see (the supervisor's token). */
+  secretEnv: string[];
   network: NetworkSetting;
   /** Config files that set `sandbox_mode` (then Codex ignores permission profiles). */
   legacySandboxIn: string[];
@@ -35,6 +42,8 @@ export interface CodexLaunchInput {
 
 export interface CodexLaunch {
   args: string[];
+  /** `exec` (`codex exec`, nobody to ask) or `interactive` (Codex's TUI, under `roz run` in a pty). */
+  mode: 'exec' | 'interactive';
   /** Said before the run starts; a line naming "advisory" says what roz cannot hold. */
   notes: string[];
   /** Whether everything roz asks of the sandbox holds (else the session is advisory, with these reasons). */
@@ -45,11 +54,54 @@ export interface CodexLaunch {
 /** Why a codex command line cannot run under roz, or null. */
 export class CodexArgsError extends Error {}
 
-const SUBCOMMANDS = new Set(['exec', 'e']);
+const EXEC = new Set(['exec', 'e']);
+/** Codex 0.169's other subcommands (`codex --help`): none of them is a governed agent session. */
+const OTHER_SUBCOMMANDS = new Set([
+  'agents',
+  'review',
+  'login',
+  'logout',
+  'mcp',
+  'plugin',
+  'app-server',
+  'remote-control',
+  'completion',
+  'update',
+  'doctor',
+  'sandbox',
+  'debug',
+  'apply',
+  'a',
+  'resume',
+  'queue',
+  'archive',
+  'delete',
+  'migrate-rollouts',
+  'migrate-nfs-db',
+  'unarchive',
+  'fork',
+  'cloud',
+  'exec-server',
+  'features',
+  'help',
+]);
 /** Flags that would replace or switch off the sandbox roz configures. */
 const SANDBOX_FLAGS = ['-s', '--sandbox', '--dangerously-bypass-approvals-and-sandbox', '--yolo', '--full-auto'];
-/** `-c` keys that would undo roz's hooks or sandbox. */
-const ROZ_KEYS = /^\s*(hooks|sandbox_mode|sandbox_workspace_write|default_permissions|permissions|features)\b/;
+/**
+ * Flags that would move the session out of what roz configured: another workspace root or more
+ * writable folders (`-C`, `--add-dir`, `--worktree`), a config layer roz does not see (`-p`), or a
+ * session served by another process (`--remote`).
+ */
+const PLACE_FLAGS = ['-C', '--cd', '--add-dir', '--worktree', '-p', '--profile', '--remote', '--remote-auth-token-env'];
+/** `-c` keys that would undo roz's hooks, sandbox or the shell's environment policy. */
+const ROZ_KEYS = /^\s*(hooks|sandbox_mode|sandbox_workspace_write|default_permissions|permissions|features|shell_environment_policy)\b/;
+/**
+ * Codex's timeout for each hook (seconds). A hook that times out fails open (observed: the command
+ * ran), so roz's own deadline must come first: PreToolUse and PermissionRequest may wait for a human
+ * under `roz run` (the hook's deadline is at most 590 s), the others end within 25 s.
+ */
+const HOOK_TIMEOUT_S: Readonly<Record<string, number>> = { PreToolUse: 600, PermissionRequest: 600 };
+const OTHER_HOOK_TIMEOUT_S = 30;
 
 /** A TOML basic string: JSON's escapes are TOML's. */
 export const tomlString = (s: string): string => JSON.stringify(s);
@@ -60,6 +112,10 @@ function checkArgs(args: string[]): void {
     if (a === '--') break;
     const flag = a.split('=')[0]!;
     if (SANDBOX_FLAGS.includes(flag)) throw new CodexArgsError(`${flag}: roz configures Codex's sandbox itself (a workspace-write profile); leave out ${flag}`);
+    if (PLACE_FLAGS.includes(flag))
+      throw new CodexArgsError(`${flag}: roz runs Codex in this directory with the config and writable folders it chose; leave out ${flag}`);
+    if ((flag === '--enable' || flag === '--disable') && /codex_hooks/.test(a.includes('=') ? a : (args[i + 1] ?? '')))
+      throw new CodexArgsError(`${flag} codex_hooks: roz sets Codex's hooks itself`);
     if (flag === '-c' || flag === '--config') {
       const value = a.includes('=') && flag === '--config' ? a.slice('--config='.length) : (args[i + 1] ?? '');
       if (ROZ_KEYS.test(value)) throw new CodexArgsError(`-c ${value.split('=')[0]}: roz sets Codex's hooks, features and sandbox itself`);
@@ -75,11 +131,13 @@ function insideProject(project: string, p: string): string | null {
 }
 
 export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
-  const [sub, ...rest] = input.args;
-  if (!sub || !SUBCOMMANDS.has(sub))
+  const [sub, ...tail] = input.args;
+  const mode = sub !== undefined && EXEC.has(sub) ? 'exec' : 'interactive';
+  if (sub !== undefined && OTHER_SUBCOMMANDS.has(sub))
     throw new CodexArgsError(
-      `roz exec runs \`codex exec ...\` (got ${sub ? `\`codex ${sub}\`` : 'no subcommand'}): Codex's interactive mode is not governed yet`,
+      `roz runs \`codex [options] [prompt]\` (its TUI) and \`codex exec ...\`, not \`codex ${sub}\`: that is not a governed agent session`,
     );
+  const rest = mode === 'exec' ? tail : input.args;
   checkArgs(rest);
   const notes: string[] = [];
   const advisory: string[] = [];
@@ -87,15 +145,24 @@ export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
   const set = (key: string, value: string): void => {
     over.push('-c', `${key}=${value}`);
   };
-  for (const [event, name] of Object.entries(input.hooks)) set(`hooks.${event}`, `[{hooks=[{type="command",command=${tomlString(input.hookCommand(name))}}]}]`);
+  for (const [event, name] of Object.entries(input.hooks)) {
+    // The launch's own (the Stop that waits for a reviewer roz starts), else the per-event default.
+    const timeout = input.hookTimeouts?.[event] ?? HOOK_TIMEOUT_S[event] ?? OTHER_HOOK_TIMEOUT_S;
+    set(`hooks.${event}`, `[{hooks=[{type="command",command=${tomlString(input.hookCommand(name))},timeout=${timeout}}]}]`);
+  }
   // Hooks are on by default since 0.124; a layer roz does not write must not turn them off.
   set('features.codex_hooks', 'true');
 
   const inside = [...new Set(input.readOnly.map((p) => insideProject(input.project, p)).filter((r): r is string => r !== null))].sort();
   if (input.legacySandboxIn.length === 0) {
     const ro = inside.map((r) => `${tomlString(r)}="read"`).join(', ');
+    // `"<abs path>"="none"`: not even readable (probed with `codex sandbox -P`: cat fails with Permission denied).
+    const hidden = [...new Set(input.denyRead)]
+      .sort()
+      .map((p) => `, ${tomlString(p)}="none"`)
+      .join('');
     set('default_permissions', '"roz"');
-    set('permissions.roz', `{extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read"${ro ? `, ":project_roots"={${ro}}` : ''}}}`);
+    set('permissions.roz', `{extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read"${hidden}${ro ? `, ":project_roots"={${ro}}` : ''}}}`);
   } else {
     // Another layer's sandbox_mode would win over a profile: force the older settings to workspace-write.
     set('sandbox_mode', '"workspace-write"');
@@ -113,11 +180,20 @@ export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
   } else if (Array.isArray(input.network)) {
     advisory.push("[enforce] network names domains: Codex's sandbox cannot allow only those, so its commands get no network at all");
   }
+  // The token lets a process talk to the supervisor as a hook would: the agent's shell never gets it
+  // (Codex's default excludes drop *TOKEN* names too; a user's config may turn those off).
+  if (input.secretEnv.length) set('shell_environment_policy.exclude', `[${input.secretEnv.map(tomlString).join(', ')}]`);
+  if (input.denyRead.length && input.legacySandboxIn.length)
+    advisory.push(
+      `${input.legacySandboxIn.join(', ')} set sandbox_mode, so the supervisors' control records stay readable (the older sandbox settings cannot hide a folder)`,
+    );
   notes.push(
     `codex: roz's hooks on the command line (${Object.keys(input.hooks).join(', ')}); Codex's sandbox: the project writable, ${
       inside.length ? `${inside.map((r) => `${r}/`).join(', ')} read-only, ` : ''
     }.git and .codex read-only, everything else read-only`,
   );
   for (const a of advisory) notes.push(`codex: advisory: ${a}`);
-  return { args: [sub, '--dangerously-bypass-hook-trust', ...over, ...rest], notes, enforced: advisory.length === 0, advisory };
+  // The TUI in this process (`--no-daemon`): never a shared background server started with another config.
+  const head = mode === 'exec' ? [sub!, '--dangerously-bypass-hook-trust'] : ['--dangerously-bypass-hook-trust', '--no-daemon'];
+  return { args: [...head, ...over, ...rest], mode, notes, enforced: advisory.length === 0, advisory };
 }

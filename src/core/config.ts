@@ -12,6 +12,8 @@ export const otlpProtocols = ['', 'http/protobuf', 'http/json'] as const;
 /** `[enforce] network`: keep the user's network settings, open every host, or exactly these domains. */
 export type NetworkSetting = 'user' | 'open' | string[];
 export const secondOpinionPolicies = ['off', 'advisory', 'required'] as const;
+/** Which client reviews: a Claude agent's `claude` is roz's subagent; for another client's agent roz starts the reviewer itself. */
+export const reviewerClients = ['claude', 'codex'] as const;
 export const guardModes = ['ask', 'deny', 'off'] as const;
 
 export interface RozConfig {
@@ -27,6 +29,12 @@ export interface RozConfig {
     second_opinion: (typeof secondOpinionPolicies)[number];
     /** How long a reviewer run may stay open with no word from the client that it ended; 0 = no bound. */
     reviewer_timeout_seconds: number;
+    /**
+     * The reviewer's client (the user's choice only: a project file cannot set it). `claude`: the roz:roz
+     * subagent for a Claude agent, a `claude -p` roz starts for a Codex or Gemini agent; `codex`: a
+     * read-only `codex exec` roz starts, for any agent (core/review/launched-reviewer.ts).
+     */
+    reviewer_client: (typeof reviewerClients)[number];
   };
   circuit_breaker: { max_blocks: number; cooldown_seconds: number };
   cleanup: { retention_days: number };
@@ -122,6 +130,7 @@ const rules: Record<keyof RozConfig, Record<string, Rule>> = {
     approval_ttl_seconds: intAtLeast(0),
     second_opinion: oneOf(secondOpinionPolicies),
     reviewer_timeout_seconds: intAtLeast(0),
+    reviewer_client: oneOf(reviewerClients),
   },
   circuit_breaker: { max_blocks: intAtLeast(1), cooldown_seconds: intAtLeast(0) },
   cleanup: { retention_days: intAtLeast(1) },
@@ -171,6 +180,7 @@ export function defaultConfig(home: string): RozConfig {
       approval_ttl_seconds: 0,
       second_opinion: 'advisory',
       reviewer_timeout_seconds: 1800,
+      reviewer_client: 'claude',
     },
     circuit_breaker: { max_blocks: 3, cooldown_seconds: 300 },
     cleanup: { retention_days: 7 },
@@ -224,6 +234,7 @@ export const envOverrides: Record<string, EnvSpec> = {
   ROZ_APPROVAL_TTL_SECONDS: { key: 'review.approval_ttl_seconds', parse: int },
   ROZ_SECOND_OPINION: { key: 'review.second_opinion', parse: (v) => v.trim() },
   ROZ_REVIEWER_TIMEOUT_SECONDS: { key: 'review.reviewer_timeout_seconds', parse: int },
+  ROZ_REVIEWER_CLIENT: { key: 'review.reviewer_client', parse: (v) => v.trim() },
   ROZ_MAX_BLOCKS: { key: 'circuit_breaker.max_blocks', parse: int },
   ROZ_COOLDOWN_SECONDS: { key: 'circuit_breaker.cooldown_seconds', parse: int },
   ROZ_RETENTION_DAYS: { key: 'cleanup.retention_days', parse: int },

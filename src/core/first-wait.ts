@@ -18,3 +18,20 @@ export function aboutToWait(): void {
   armDeadline = null;
   arm?.();
 }
+
+let moveDeadline: ((ms: number) => void) | null = null;
+
+/** Registers how to move the deadline for a wait known to be long. */
+export function onLongWait(move: (ms: number) => void): void {
+  moveDeadline = move;
+}
+
+/**
+ * A wait known to be long (the reviewer roz starts at a stop, engine/reviewer-launch.ts): the hook's
+ * deadline becomes `ms` from now, armed or not. The client's own hook timeout, set longer by roz's
+ * launch, still bounds it.
+ */
+export function longWait(ms: number): void {
+  armDeadline = null;
+  moveDeadline?.(ms);
+}

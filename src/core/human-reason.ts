@@ -90,6 +90,7 @@ const CODE_LINES: Record<DenialCode, string> = {
   SELF_APPROVAL: 'the agent tried to approve its own work',
   DECISION_REFUSED: 'a review decision was refused',
   REVIEWER_MODEL: "the agent tried to pick the reviewer's model",
+  REVIEWER_READ_ONLY: 'the reviewer tried to write',
   BAD_SESSION_ID: 'bad session id',
   STORE_PROTECTED: "writes roz's own store",
   PROTECTED_PATH: 'writes a protected path',

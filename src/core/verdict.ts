@@ -8,6 +8,8 @@ export type DenialCode =
   | 'DECISION_REFUSED'
   | 'BAD_SESSION_ID'
   | 'REVIEWER_MODEL'
+  /** A reviewer roz started itself tried to write (it is read-only). */
+  | 'REVIEWER_READ_ONLY'
   | 'STORE_PROTECTED'
   | 'PROTECTED_PATH'
   | 'SANDBOX_BYPASS'

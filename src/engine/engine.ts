@@ -26,6 +26,7 @@ import { StoreError, type SessionStore, type StateFault, type TraceRecord, type 
 import { gateNotEnforced, rearmReview, refusedWithoutState, reviewDue } from './store-faults.js';
 import { autoCleanup } from './cleanup.js';
 import { renderOutput } from './output.js';
+import { refuseUnanswered, renderForClient } from './client-output.js';
 import { destructiveVerdict, shellView, writeReport } from './shell-view.js';
 import { protectedWrite, writesStore } from './store-guard.js';
 import { PATCH_TOOLS } from '../core/governance/mutations.js';
@@ -39,6 +40,9 @@ import { hookSnapshots, loadSnapshotModule, recordSessionGit, type HookSnapshots
 import { operationLeftWarning, takeAgentObjects, type ObjectIntakeReport } from './object-intake-hook.js';
 import { stagingDirOf } from '../store/object-staging.js';
 import { pluginRoot, templateLoader } from './templates-loader.js';
+import { asReviewerEvent, reviewerRoute } from '../core/review/launched-reviewer.js';
+import { randomUuid } from '../store/random-uuid.js';
+import { longWait } from '../core/first-wait.js';
 
 export interface HookRun {
   /** renderOutput(event, verdict, warnings): what the client reads. */
@@ -103,7 +107,10 @@ interface HookSetup {
  * policies need, judge inside the session's locked update, and answer. The
  * store failing has its own ending (withoutStore); anything else fails open.
  */
-export async function runHook(event: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
+export async function runHook(clientEvent: HookEventName, raw: string, deps: EngineDeps): Promise<HookRun> {
+  // A reviewer roz started for another session speaks as that session's reviewer (readInput): judged as that
+  // event, answered as the client's own.
+  let event = clientEvent;
   const stderr: string[] = [];
   const warnings: string[] = [];
   const warn = (m: string): void => {
@@ -112,27 +119,32 @@ export async function runHook(event: HookEventName, raw: string, deps: EngineDep
   };
   const failOpen = (why: string): HookRun => {
     warn(`roz: ${event} hook failed open: ${why}`);
-    return { stdout: renderOutput(event, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
+    return { stdout: renderOutput(clientEvent, none, warnings), stderr: stderr.join('\n') + '\n', verdict: none, warnings };
   };
 
   try {
     const client = hookClient(deps.env);
-    const input = readInput(event, raw, client);
-    if (typeof input === 'string') return failOpen(input);
-    const setup = await prepareRun(event, input, deps, warn);
+    const read = readInput(event, raw, client, deps.env);
+    if (typeof read === 'string') return failOpen(read);
+    // A launched reviewer's event with nothing to judge (engine/reviewer-launch.ts).
+    if (read === null) return { stdout: renderOutput(clientEvent, none, warnings), stderr: '', verdict: none, warnings };
+    event = read.event;
+    const input = read.input;
+    const setup = await prepareRun(event, input, deps, warn, client);
     let policy: PolicyResult;
     try {
       policy = await judgeInSession(setup);
     } catch (err) {
       if (!(err instanceof StoreError)) throw err;
       const refused = await withoutStore(setup, err, warn);
-      return refused ? answer(event, refused, client, stderr, warnings) : failOpen(`store unavailable: ${err.message}`);
+      return refused ? answer(clientEvent, refused, client, stderr, warnings) : failOpen(`store unavailable: ${err.message}`);
     }
+    if (event === 'Stop' && setup.ctx.launch) policy = await reviewedByLaunch(setup, policy, client, deps, warn);
     for (const w of policy.warnings) warn(w);
     // Only a session's start and a turn's or session's end have work after the verdict: other
     // hooks skip the async call (a Bash pre-tool-use ran ~27k instructions fewer, callgrind).
     if (event === 'SessionStart' || event === 'Stop' || event === 'SessionEnd') await afterJudging(setup, deps, warn);
-    return answer(event, withoutHuman(event, policy.verdict, deps.env), client, stderr, warnings);
+    return answer(clientEvent, withoutHuman(event, policy.verdict, deps.env), client, stderr, warnings);
   } catch (err) {
     return failOpen(`internal error: ${(err as Error).stack ?? String(err)}`);
   }
@@ -146,20 +158,36 @@ function answer(event: HookEventName, verdict: Verdict, client: ClientDescriptor
 /**
  * The event's JSON in roz's terms, whichever client sent it (Gemini's
  * run_shell_command is Bash; core/clients.ts), with a session id safe to name
- * a file by; or why not, to fail open with.
+ * a file by; or why not, to fail open with. A reviewer roz started for another
+ * session (ROZ_REVIEW_OF, set by the hook that started it: engine/reviewer-launch.ts)
+ * speaks as that session's reviewer subagent; null: one of its events with nothing to judge.
  */
-function readInput(event: HookEventName, raw: string, client: ClientDescriptor): HookInput | string {
-  const parsed = parseHookInput(event, raw);
+function readInput(
+  clientEvent: HookEventName,
+  raw: string,
+  client: ClientDescriptor,
+  env: Record<string, string | undefined>,
+): { event: HookEventName; input: HookInput } | string | null {
+  const parsed = parseHookInput(clientEvent, raw);
   if (!parsed.ok) return parsed.error;
-  const input = parsed.input;
+  let input = parsed.input;
+  let event = clientEvent;
   if (client.id !== 'claude') asRozTool(input, client);
+  const reviewFor = env.ROZ_REVIEW_OF;
+  if (reviewFor) {
+    if (!isSafeSessionId(reviewFor)) return `unusable ROZ_REVIEW_OF ${JSON.stringify(reviewFor.slice(0, 80))}`;
+    const mapped = asReviewerEvent(event, input, reviewFor, env.ROZ_REVIEW_RUN);
+    if (!mapped) return null;
+    event = mapped.event;
+    input = mapped.input;
+  }
   markCodePath(hookCodePath(event, (input as { tool_name?: unknown }).tool_name));
   if (!isSafeSessionId(input.session_id)) return `unusable session_id ${JSON.stringify(input.session_id.slice(0, 80))}`;
-  return input;
+  return { event, input };
 }
 
 /** Config, store, the code this call needs, and what each policy reads (HookSetup), in the order their side effects must run. */
-async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDeps, warn: (m: string) => void): Promise<HookSetup> {
+async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDeps, warn: (m: string) => void, client: ClientDescriptor): Promise<HookSetup> {
   const resolved = loadConfig(deps.env, { cwd: input.cwd });
   for (const p of resolved.problems) warn(`roz: config: ${p}`);
   const config = resolved.config;
@@ -195,6 +223,15 @@ async function prepareRun(event: HookEventName, input: HookInput, deps: EngineDe
     allowTempWrites: config.governance.allow_temp_writes,
   };
   const ctx = reviewContextOf(event, input, config, deps, home, snaps, now);
+  // A client without roz's subagent (or the user's choice of another reviewer): roz starts the reviewer at a stop.
+  const route = deps.env.ROZ_REVIEW_OF ? null : reviewerRoute(client.id, config);
+  if (route?.kind === 'launch')
+    ctx.launch = {
+      client: route.client,
+      label: `${route.client === 'codex' ? 'Codex CLI' : 'Claude Code'} reviewer`,
+      start: event === 'Stop',
+      runId: randomUuid,
+    };
   const protect = protectOf(input, config, deps.env, home);
   return { event, input, store, enforcement, governance, snaps, objects, gov, ctx, protect };
 }
@@ -285,6 +322,46 @@ function protectOf(input: HookInput, config: RozConfig, env: Record<string, stri
         deferred: [config.storage.path],
       }),
     );
+}
+
+/**
+ * A stop whose verdict registered a reviewer run roz starts itself: start it,
+ * wait for it and judge the stop again on what it decided (engine/reviewer-launch.ts,
+ * loaded only here: hook-reviewer-launch.cjs).
+ */
+async function reviewedByLaunch(
+  setup: HookSetup,
+  policy: PolicyResult,
+  client: ClientDescriptor,
+  deps: EngineDeps,
+  warn: (m: string) => void,
+): Promise<PolicyResult> {
+  const launch = policy.notes.find((n) => n.type === 'ReviewerLaunch');
+  if (!launch) return policy;
+  const { reviewedAtStop } = await import('./reviewer-launch.js');
+  const { input, ctx, store, snaps } = setup;
+  const stop = input as HookInput<'Stop'>;
+  const runId = String(launch.agent_id);
+  return reviewedAtStop(policy, {
+    client: ctx.launch!.client as 'claude' | 'codex',
+    agentClient: client.id,
+    agentLabel: client.label,
+    runId,
+    sessionId: input.session_id,
+    cwd: deps.env.CLAUDE_PROJECT_DIR || input.cwd,
+    env: deps.env,
+    config: ctx.config,
+    longWait,
+    pluginDir: pluginRoot(deps.env),
+    now: () => (deps.now ?? (() => new Date()))(),
+    warn,
+    update: (now, judgeLaunched) =>
+      store.update(input.session_id, now, (state) => {
+        snaps.bind(state);
+        const out = review.afterLaunchedReview(state, stop, runId, { ...ctx, now });
+        return { value: out, trace: judgeLaunched(out).map((n) => ({ ...n, ts: now.toISOString(), event: `roz:${n.type}`, session_id: input.session_id })) };
+      }),
+  });
 }
 
 /** The policies' verdict under the session's lock, the state and trace written with it; governance loaded late if the session asks for it. */
@@ -419,32 +496,15 @@ function judgedWithFault(event: HookEventName, out: PolicyResult, fault: StateFa
 }
 
 /**
- * The client's reading of a verdict: Claude Code's shapes (renderOutput), but a
- * client that takes a refusal as a top-level `decision` (Gemini's BeforeTool,
- * observed) gets it that way.
- */
-function renderForClient(event: HookEventName, verdict: Verdict, warnings: string[], client: ClientDescriptor): string {
-  if (client.refusal !== 'decision' || event !== 'PreToolUse' || verdict.kind !== 'deny') return renderOutput(event, verdict, warnings);
-  const reason = verdict.bare ? verdict.reason : `[${verdict.code}] ${verdict.reason}`;
-  return `${JSON.stringify({ decision: 'deny', reason, ...(warnings.length ? { systemMessage: warnings.join('\n') } : {}) })}\n`;
-}
-
-/**
- * An `ask` nobody can answer: a client that does not ask in its print mode
- * (core/clients.ts askWithoutHuman: `codex exec` reports the answer as a failed
- * hook and goes on) is told `deny`, with the reason the model reads. Under
- * `roz run` (a supervisor) the human's queue answers instead.
+ * An `ask` nobody can answer: a client that does not ask (core/clients.ts
+ * askWithoutHuman) is told `deny`, with the reason the model reads. Under
+ * `roz run` (a supervisor) the human's queue answers instead (and the hook
+ * process refuses it the same way if the supervisor does not answer).
  */
 function withoutHuman(event: HookEventName, verdict: Verdict, env: Record<string, string | undefined>): Verdict {
-  if (event !== 'PreToolUse' || verdict.kind !== 'ask' || env.ROZ_SOCKET) return verdict;
+  if (event !== 'PreToolUse' || env.ROZ_SOCKET) return verdict;
   const client = hookClient(env);
-  if (client.askWithoutHuman !== 'deny') return verdict;
-  return {
-    kind: 'deny',
-    code: verdict.code,
-    reason: `${verdict.reason} (roz would ask a human, but nobody can answer under ${client.label}'s non-interactive run: refused)`,
-    ...(verdict.human ? { human: verdict.human } : {}),
-  };
+  return refuseUnanswered(verdict, client, `nobody can answer under ${client.label} outside roz run`);
 }
 
 /**

@@ -58,7 +58,8 @@ const isReviewerRun = (v: unknown): boolean =>
   isBool(v.decided) &&
   (v.end_reason === undefined || isStr(v.end_reason)) &&
   (v.seen_tree === undefined || isStrOrNull(v.seen_tree)) &&
-  (v.read_other_context === undefined || isBool(v.read_other_context));
+  (v.read_other_context === undefined || isBool(v.read_other_context)) &&
+  (v.launched === undefined || isStr(v.launched));
 const isSnapshot = (v: unknown): boolean => v === null || (isObj(v) && isStrOrNull(v.head) && isStr(v.tree) && isStr(v.at));
 const isRearmed = (v: unknown): boolean => v === null || (isObj(v) && isStr(v.at) && Array.isArray(v.files) && v.files.every(isStr) && isStr(v.why));
 /** Optional fields of the review section: checked when present, left out when absent. */

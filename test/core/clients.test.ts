@@ -86,6 +86,8 @@ describe("codex exec's command line under roz", () => {
     hooks: CLIENT_COMMANDS.codex.hooks,
     project: '/work/p',
     readOnly: ['/home/u/.roz', '/work/p/.orchestration', '/work/p/.roz-store'],
+    denyRead: ['/home/u/.roz/control'],
+    secretEnv: ['ROZ_TOKEN'],
     network: 'user',
     legacySandboxIn: [],
     ...over,
@@ -97,13 +99,16 @@ describe("codex exec's command line under roz", () => {
     expect(l.args.slice(0, 2)).toEqual(['exec', '--dangerously-bypass-hook-trust']);
     expect(l.args.slice(-2)).toEqual(['--skip-git-repo-check', 'do it']);
     const c = overrides(l.args);
-    expect(c).toContain(`hooks.PreToolUse=[{hooks=[{type="command",command="'/usr/bin/node' '/roz/bin/roz' hook pre-tool-use"}]}]`);
-    expect(c).toContain('hooks.Stop=[{hooks=[{type="command",command="\'/usr/bin/node\' \'/roz/bin/roz\' hook stop"}]}]');
+    // A hook Codex times out fails open: PreToolUse may wait for a human up to 590 s, so Codex waits 600.
+    expect(c).toContain(`hooks.PreToolUse=[{hooks=[{type="command",command="'/usr/bin/node' '/roz/bin/roz' hook pre-tool-use",timeout=600}]}]`);
+    expect(c).toContain('hooks.Stop=[{hooks=[{type="command",command="\'/usr/bin/node\' \'/roz/bin/roz\' hook stop",timeout=30}]}]');
+    expect(c).toContain('shell_environment_policy.exclude=["ROZ_TOKEN"]');
+    expect(l.mode).toBe('exec');
     expect(c).toContain('features.codex_hooks=true');
     // The mark the hooks look for among their ancestors before they believe the session is enforced.
     expect(c).toContain(clientById('codex').sandboxMark);
     expect(c).toContain(
-      'permissions.roz={extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read", ":project_roots"={".orchestration"="read", ".roz-store"="read"}}}',
+      'permissions.roz={extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read", "/home/u/.roz/control"="none", ":project_roots"={".orchestration"="read", ".roz-store"="read"}}}',
     );
     expect(l.enforced).toBe(true);
     expect(l.notes.join('\n')).not.toContain('advisory');
@@ -116,6 +121,7 @@ describe("codex exec's command line under roz", () => {
     expect(c.some((v) => v.startsWith('default_permissions'))).toBe(false);
     expect(l.enforced).toBe(false);
     expect(l.notes.join('\n')).toMatch(/advisory: .*\.orchestration\/, \.roz-store\/ read-only/);
+    expect(l.notes.join('\n')).toMatch(/advisory: .*set sandbox_mode, so the supervisors' control records stay readable/);
   });
   it('opens the network only when roz says open, and says a domain list is not enforced', () => {
     expect(overrides(codexLaunch(input({ network: 'open' })).args)).toContain('permissions.roz.network={enabled=true}');
@@ -132,11 +138,32 @@ describe("codex exec's command line under roz", () => {
       ['exec', '-c', 'sandbox_mode="danger-full-access"', 'x'],
       ['exec', '-c', 'hooks.PreToolUse=[]', 'x'],
       ['exec', '--config=features.codex_hooks=false', 'x'],
+      ['exec', '-c', 'shell_environment_policy.inherit="all"', 'x'],
+      ['exec', '--add-dir', '/', 'x'],
+      ['--add-dir=/home', 'x'],
+      ['-C', '/elsewhere'],
+      ['--profile', 'wide'],
+      ['--worktree'],
+      ['--remote', 'unix://'],
+      ['--disable', 'codex_hooks'],
+      ['--disable=codex_hooks'],
+      ['resume', '--last'],
+      ['sandbox', 'sh'],
+      ['login'],
     ])
       expect(() => codexLaunch(input({ args: bad })), bad.join(' ')).toThrow(CodexArgsError);
-    expect(() => codexLaunch(input({ args: ['do it'] }))).toThrow(/codex exec/);
     expect(() => codexLaunch(input({ args: ['exec', '-c', 'model="o3"', 'x'] }))).not.toThrow();
     // After `--`, everything is the prompt.
     expect(() => codexLaunch(input({ args: ['exec', '--', '-s'] }))).not.toThrow();
+  });
+  it("starts Codex's TUI in this process (no shared daemon) with the same hooks and profile, the user's options and prompt after", () => {
+    for (const args of [[], ['do it'], ['-m', 'gpt-5', 'do it'], ['--', 'exec']]) {
+      const l = codexLaunch(input({ args }));
+      expect(l.mode, args.join(' ')).toBe('interactive');
+      expect(l.args.slice(0, 2)).toEqual(['--dangerously-bypass-hook-trust', '--no-daemon']);
+      expect(l.args.slice(l.args.length - args.length)).toEqual(args);
+      expect(overrides(l.args)).toContain(clientById('codex').sandboxMark);
+      expect(l.enforced).toBe(true);
+    }
   });
 });

@@ -194,6 +194,17 @@ describe('project config (.roz/config.toml): between the user file and the envir
     expect(r.config.circuit_breaker.max_blocks).toBe(6);
     expect(r.sources['circuit_breaker.max_blocks']).toBe('env:ROZ_MAX_BLOCKS');
   });
+
+  it("the reviewer's client is the user's choice (file or ROZ_REVIEWER_CLIENT), never a project's", () => {
+    const user = { path: '/h/.roz/config.toml', data: { review: { reviewer_client: 'codex' } } };
+    const byProject = resolveConfig({ home: '/h', env: {}, project: project({ review: { reviewer_client: 'codex' } }) });
+    expect(byProject.config.review.reviewer_client).toBe('claude');
+    expect(byProject.problems.join('\n')).toMatch(/review\.reviewer_client: not settable from a project file/);
+    const overUser = resolveConfig({ home: '/h', env: {}, file: user, project: project({ review: { reviewer_client: 'claude' } }) });
+    expect(overUser.config.review.reviewer_client).toBe('codex');
+    expect(resolveConfig({ home: '/h', env: { ROZ_REVIEWER_CLIENT: 'codex' } }).config.review.reviewer_client).toBe('codex');
+    expect(resolveConfig({ home: '/h', env: { ROZ_REVIEWER_CLIENT: 'gemini' } }).problems.join('\n')).toMatch(/reviewer_client.*expected one of/);
+  });
 });
 
 describe('guard and governance keys', () => {

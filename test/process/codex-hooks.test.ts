@@ -46,6 +46,24 @@ describe("roz's hooks on Codex CLI 0.169.0's payloads", () => {
     expect(decision(claude.stdout)).toMatchObject({ permissionDecision: 'ask' });
   });
 
+  it('under roz run: an ask the supervisor does not answer is refused (Codex would run it)', async () => {
+    const p = project();
+    const gone = join(tempDir('roz-codex-sock-'), 'gone.sock');
+    const supervised = sandbox({
+      ROZ_CLIENT: 'codex',
+      CLAUDE_PROJECT_DIR: p,
+      ROZ_SOCKET: gone,
+      ROZ_TOKEN: 'x'.repeat(64),
+      ROZ_APPROVAL_TIMEOUT_MS: '1000',
+    }).env;
+    const rm = await runHook('PreToolUse', sample('PreToolUse', p, { tool_input: { command: 'rm -rf src' } }), supervised);
+    expect(decision(rm.stdout), rm.stdout + rm.stderr).toMatchObject({ permissionDecision: 'deny' });
+    expect(decision(rm.stdout).permissionDecisionReason).toMatch(/^\[DESTRUCTIVE_BLOCKED\].*the supervisor did not answer/s);
+    // Claude Code under the same fallback keeps the ask: its own dialog then asks the user.
+    const claude = await runHook('PreToolUse', sample('PreToolUse', p, { tool_input: { command: 'rm -rf src' } }), { ...supervised, ROZ_CLIENT: '' });
+    expect(decision(claude.stdout)).toMatchObject({ permissionDecision: 'ask' });
+  });
+
   it("takes the session's enforcement from the sandbox roz configured, believed only of a codex with roz's profile; advisory said", async () => {
     const p = project();
     // (Enforced under a real `codex` started by roz exec: codex-exec.e2e.test.ts.) Claimed in the environment

@@ -29,6 +29,11 @@ describe('launching another client', () => {
     );
     expect(c.find((v) => v.startsWith('permissions.roz='))).toContain('".orchestration"="read"');
     expect(l.env).toMatchObject({ ROZ_CLIENT: 'codex', ROZ_CLIENT_SANDBOX: 'enforced', CLAUDE_PLUGIN_ROOT: '/opt/roz/plugin' });
+    // The Stop hook waits for the reviewer roz starts: Codex waits for it past the reviewer's window (1800 s + 60).
+    expect(c.find((v) => v.startsWith('hooks.Stop='))).toMatch(/hook stop",timeout=1860\}/);
+    // The others keep their own: a held approval (roz run) may wait 600 s; the rest 30 s.
+    expect(c.find((v) => v.startsWith('hooks.PreToolUse='))).toMatch(/hook pre-tool-use",timeout=600\}/);
+    expect(c.find((v) => v.startsWith('hooks.PostToolUse='))).toMatch(/hook post-tool-use",timeout=30\}/);
   });
   it("Codex: the user's config naming sandbox_mode: workspace-write forced, advisory said and passed to the hooks", () => {
     const w = world();
@@ -54,6 +59,9 @@ describe('launching another client', () => {
     expect(doc.hooksConfig).toEqual({ enabled: true });
     expect(Object.keys(doc.hooks)).toEqual(['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent']);
     expect(doc.hooks.BeforeTool[0].hooks[0].command).toMatch(/'\/opt\/roz\/plugin\/bin\/roz' hook pre-tool-use$/);
+    // AfterAgent waits for the reviewer roz starts (Gemini's timeout is in milliseconds); the others keep Gemini's default.
+    expect(doc.hooks.AfterAgent[0].hooks[0].timeout).toBe(1_860_000);
+    expect(doc.hooks.BeforeTool[0].hooks[0].timeout).toBeUndefined();
     expect(l.env.ROZ_CLIENT_SANDBOX).toMatch(/^advisory: /);
   });
 });

@@ -10,6 +10,7 @@ import { bundle, repoRoot } from './helpers/bundle.js';
 import { governedRepo, preToolUse, SID, startSupervisor, traceRecords, until } from './helpers/channel.js';
 import { formatTraceLine } from '../../src/cli/commands/inspect.js';
 import { DEFAULT_APPROVAL_TIMEOUT_S, MAX_APPROVAL_TIMEOUT_S, parseTimeout } from '../../src/cli/commands/run.js';
+import { CLAUDE_STOP_HOOK_TIMEOUT_S } from '../../src/core/review/launched-reviewer.js';
 
 let hookEntry: string;
 beforeAll(async () => {
@@ -122,14 +123,18 @@ describe('how long a supervised PreToolUse waits for a human', () => {
     expect(waitMs).toBeLessThan(24_000);
   });
 
-  it('hooks.json gives PreToolUse and PermissionRequest 600 s (room for the longest --approval-timeout, 580 s + 5 s) and every other hook 30 s', () => {
+  it('hooks.json gives PreToolUse and PermissionRequest 600 s (room for the longest --approval-timeout, 580 s + 5 s), Stop the window of a reviewer roz starts (the hook waits for it) and every other hook 30 s', () => {
     const hooks = JSON.parse(readFileSync(join(repoRoot, 'plugin', 'hooks', 'hooks.json'), 'utf8')).hooks as Record<
       string,
       Array<{ hooks: Array<{ timeout: number }> }>
     >;
     for (const [event, groups] of Object.entries(hooks)) {
       for (const g of groups)
-        for (const h of g.hooks) expect([event, h.timeout]).toEqual([event, event === 'PreToolUse' || event === 'PermissionRequest' ? 600 : 30]);
+        for (const h of g.hooks)
+          expect([event, h.timeout]).toEqual([
+            event,
+            event === 'PreToolUse' || event === 'PermissionRequest' ? 600 : event === 'Stop' ? CLAUDE_STOP_HOOK_TIMEOUT_S : 30,
+          ]);
     }
     expect(MAX_APPROVAL_TIMEOUT_S + 5).toBeLessThan(600);
     expect(parseTimeout(undefined)).toBe(DEFAULT_APPROVAL_TIMEOUT_S * 1000);

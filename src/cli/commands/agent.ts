@@ -71,9 +71,9 @@ export async function agentAddCommand(
   // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
   // starts it itself); otherwise say how.
   const { askToStart } = await import('./queue.js');
-  // The supervisor launches Claude Code agents only (docs/clients.md): it is not asked to start another client.
+  // The supervisor launches Claude Code and Codex agents (docs/clients.md); Gemini's is started with roz exec.
   const started =
-    opts.start === false || client !== 'claude'
+    opts.start === false || client === 'gemini'
       ? null
       : await askToStart(r.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
   if (opts.json) {
@@ -86,14 +86,14 @@ export async function agentAddCommand(
   if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
   else {
     if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
-    if (client === 'claude') {
-      process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- claude ${args}` : ' claude'}\n`);
+    if (client !== 'gemini') {
+      process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- ${client} ${args}` : ` ${client}`}\n`);
       process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${r.name}, ⏎\n`);
     }
-    // `roz run codex` and a fleet of mixed clients are not built yet (docs/clients.md): only `roz exec -- codex exec`.
+    // Gemini under a supervisor is not built yet (docs/clients.md): only `roz exec -- gemini`.
     else
       process.stdout.write(
-        `start it:  cd ${sh(r.worktree)} && roz exec -- ${client === 'codex' ? 'codex exec' : client}${args ? ` ${args}` : ''}\n  (a ${clientById(client).label} agent: the supervisor does not start it yet)\n`,
+        `start it:  cd ${sh(r.worktree)} && roz exec -- ${client}${args ? ` ${args}` : ''}\n  (a ${clientById(client).label} agent: the supervisor does not start it yet)\n`,
       );
   }
   if (!r.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${r.name}\n`);

@@ -80,7 +80,7 @@ export async function runCommand(argv: string[], opts: RunCommandOptions = {}): 
     ...(opts.pluginDir !== undefined ? { pluginDir: opts.pluginDir } : {}),
   };
   const { launchWillConfine, startBackground } = await import('../../supervisor/host/background.js');
-  const mode = launchWillConfine(request);
+  const mode = await launchWillConfine(request);
   if (mode.mode === 'enforced') {
     // Enforced: the supervisor runs in the background and owns the ptys; this window is a screen attached to it.
     const started = await startBackground(request, store);

@@ -16,6 +16,7 @@ import { namedFiles, noteSeen, noteUnseenWrites, projectFiles, unseenChanges, un
 import type { RozFilesOffDisk } from './roz-files-text.js';
 import { currentAttempt, isReviewer, REVIEWER_AGENT_TYPE, type ReviewerRun, type ReviewTrigger, type TreeSnapshot } from './state.js';
 import { FILE_TOOLS } from '../file-tools.js';
+import { launchedReviewAgain, reviewerWriteRefusal } from './launched-reviewer.js';
 
 /** The parsed view of a Bash command that policies need (see core/shell). */
 export interface ShellView {
@@ -45,6 +46,11 @@ export interface ReviewContext {
   changedFiles: (from: string, to: string) => string[] | null;
   /** roz's own files a commit since `base` holds otherwise than the disk (issue 29), or null: none, or git cannot say. */
   rozFilesOffDisk?: (base: string) => RozFilesOffDisk | null;
+  /**
+   * The agent is reviewed by a reviewer roz starts itself (launched-reviewer.ts), not a subagent it spawns:
+   * that client's label, and at a Stop that needs a review (`start`) the new run's id (its own session id).
+   */
+  launch?: { client: string; label: string; start: boolean; runId: () => string };
 }
 
 /** roz's files committed otherwise than on disk since the review's base commit (a commit by git plumbing), or null. */
@@ -213,7 +219,7 @@ export function onUserPrompt(state: SessionState, input: HookInput<'UserPromptSu
     const verdict: Verdict = {
       kind: 'context',
       text:
-        `roz: this task will be reviewed. When you think you are done, an independent reviewer (${REVIEWER_AGENT_TYPE}) ` +
+        `roz: this task will be reviewed. When you think you are done, an independent reviewer (${ctx.launch ? `${ctx.launch.label}, started by roz when you finish your turn` : REVIEWER_AGENT_TYPE}) ` +
         `reads the real diff before you may stop. SESSION_ID=${state.session_id}`,
     };
     return result(verdict, [{ type: 'ReviewRequested', trigger: explicit ? 'prompt' : 'always' }]);
@@ -254,6 +260,12 @@ export function onPreToolUse(state: SessionState, input: HookInput<'PreToolUse'>
   // its first tool call.
   const own = input.agent_id && isReviewer(input.agent_type) ? state.review.reviewers[input.agent_id] : undefined;
   if (own && own.stopped_at === null && own.seen_tree === undefined) noteSeen(own, ctx.snapshot()?.tree ?? null, ctx.now);
+  // A reviewer roz started itself is read-only: its hooks refuse a write before its client runs it.
+  if (own?.launched) {
+    const why = reviewerWriteRefusal(tool, command !== null ? () => ctx.shell(command).writes() : null);
+    if (why)
+      return result({ kind: 'deny', code: 'REVIEWER_READ_ONLY', reason: why }, [{ type: 'ReviewerWriteRefused', agent_id: input.agent_id, tool_name: tool }]);
+  }
 
   if (command !== null) {
     const answered = reviewCommand(state, input, command, ctx);
@@ -284,7 +296,7 @@ function reviewCommand(state: SessionState, input: HookInput<'PreToolUse'>, comm
     const reason = isReviewer(input.agent_type)
       ? `roz: this reviewer run has ended (${input.agent_id ? (state.review.reviewers[input.agent_id]?.end_reason ?? 'not started') : 'no agent id'}), so it can no longer record a decision. Nothing was recorded.`
       : `roz: only the independent reviewer may record a review decision, not the agent whose work is reviewed. ` +
-        `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`;
+        (ctx.launch ? launchedReviewAgain(ctx.launch.label) : `To get your work reviewed, ${reviewerSpawnHint(sid)}. It records COMPLETE or ISSUES itself.`);
     return result({ kind: 'deny', code: 'SELF_APPROVAL', reason }, [{ type: 'SelfApprovalDenied' }]);
   }
   if (!isReviewer(input.agent_type)) return null;
@@ -385,7 +397,7 @@ function gatedCall(state: SessionState, input: HookInput<'PreToolUse'>, command:
       code: 'REVIEW_REQUIRED',
       reason:
         `roz: \`${what}\` matches the review gate "${gate.pattern}" and needs an independent review first. ` +
-        `${capitalise(reviewerSpawnHint(state.session_id))}; once it records COMPLETE, run \`${what}\` again. ` +
+        `${ctx.launch ? `Finish your turn: roz starts the reviewer (${ctx.launch.label})` : capitalise(reviewerSpawnHint(state.session_id))}; once it records COMPLETE, run \`${what}\` again. ` +
         `(A human may allow this one call; the review is still required. In print mode, -p, this ask is a denial.)`,
     },
     [...notes, { type: 'GateBlocked', pattern: gate.pattern, command: what }],
@@ -566,6 +578,11 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   for (const e of settleReviewers(state, input.background_tasks, ctx.config.review.reviewer_timeout_seconds, ctx.now)) {
     notes.push({ type: 'ReviewerEnded', ...e });
   }
+  // A reviewer roz started lives only inside the Stop hook that started it (which waits for it): one
+  // still open at a later stop is the trace of a hook that was killed, not a review under way.
+  for (const [id, r] of Object.entries(review.reviewers)) {
+    if (r.launched && endReviewer(state, id, 'exited', ctx.now)) notes.push({ type: 'ReviewerEnded', agent_id: id, why: 'exited' });
+  }
   if (!review.enabled || review.status === 'idle') return result(undefined, notes);
   const cfg = ctx.config.circuit_breaker;
   // roz's own files committed otherwise than on disk: the human hears of it at every stop until they are gone, and no approval stands.
@@ -612,6 +629,8 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
   closeAttempt(state, ctx.now);
   const templateId = chooseTemplate(ctx.config.templates.active, ctx.config.templates.weights, ctx.rng);
   const rendered = renderBlockMessage(templateId, state.session_id, ctx.loadTemplate);
+  // Where roz starts the reviewer itself, the agent only has to stop again (launched-reviewer.ts).
+  const again = ctx.launch ? launchedReviewAgain(ctx.launch.label) : rendered.text;
   let reason = rendered.text;
   if (deliverIssues) {
     const d = review.decision!;
@@ -619,7 +638,7 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
       `roz: the reviewer found issues with your work (SESSION_ID=${state.session_id}).\n\n` +
       `Summary: ${d.summary}\n` +
       (d.message ? `What to fix: ${d.message}\n` : '') +
-      `\nFix these first. Then the work must be reviewed again:\n\n${rendered.text}`;
+      `\nFix these first. Then the work must be reviewed again:\n\n${again}`;
     review.issues_pending = false;
   } else if (review.rearmed) {
     const r = review.rearmed;
@@ -627,7 +646,7 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
       (r.files.length === 0 && r.why !== CHANGED_AFTER
         ? `roz: the approval no longer holds: ${r.why} (SESSION_ID=${state.session_id}). `
         : `roz: ${namedFiles(r.files)} ${r.files.length === 1 ? 'was' : 'were'} ${r.why} (SESSION_ID=${state.session_id}). `) +
-      `The approval covered the work as the reviewer saw it; these changes need a review too.\n\n${rendered.text}`;
+      `The approval covered the work as the reviewer saw it; these changes need a review too.\n\n${again}`;
   }
   review.block_count += 1;
   review.status = 'blocked';
@@ -638,11 +657,48 @@ export function onStop(state: SessionState, input: HookInput<'Stop'>, ctx: Revie
     reason: deliverIssues || previousStatus === 'issues' ? 'issues' : previousStatus === 'blocked' ? 'retry' : 'review',
     outcome: 'pending',
   });
-  return result(
-    { kind: 'block', reason },
-    [...notes, { type: 'ReviewBlocked', template_id: rendered.template_id, block_count: review.block_count }],
-    [...warnings, ...(rendered.warning ? [rendered.warning] : [])],
-  );
+  const blocked = [...notes, { type: 'ReviewBlocked', template_id: rendered.template_id, block_count: review.block_count }];
+  if (ctx.launch && !deliverIssues) {
+    if (!ctx.launch.start) return result({ kind: 'block', reason: `${reason === rendered.text ? '' : `${reason}\n\n`}${again}` }, blocked, warnings);
+    // roz starts the reviewer now, registered before it runs: only this run's own tool calls may decide.
+    // This block stands if it ends without a decision (the engine judges the stop again after it).
+    const runId = ctx.launch.runId();
+    const run: ReviewerRun = {
+      agent_type: REVIEWER_AGENT_TYPE,
+      started_at: ctx.now.toISOString(),
+      stopped_at: null,
+      decided: false,
+      launched: ctx.launch.client,
+    };
+    noteSeen(run, ctx.snapshot()?.tree ?? null, ctx.now);
+    review.reviewers[runId] = run;
+    const attempt = currentAttempt(state)!;
+    attempt.spawned_at = run.started_at;
+    attempt.reviewer_agent_id = runId;
+    const said =
+      `roz: the reviewer roz started for this stop (${ctx.launch.label}, run ${runId}) ended without recording a decision (SESSION_ID=${state.session_id}). ` +
+      `Finish your turn again to be reviewed again.`;
+    return result({ kind: 'block', reason: reason === rendered.text ? said : `${reason}\n\n${said}` }, [
+      ...blocked,
+      { type: 'ReviewerLaunch', agent_id: runId, client: ctx.launch.client },
+    ]);
+  }
+  return result({ kind: 'block', reason }, blocked, [...warnings, ...(rendered.warning ? [rendered.warning] : [])]);
+}
+
+/**
+ * After a reviewer roz started for this stop has exited: its run ends, and if
+ * it recorded a decision the stop is judged again (COMPLETE for this tree lets
+ * it through; ISSUES blocks it with the reviewer's findings). null: it decided
+ * nothing, and the block that started it stands.
+ */
+export function afterLaunchedReview(state: SessionState, input: HookInput<'Stop'>, runId: string, ctx: ReviewContext): PolicyResult | null {
+  const ended = endReviewer(state, runId, 'exited', ctx.now);
+  const run = state.review.reviewers[runId];
+  const notes: TraceNote[] = ended ? [{ type: 'ReviewerEnded', agent_id: runId, why: 'exited' }] : [];
+  if (!run?.decided) return null;
+  const out = onStop(state, input, { ...ctx, ...(ctx.launch ? { launch: { ...ctx.launch, start: false } } : {}) });
+  return { ...out, notes: [...notes, ...out.notes] };
 }
 
 export function onSessionEnd(state: SessionState, _input: HookInput<'SessionEnd'>, ctx: ReviewContext): PolicyResult {

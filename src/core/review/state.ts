@@ -90,9 +90,14 @@ export interface ReviewerRun {
   read_own_context?: boolean;
   /** Files other agents wrote (PostToolUse) since `seen_at`, for when no tree can be compared. */
   unseen_writes?: string[];
+  /**
+   * A reviewer roz started itself (launched-reviewer.ts): the client it runs on. Its run id is that
+   * run's own session id; it lives only inside the agent's Stop hook that started it, and is read-only.
+   */
+  launched?: string;
 }
 
-export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end';
+export type ReviewerEnd = 'subagent_stop' | 'task_stop' | 'killed' | 'failed' | 'not_running' | 'timeout' | 'session_end' | 'exited';
 
 export interface BreakerTrip {
   at: string;

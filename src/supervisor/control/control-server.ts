@@ -100,6 +100,11 @@ export class ControlServer {
     return ctl;
   }
 
+  /** Whether this supervisor's launch confines its agents (decided at launch): more agents join it only as confined. */
+  get enforcement(): Enforcement {
+    return this.opts.enforcement;
+  }
+
   /** Where the record is (tests). */
   get record(): string | null {
     return this.recordFile;

@@ -21,8 +21,9 @@ import * as z from 'zod/mini';
 import '../../core/zod-messages.js';
 import type { Enforcement } from '../../core/enforce/mode.js';
 import { isClaudeCommand } from '../../core/launch-plan.js';
+import { clientForCommand } from '../../core/client-commands.js';
 import { controlKey } from '../../store/control-record.js';
-import { type LaunchRequest, prepareLaunch } from '../launch/agent-run.js';
+import { clientSandboxEnforcement, type LaunchRequest, prepareLaunch } from '../launch/agent-run.js';
 import { FleetHost } from './fleet-host.js';
 import { launchEnforcement } from './run-control.js';
 import { readUserSettings, writeRunSettings } from '../launch/run-settings.js';
@@ -55,7 +56,18 @@ export type BackgroundReady = { ok: true; pid: number; record: string; notes: st
  * managed/user/project settings. Advisory: the supervisor must stay in the window (an agent could
  * reach the control socket, so answers come only from that window's keyboard).
  */
-export function launchWillConfine(req: LaunchRequest): Enforcement {
+export async function launchWillConfine(req: LaunchRequest): Promise<Enforcement> {
+  const other = clientForCommand(req.command);
+  if (other && other.id !== 'claude') {
+    // Another client: confined when its own sandbox, as roz configures it, holds everything (client-launch.ts).
+    try {
+      const prepared = prepareLaunch(req);
+      const { launchOtherClient } = await import('../launch/client-launch.js');
+      return clientSandboxEnforcement(launchOtherClient(other, req, prepared.pluginDir, prepared.loaded.config).env.ROZ_CLIENT_SANDBOX);
+    } catch (err) {
+      return { mode: 'advisory', reasons: [`the launch cannot be planned: ${(err as Error).message}`] };
+    }
+  }
   if (!isClaudeCommand(req.command)) return { mode: 'advisory', reasons: ['the agent is not Claude Code launched with roz settings'] };
   try {
     const prepared = prepareLaunch(req);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { type AddResult, type MergeResult, mergeMessage } from '../../core/fleet/merge-result.js';
 import { humanName, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { isClaudeCommand } from '../../core/launch-plan.js';
+import { CLIENT_COMMANDS } from '../../core/client-commands.js';
 import { listAgents } from '../../store/agent-worktrees.js';
 import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../../store/agent-registry.js';
 import { lastSessionIn, resumable } from '../../store/agent-sessions.js';
@@ -27,6 +28,7 @@ import { PtyTail } from '../attach/pty-tail.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
 import { launchEnforcement, startRunControl } from './run-control.js';
 import type { RunSettings } from '../launch/run-settings.js';
+import type { Enforcement } from '../../core/enforce/mode.js';
 import { Supervisor } from '../supervisor.js';
 import { takeObjectsAtExit } from '../launch/exit-intake.js';
 
@@ -47,6 +49,8 @@ export interface HostedAgent extends AgentWorkplace {
   readonly child: RunChild;
   readonly notes: string[];
   readonly settingsFile: string | null;
+  /** Whether its launch confines it: from its settings file (Claude Code) or its client's own sandbox as roz configured it. */
+  readonly enforcement: Enforcement;
   /** Its exit code once it exited (128+N for signal N), else null. */
   code: number | null;
   readonly exited: Promise<number>;
@@ -142,6 +146,7 @@ export class FleetHost implements FleetControl {
           cwd: req.cwd,
           store: prepared.loaded.config.storage.path,
           settingsFile: host.main.settingsFile,
+          enforcement: host.main.enforcement,
           fleet: host,
           attach: host,
           ...(req.socketBaseDir ? { socketBaseDir: req.socketBaseDir } : {}),
@@ -245,19 +250,26 @@ export class FleetHost implements FleetControl {
     } catch (err) {
       return { ok: false, message: (err as Error).message };
     }
-    // Another client's agent (`roz agent add --agent codex`): the supervisor launches Claude Code only (docs/clients.md).
-    if (record.client && record.client !== 'claude')
-      return { ok: false, message: `${name} is a ${record.client} agent: start it with \`roz exec -- ${record.client}\` in ${record.worktree}` };
-    const recorded = record.claude_args ?? this.req.args;
+    // Another client's agent (`roz agent add --agent codex`): its own client, found on PATH, with its recorded
+    // arguments (never the first agent's, which are another client's) and its prompt; no resume (Claude Code's).
+    const other = record.client && record.client !== 'claude' ? record.client : null;
+    if (other === 'gemini') return { ok: false, message: `${name} is a gemini agent: start it with \`roz exec -- gemini\` in ${record.worktree}` };
+    const command = other ? CLIENT_COMMANDS[other].binaries[0]! : this.req.command;
+    const claude = !other && isClaudeCommand(command);
+    const recorded = other ? (record.claude_args ?? []) : (record.claude_args ?? this.req.args);
     // An agent that already had a conversation in its worktree resumes it (the client's `--resume`): its
     // first prompt is never sent again into a fresh conversation, where it could repeat work already done.
     // Its newest session: as the registry recorded it (the supervisor that ran it), else as roz's store has it.
-    const resume = isClaudeCommand(this.req.command) ? (resumable(record.last_session) ? record.last_session : this.lastSession(record.worktree)) : null;
-    // The prompt is claude's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
-    const sep = isClaudeCommand(this.req.command) && !recorded.includes('--') ? ['--'] : [];
-    const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...(record.prompt ? [...sep, record.prompt] : [])];
+    const resume = claude ? (resumable(record.last_session) ? record.last_session : this.lastSession(record.worktree)) : null;
+    // The prompt is the client's positional argument: after `--`, so an option taking several values (--allowedTools) cannot swallow it.
+    const sep = (claude || other) && !recorded.includes('--') ? ['--'] : [];
+    // Another client that already had a session in its worktree: roz does not resume it (`codex resume` is not a
+    // governed launch yet), and its first prompt is not sent again into a fresh one either.
+    const ranBefore = other !== null && (resumable(record.last_session) || this.lastSession(record.worktree) !== null);
+    const prompt = record.prompt && !ranBefore ? [...sep, record.prompt] : [];
+    const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...prompt];
     const launch: LaunchRequest = {
-      command: this.req.command,
+      command,
       args,
       cwd: record.worktree,
       env: this.req.env,
@@ -272,7 +284,8 @@ export class FleetHost implements FleetControl {
       const prepared = prepareLaunch(launch, { loaded: this.first.loaded, clientVersion: this.first.clientVersion }, owner);
       token = this.supervisor.addAgent(name);
       await this.launch(name, launch, prepared, token.env, record.branch, registryKey);
-      return { ok: true, message: resume ? `resumed ${name} in ${record.worktree} (session ${resume})` : `started ${name} in ${record.worktree}` };
+      const fresh = ranBefore && record.prompt ? ' (a new conversation: it ran here before, so its first prompt is not sent again)' : '';
+      return { ok: true, message: resume ? `resumed ${name} in ${record.worktree} (session ${resume})` : `started ${name} in ${record.worktree}${fresh}` };
     } catch (err) {
       if (token) this.supervisor.agentExited(name, null, null);
       return { ok: false, message: err instanceof RunError ? err.message : `could not start ${name}: ${(err as Error).message}` };
@@ -411,12 +424,17 @@ export class FleetHost implements FleetControl {
     branch: string | null,
     registryKey: string | null = null,
   ): Promise<void> {
-    const { child, settings } = await launchAgent(req, prepared, {
+    const { child, settings, clientEnforcement } = await launchAgent(req, prepared, {
       agent: name,
       server: this.supervisor,
       // ROZ_AGENT is for the agent's own information only: the supervisor knows who sent a hook by its token.
       reach: { ...reach, ROZ_AGENT: name },
+      // Once the control socket answers `roz approve` (its agents confined), another client joins only confined too.
+      requireEnforced: this.control?.enforcement.mode === 'enforced',
     });
+    // Its enforcement from the launch's own facts (the settings file written for it, or the sandbox its client's
+    // launcher configured), as the control socket decides it.
+    const enforcement = clientEnforcement ?? launchEnforcement(this.req.env, req.cwd, this.first.loaded.config.storage.path, settings?.file ?? null);
     const run: HostedRun = {
       name,
       cwd: req.cwd,
@@ -425,6 +443,7 @@ export class FleetHost implements FleetControl {
       notes: prepared.plan.notes,
       settingsFile: settings?.file ?? null,
       settings,
+      enforcement,
       code: null,
       killTimer: null,
       stopping: false,
@@ -444,8 +463,6 @@ export class FleetHost implements FleetControl {
       tail.push(d);
       for (const l of this.ptyListeners) l(name, d);
     });
-    // Its enforcement from the launch's own facts (the settings file written for it), as the control socket decides it.
-    const enforcement = launchEnforcement(this.req.env, req.cwd, this.first.loaded.config.storage.path, run.settingsFile);
     this.supervisor.agentLaunched(name, { enforcement: enforcement.mode, where: agentWhere(branch, name === FIRST_AGENT) });
     void child.exited.then(
       (code) => this.ended(run, code),

@@ -25,6 +25,8 @@ export interface RunControlOptions {
   store: string;
   /** The settings file the client was launched with; null when roz wrote none (not claude): advisory. */
   settingsFile: string | null;
+  /** The first agent's enforcement as its launch decided it (another client's own sandbox); else from settingsFile. */
+  enforcement?: Enforcement;
   /** Replaces the one-agent FleetControl (the fleet host). */
   fleet?: FleetControl;
   /** The fleet screens attach to (`roz attach`); absent: attach is refused. */
@@ -76,7 +78,7 @@ export async function startRunControl(opts: RunControlOptions, notes: string[]):
       store: resolve(opts.cwd, opts.store),
       repo: controlKey(opts.cwd),
       cwd: opts.cwd,
-      enforcement: launchEnforcement(opts.env, opts.cwd, opts.store, opts.settingsFile),
+      enforcement: opts.enforcement ?? launchEnforcement(opts.env, opts.cwd, opts.store, opts.settingsFile),
       ...(opts.socketBaseDir ? { socketBaseDir: opts.socketBaseDir } : {}),
     });
   } catch (err) {

@@ -11,6 +11,7 @@ import { join, resolve } from 'node:path';
 import { clientForCommand } from '../../core/client-commands.js';
 import type { RozConfig } from '../../core/config.js';
 import type { ClaudeSettings } from '../../core/enforce/settings.js';
+import type { Enforcement } from '../../core/enforce/mode.js';
 import {
   hookTransport as transportFor,
   isClaudeCommand,
@@ -137,11 +138,23 @@ export interface AgentLaunchOptions {
   reach: Record<string, string>;
   /** More settings fragments for this launch. */
   fragments?: ClaudeSettings[];
+  /**
+   * Another client's agent joining a supervisor whose agents are confined (its control socket answers
+   * `roz approve`): refused before it starts unless the client's own sandbox holds all roz asked of it.
+   */
+  requireEnforced?: boolean;
 }
 
 export interface LaunchedAgent {
   child: RunChild;
   settings: RunSettings | null;
+  /** Another client's confinement as its launcher planned it (its own sandbox); null for Claude Code (its settings file decides). */
+  clientEnforcement: Enforcement | null;
+}
+
+/** ROZ_CLIENT_SANDBOX as client-launch.ts set it (`enforced`, or `advisory: <why>`), as an enforcement. */
+export function clientSandboxEnforcement(value: string | undefined): Enforcement {
+  return value === 'enforced' ? { mode: 'enforced', reasons: [] } : { mode: 'advisory', reasons: [(value ?? 'no sandbox').replace(/^advisory: /, '')] };
 }
 
 /** Write the agent's settings, tell the hook server its environment, start its child. On failure its settings are removed again. */
@@ -149,6 +162,7 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
   const { plan, pluginDir, launchDir, file } = prepared;
   const env = req.env;
   let settings: RunSettings | null = null;
+  let clientEnforcement: Enforcement | null = null;
   try {
     // Its roots as the launch found them (prepareLaunch); anyone else's word in the environment is dropped.
     const agentRoots = prepared.place.agent?.roots ?? null;
@@ -171,6 +185,12 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
       args = other.args;
       Object.assign(childEnv, other.env);
       plan.notes.push(...other.notes);
+      clientEnforcement = clientSandboxEnforcement(other.env.ROZ_CLIENT_SANDBOX);
+      if (opts.requireEnforced && clientEnforcement.mode !== 'enforced')
+        throw new RunError(
+          `${client.label} would not be confined here (${clientEnforcement.reasons.join('; ')}), and this supervisor's agents are: it could reach roz's control socket, so it is not started`,
+          2,
+        );
     } else if (isClaudeCommand(req.command)) {
       const user = plan.userSettings !== undefined ? [readUserSettings(plan.userSettings, req.cwd)] : [];
       settings = writeRunSettings(env, req.cwd, [...user, ...fragments], pluginDir, prepared.loaded.config, prepared.place);
@@ -203,7 +223,7 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     const child = req.pty
       ? await spawnChild(file, args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
       : spawnInherited(file, args, req.cwd, childEnv);
-    return { child, settings };
+    return { child, settings, clientEnforcement };
   } catch (err) {
     settings?.dispose();
     if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT')

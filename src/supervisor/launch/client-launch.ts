@@ -16,7 +16,10 @@ import { CodexArgsError, codexLaunch } from '../../core/codex-launch.js';
 import type { RozConfig } from '../../core/config.js';
 import { protectedPaths } from '../../engine/enforce-paths.js';
 import { resolveReal } from '../../store/realpath.js';
+import { stopHookTimeoutSeconds } from '../../core/review/launched-reviewer.js';
+import { ensureControlDir } from '../../store/control-record.js';
 import { RunError } from './agent-run.js';
+import { SECRET_ENV } from './run-settings.js';
 
 export interface ClientLaunch {
   args: string[];
@@ -47,12 +50,12 @@ function hookCommandFor(pluginDir: string): (name: string) => string {
   return (name) => `${shQuote(process.execPath)} --verify-snapshot-checksum ${shQuote(roz)} hook ${name}`;
 }
 
-/** The gate's reviewer is a Claude Code subagent (plugin/agents/roz.md): another client has none, and a reviewer roz starts itself is not built. */
+/** Another client has no roz:roz subagent: roz's Stop hook starts the reviewer itself (core/review/launched-reviewer.ts) and waits for it. */
 function reviewNote(client: ClientDescriptor, config: RozConfig): string[] {
   return config.review.mode === 'never'
     ? []
     : [
-        `${client.id}: the review gate has no reviewer for ${client.label} yet: once review is on (a #roz prompt, a gated call${config.review.mode === 'always' ? ', review.mode = "always"' : ''}), a Stop it blocks sends the agent back until its circuit breaker opens (review.mode = "never" turns it off)`,
+        `${client.id}: review gate: once review is on, ${client.label}'s stop starts roz's reviewer (${config.review.reviewer_client}, read-only) and waits up to ${stopHookTimeoutSeconds(config)} s for its decision`,
       ];
 }
 
@@ -71,14 +74,20 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
   );
   const codexHome = env.CODEX_HOME || join(env.HOME || homedir(), '.codex');
   const hookCommand = hookCommandFor(pluginDir);
+  // The control records (each supervisor's secret): unreadable to the agent, as for Claude Code. It must
+  // exist before Codex's sandbox hides it.
+  const controlDir = ensureControlDir(paths.store);
   let plan: ReturnType<typeof codexLaunch>;
   try {
     plan = codexLaunch({
       args: req.args,
       hookCommand,
       hooks: CLIENT_COMMANDS[client.id].hooks,
+      hookTimeouts: { Stop: stopHookTimeoutSeconds(config) },
       project,
       readOnly,
+      denyRead: [controlDir],
+      secretEnv: SECRET_ENV,
       network: config.enforce.network,
       legacySandboxIn: settingSandboxMode([join(codexHome, 'config.toml'), join(project, '.codex', 'config.toml')]),
     });
@@ -122,7 +131,13 @@ const launchGemini: Launcher = (client, req, pluginDir, config) => {
   const hooks = Object.fromEntries(
     Object.entries(CLIENT_COMMANDS[client.id].hooks).map(([event, name]) => [
       event,
-      [{ matcher: '*', hooks: [{ type: 'command', command: hookCommand(name) }] }],
+      // AfterAgent waits for the reviewer roz starts: Gemini's timeout is in milliseconds.
+      [
+        {
+          matcher: '*',
+          hooks: [{ type: 'command', command: hookCommand(name), ...(name === 'stop' ? { timeout: stopHookTimeoutSeconds(config) * 1000 } : {}) }],
+        },
+      ],
     ]),
   );
   const text = `${JSON.stringify({ hooksConfig: { enabled: true }, hooks }, null, 2)}\n`;

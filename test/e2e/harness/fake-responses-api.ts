@@ -16,13 +16,18 @@ export interface ResponsesRequest {
   raw: Record<string, unknown>;
 }
 
-/** A shell call (`exec_command`), Codex's freeform `apply_patch` (a custom tool call with the patch text), or a final message. */
-export type ResponsesReply = { shell: string } | { patch: string } | { say: string };
+/**
+ * A shell call (`yieldMs`: it returns after that long and goes on in the background; `escalate`: the model
+ * asks to run it outside Codex's sandbox, with that justification, which makes Codex ask its user), Codex's
+ * freeform `apply_patch`, or a final message.
+ */
+export type ResponsesReply = { shell: string; yieldMs?: number; escalate?: string } | { patch: string } | { say: string };
 
 export interface ResponsesStep {
   name: string;
   when: (req: ResponsesRequest) => boolean;
-  reply: ResponsesReply;
+  /** Or made from the request (say, a command naming the session id roz told the agent). */
+  reply: ResponsesReply | ((req: ResponsesRequest) => ResponsesReply);
 }
 
 export interface FakeResponsesApi {
@@ -99,12 +104,25 @@ export async function startFakeResponsesApi(steps: ResponsesStep[]): Promise<Fak
       }
       const parsed = parseResponsesRequest(JSON.parse(body) as Record<string, unknown>, requests.length + 1);
       requests.push(parsed);
-      const step = steps.find((s) => s.when(parsed));
-      const reply: ResponsesReply = step?.reply ?? { say: 'Nothing scripted.' };
+      // Codex's TUI also asks the model side questions with no tools offered (observed: a structured
+      // `text` format, e.g. a title for the thread): they get a plain answer and never take a step.
+      const step = parsed.tools.length === 0 ? undefined : steps.find((s) => s.when(parsed));
+      const scripted = step?.reply ?? { say: parsed.tools.length === 0 ? '{}' : 'Nothing scripted.' };
+      const reply: ResponsesReply = typeof scripted === 'function' ? scripted(parsed) : scripted;
       const id = `resp_${parsed.index}`;
       const item: Item =
         'shell' in reply
-          ? { type: 'function_call', name: 'exec_command', call_id: `call_${parsed.index}`, arguments: JSON.stringify({ cmd: reply.shell }) }
+          ? {
+              type: 'function_call',
+              name: 'exec_command',
+              call_id: `call_${parsed.index}`,
+              // yield_time_ms: the call returns after that long and the command goes on in the background.
+              arguments: JSON.stringify({
+                cmd: reply.shell,
+                ...(reply.yieldMs ? { yield_time_ms: reply.yieldMs } : {}),
+                ...(reply.escalate ? { sandbox_permissions: 'require_escalated', justification: reply.escalate } : {}),
+              }),
+            }
           : 'patch' in reply
             ? { type: 'custom_tool_call', name: 'apply_patch', call_id: `call_${parsed.index}`, input: reply.patch }
             : { type: 'message', role: 'assistant', id: `msg_${parsed.index}`, content: [{ type: 'output_text', text: reply.say }] };
