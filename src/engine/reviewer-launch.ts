@@ -15,6 +15,7 @@ import type { ClientId } from '../core/clients.js';
 import type { RozConfig } from '../core/config.js';
 import type { PolicyResult, TraceNote } from '../core/verdict.js';
 import { launchedReviewerPrompt, reviewerWindowSeconds } from '../core/review/launched-reviewer.js';
+import { pathOutsideProject, resolveExecutable } from '../store/executable-path.js';
 
 export interface LaunchedReviewerRun {
   code: number | null;
@@ -158,8 +159,14 @@ export async function runLaunchedReviewer(o: LaunchOptions): Promise<LaunchedRev
   // Its hooks read it: every event of this run is the agent session's reviewer's (launched-reviewer.ts).
   env.ROZ_REVIEW_OF = o.sessionId;
   env.ROZ_REVIEW_RUN = o.runId;
-  env.PATH = `${join(pluginDir, 'bin')}:${env.PATH ?? ''}`;
+  // This hook runs outside the agent's sandbox, and so does what it starts: the reviewer's client is found,
+  // and runs, on a PATH without the project's folders (a `claude` or `git` the agent planted in
+  // node_modules/.bin is never what runs: store/executable-path.ts).
+  const outside = pathOutsideProject(env.PATH, o.cwd);
+  env.PATH = `${join(pluginDir, 'bin')}:${outside}`;
   if (o.client === 'codex') env.ROZ_CLIENT = 'codex';
+  const program = resolveExecutable(file, outside);
+  if (!program) return { code: null, timedOut: false, problem: `could not find ${file} on a PATH without the project's folders` };
   const windowMs = reviewerWindowSeconds(o.config, o.agentClient) * 1000;
   // The hook's own deadline (25 s) would answer the stop for it long before a review ends: it waits as long as the run may.
   o.longWait(windowMs + 10_000);
@@ -175,7 +182,7 @@ export async function runLaunchedReviewer(o: LaunchOptions): Promise<LaunchedRev
     let child: ReturnType<typeof spawn>;
     try {
       // Its own process group, so the window's end kills the client and everything it started.
-      child = spawn(file, args, { cwd: o.cwd, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+      child = spawn(program, args, { cwd: o.cwd, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
     } catch (err) {
       resolve({ code: null, timedOut: false, problem: `could not start ${file}: ${(err as Error).message}` });
       return;

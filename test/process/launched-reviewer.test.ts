@@ -5,6 +5,7 @@
 // names. The real clients: test/e2e/codex-review.e2e.test.ts. Here: the decision is read from that
 // run's own hook only while the run roz registered is open; a run roz did not register, or one that
 // has ended, decides nothing; the reviewer is read-only; one that decides nothing leaves the stop blocked.
+import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -144,5 +145,30 @@ describe('the reviewer roz starts at a Codex agent stop (built hook, stand-in re
     }
     expect(state().review.decision).toBeNull();
     expect(state().review.decision_history).toEqual([]);
+  });
+
+  it("the reviewer's client is found on a PATH without the project's folders: a `claude` planted in node_modules/.bin never runs (control: first on PATH)", async () => {
+    const t = setUp('issues');
+    const project = t.env.CLAUDE_PROJECT_DIR!;
+    // The honest stand-in as `claude` in a folder outside the project; the agent's plant in the project's node_modules/.bin, first on PATH.
+    const honest = join(project, '..', 'bin');
+    mkdirSync(honest);
+    const stand = join(honest, 'claude');
+    writeFileSync(stand, FAKE_CLIENT);
+    chmodSync(stand, 0o755);
+    const planted = join(project, 'node_modules', '.bin');
+    mkdirSync(planted, { recursive: true });
+    const ran = join(project, '..', 'planted-ran');
+    writeFileSync(join(planted, 'claude'), `#!/bin/sh\ntouch '${ran}'\n`);
+    chmodSync(join(planted, 'claude'), 0o755);
+    const { ROZ_CLAUDE: _, ...env } = t.env;
+    env.PATH = `${planted}:${honest}:${process.env.PATH}`;
+    // The control: that PATH finds the plant first.
+    expect(spawnSync('/bin/sh', ['-c', 'command -v claude'], { env, encoding: 'utf8' }).stdout.trim()).toBe(join(planted, 'claude'));
+    await runHook('UserPromptSubmit', t.payload('UserPromptSubmit', { prompt: '#roz greet' }), env);
+    const stop = await runHook('Stop', t.payload('Stop', { stop_hook_active: false }), env);
+    expect(existsSync(ran), stop.stdout + stop.stderr).toBe(false);
+    expect(stop.json?.decision).toBe('block');
+    expect(t.state().review.decision).toMatchObject({ kind: 'issues', message: 'fix the greeting' });
   });
 });

@@ -1,7 +1,5 @@
 // The supervised child (claude) in a pseudo-terminal: spawn, resize, signals,
 // and its exit code (128+N when a signal ended it, as a shell reports it).
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { loadPty } from './pty-module.js';
 
 export interface ChildPty {
@@ -23,20 +21,7 @@ export interface SpawnOptions {
   env: Record<string, string>;
 }
 
-/** The executable `cmd` resolves to on PATH, or null: a clear error beats a pty that dies at once. */
-export function resolveExecutable(cmd: string, path: string | undefined): string | null {
-  const ok = (p: string): boolean => {
-    try {
-      accessSync(p, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (cmd.includes('/')) return ok(cmd) ? cmd : null;
-  for (const dir of (path ?? '').split(delimiter)) if (dir && ok(join(dir, cmd))) return join(dir, cmd);
-  return null;
-}
+export { resolveExecutable } from '../../store/executable-path.js';
 
 const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 9: 'SIGKILL', 15: 'SIGTERM' };
 

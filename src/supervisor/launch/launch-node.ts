@@ -6,11 +6,12 @@
 // the sandbox. The plugin's own hooks.json keeps a bare `node` for standalone
 // use (`claude --plugin-dir`, an installed plugin): that is advisory, and the
 // run says so when it has to use it.
-import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { delimiter, isAbsolute, resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
 import { launchPlugin } from './http-launch.js';
 import { isClaudeCommand, rozPluginInstalled } from './launch-args.js';
+
+export { pathOutsideProject } from '../../store/executable-path.js';
 
 export interface LaunchNodeRequest {
   command: string;
@@ -45,27 +46,4 @@ export function launchPluginDir(
     notes.push(`could not prepare the plugin with node by absolute path (${(err as Error).message}): ${PATH_NOTE}`);
     return pluginDir;
   }
-}
-
-const realOr = (p: string): string => {
-  try {
-    return realpathSync.native(p);
-  } catch {
-    return p;
-  }
-};
-
-/**
- * PATH without the folders the agent can write: relative entries (the cwd)
- * and any inside the project (`npx` and npm scripts put node_modules/.bin
- * first). The client roz launches is looked up here, so a `claude` an
- * earlier session planted in node_modules/.bin is not what roz starts.
- */
-export function pathOutsideProject(path: string | undefined, project: string): string {
-  const root = realOr(project);
-  const inside = (d: string): boolean => d === root || d.startsWith(root.endsWith(sep) ? root : root + sep);
-  return (path ?? '')
-    .split(delimiter)
-    .filter((d) => d && isAbsolute(d) && !inside(realOr(d)))
-    .join(delimiter);
 }
