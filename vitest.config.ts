@@ -11,6 +11,7 @@ import SlowFirst from './test/helpers/slow-first.js';
 // process and e2e then share the workers, slowest files first. One project alone:
 // `npx vitest run --project unit` (or process, e2e).
 const tests = splitTests(import.meta.dirname);
+const FORKS = Math.max(3, availableParallelism() + 1);
 
 export default defineConfig({
   test: {
@@ -26,7 +27,7 @@ export default defineConfig({
     // Only the unit project runs in threads; they keep the modules they imported (src, ink)
     // from one file to the next, which makes that project about three times cheaper in CPU.
     // A unit test therefore leaves no module state behind. (The pool's setting, not a project's.)
-    poolOptions: { threads: { isolate: false } },
+    poolOptions: { threads: { isolate: false }, forks: { maxForks: FORKS } },
     // The run's own TMPDIR, removed at the end (leaked temp folders, the client's own included).
     globalSetup: ['test/helpers/private-tmpdir.ts'],
     // Each file's temp folders (test/helpers/temp-dir.ts) go when the file is done; with

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { on, say, startFakeApi, summarize, write, type FakeApi } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { killProcessesIn, killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
 import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
@@ -28,6 +28,8 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
   afterEach(async () => {
     if (term && running) killTree(term.pid);
     term = undefined;
+    // The background supervisor and its client outlive the screen's process: whatever still works in the test's folder.
+    if (dir) killProcessesIn(dir);
     await api?.close();
     api = undefined;
     // The killed client may still be writing into its home for a moment: retried, and

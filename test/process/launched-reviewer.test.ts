@@ -161,7 +161,8 @@ describe('the reviewer roz starts at a Codex agent stop (built hook, stand-in re
     const ran = join(project, '..', 'planted-ran');
     writeFileSync(join(planted, 'claude'), `#!/bin/sh\ntouch '${ran}'\n`);
     chmodSync(join(planted, 'claude'), 0o755);
-    const { ROZ_CLAUDE: _, ...env } = t.env;
+    const env: NodeJS.ProcessEnv = { ...t.env };
+    delete env.ROZ_CLAUDE;
     env.PATH = `${planted}:${honest}:${process.env.PATH}`;
     // The control: that PATH finds the plant first.
     expect(spawnSync('/bin/sh', ['-c', 'command -v claude'], { env, encoding: 'utf8' }).stdout.trim()).toBe(join(planted, 'claude'));

@@ -2,7 +2,7 @@
 // enough: the client runs each Bash command in a group of its own, so those
 // would survive a timed-out test. Descendants are found through /proc (Linux)
 // before anything is killed, since orphans get re-parented away from the tree.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
 function parentOf(pid: number): number | undefined {
   try {
@@ -75,5 +75,35 @@ export function killTree(pid: number): void {
   for (const p of seen) {
     tryKill(-p);
     tryKill(p);
+  }
+}
+
+/**
+ * SIGKILL every process (and what it started) working in `dir` or naming it on
+ * its command line: what a test left behind outside its own tree, such as the
+ * background supervisor `roz run` starts (re-parented away from the test's
+ * pty) and the clients under it.
+ */
+export function killProcessesIn(dir: string): void {
+  let pids: number[];
+  try {
+    pids = readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .map(Number);
+  } catch {
+    return;
+  }
+  const prefix = dir.endsWith('/') ? dir : `${dir}/`;
+  for (const pid of pids) {
+    if (pid === process.pid) continue;
+    let cwd = '';
+    let argv = '';
+    try {
+      cwd = readlinkSync(`/proc/${pid}/cwd`);
+      argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue; // gone, or not ours to read
+    }
+    if (cwd === dir || cwd.startsWith(prefix) || argv.includes(prefix)) killTree(pid);
   }
 }
