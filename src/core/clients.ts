@@ -36,6 +36,8 @@ export interface ClientDescriptor {
   refusal: 'permissionDecision' | 'decision';
   /** Whether its PreToolUse reads `permissionDecision: "allow"` (Codex reports it as an unsupported, failed hook: roz says nothing instead). */
   explicitAllow: boolean;
+  /** No read tool: what its shell's plain `cat`/`sed -n`/`head` show it counts as its read for the stale-file rule. */
+  shellReads?: true;
   /** An argument roz's launch puts on the client's command line only with the sandbox it configured (its hooks look for it among their ancestors). */
   sandboxMark?: string;
 }
@@ -63,6 +65,8 @@ const CODEX: ClientDescriptor = {
   explicitAllow: false,
   // core/codex-launch.ts: `-c default_permissions="roz"` selects roz's profile.
   sandboxMark: 'default_permissions="roz"',
+  // It has no read tool (docs/clients.md, stale files): an apply_patch is checked against what its shell showed it.
+  shellReads: true,
 };
 
 const GEMINI: ClientDescriptor = {

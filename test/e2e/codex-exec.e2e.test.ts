@@ -8,7 +8,8 @@
 // would switch hooks off, the user's Codex config and roz's store, each hidden
 // from roz's command parser so only Codex's sandbox stands in the way; patches
 // outside the workspace and into `.codex/`; a hook event forged from its shell;
-// and roz's hooks still judge its next call.
+// and roz's hooks still judge its next call. Stale files: a patch of a file
+// changed on disk since its shell showed it is refused, as Claude's Edit is.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -132,6 +133,54 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     // The session is codex's, in enforced mode (Codex's sandbox holds what roz asked).
     const sessions = readFileSync(join(ws.storage, 'sessions', readdirOne(join(ws.storage, 'sessions')), 'state.json'), 'utf8');
     expect(JSON.parse(sessions).enforcement).toMatchObject({ mode: 'enforced' });
+  }, 150_000);
+
+  test("stale files: a patch of a file changed on disk since the agent's shell showed it is refused with roz's reason, and goes through after a re-read", async () => {
+    const ws = createWorkspace({ ROZ_REVIEW_MODE: 'never' });
+    cleanups.push(ws.cleanup);
+    governedProject(ws);
+    const file = join(ws.repo, 'src', 'c.ts');
+    writeFileSync(file, 'export const one = 1;\nexport const two = 2;\nexport const three = 3;\n');
+    execFileSync('git', ['add', '-A'], { cwd: ws.repo, env: ws.env });
+    execFileSync('git', ['commit', '-q', '-m', 'c'], { cwd: ws.repo, env: ws.env });
+    const flag = join(ws.root, 'go.flag');
+    // Its context (the first two lines) still matches after the change below: Codex alone would apply it.
+    const patch = {
+      patch: '*** Begin Patch\n*** Update File: src/c.ts\n@@\n-export const one = 1;\n+export const one = 11;\n export const two = 2;\n*** End Patch\n',
+    };
+    const script: Array<string | { patch: string }> = [
+      'roz intent select INT-001',
+      "sed -n '1,20p' src/c.ts",
+      // While it waits, someone else (another session, the human) changes the file.
+      `while [ ! -f ${flag} ]; do sleep 0.1; done; echo waited`,
+      patch,
+      'cat src/c.ts',
+      patch,
+    ];
+    const api = await scripted(script);
+    cleanups.push(api.close);
+    const running = rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHome(ws, api.baseUrl) });
+    // The model asked for step 2 once step 1's output (and its PostToolUse hook) was back.
+    const deadline = Date.now() + 90_000;
+    while (!api.requests.some((r) => r.toolOutputs.length >= 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(file, 'export const one = 1;\nexport const two = 2;\nexport const three = 33;\n');
+    writeFileSync(flag, '');
+    const run = await running;
+    const why = `exit ${run.code}\nstderr:\n${run.stderr.slice(-4000)}`;
+    expect(run.code, why).toBe(0);
+    const out = (i: number): string => outputOf(api.requests, i);
+    expect(out(1), why).toContain('export const three = 3;');
+    expect(out(2)).toContain('waited');
+    // Refused before it ran, with the code and reason Claude Code's Edit gets, and the shell re-read to do.
+    expect(out(3)).toContain('[STALE_FILE] roz: src/c.ts changed on disk since you last read it');
+    expect(out(3)).toContain('Re-read it in your shell');
+    expect(out(4)).toContain('export const three = 33;');
+    // After the re-read, the same patch went through, on top of the other change.
+    expect(readFileSync(file, 'utf8')).toBe('export const one = 11;\nexport const two = 2;\nexport const three = 33;\n');
+    // One ledger record: the patch that ran; nothing for the refused one.
+    const ledgerFile = join(ws.repo, '.orchestration', 'agent_trace.jsonl');
+    const ledger = jsonLines<LedgerRecord>(existsSync(ledgerFile) ? readFileSync(ledgerFile, 'utf8') : '');
+    expect(ledger.map((r) => [r.metadata['dev.roz'].tool_name, r.files.map((f) => f.path)])).toEqual([['apply_patch', ['src/c.ts']]]);
   }, 150_000);
 
   test("attacks on roz's hooks and files through Codex's sandbox fail, and roz's hooks still judge the next call", async () => {

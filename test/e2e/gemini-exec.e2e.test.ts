@@ -2,7 +2,8 @@
 // against the scripted Gemini API, with roz's hooks in a system settings file
 // roz writes (GEMINI_CLI_SYSTEM_SETTINGS_PATH). Gemini's tool names map onto
 // roz's (run_shell_command is Bash, write_file is Write), a refusal reaches
-// Gemini as its own `decision: "deny"`, and the run says advisory out loud:
+// Gemini as its own `decision: "deny"`, a `replace` of a file changed since
+// its `read_file` is refused as stale, and the run says advisory out loud:
 // Gemini has no OS sandbox here.
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { execFileSync } from 'node:child_process';
@@ -91,6 +92,65 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
     expect(said(3)).toContain('nobody can answer under Gemini CLI');
     expect(said(4)).toContain("another coding client's project config (.codex/, .gemini/)");
     expect(readFileSync(join(ws.repo, '.gemini', 'settings.json'), 'utf8')).toContain('"hooks":{}');
+  }, 150_000);
+
+  test("stale files: replace of a file changed on disk since read_file is refused with roz's reason, and goes through after a new read_file", async () => {
+    const store = ownerOnlyTempDir('.roz-e2e-gemini-');
+    cleanups.push(() => rmSync(store, { recursive: true, force: true }));
+    const ws = createWorkspace({ ROZ_REVIEW_MODE: 'never', ROZ_STORAGE_PATH: store });
+    cleanups.push(ws.cleanup);
+    mkdirSync(join(ws.repo, '.orchestration'));
+    writeFileSync(
+      join(ws.repo, '.orchestration', 'active_intents.yaml'),
+      'active_intents:\n  - id: INT-001\n    name: Core\n    status: IN_PROGRESS\n    owned_scope: ["src/**"]\n',
+    );
+    const file = join(ws.repo, 'src', 'c.ts');
+    mkdirSync(join(ws.repo, 'src'));
+    writeFileSync(file, 'export const one = 1;\nexport const two = 2;\nexport const three = 3;\n');
+    execFileSync('git', ['add', '-A'], { cwd: ws.repo, env: ws.env });
+    execFileSync('git', ['commit', '-q', '-m', 'intents'], { cwd: ws.repo, env: ws.env });
+    const flag = join(ws.root, 'go.flag');
+    const replace = { call: 'replace', args: { file_path: file, instruction: 'one to eleven', old_string: 'one = 1;', new_string: 'one = 11;' } };
+    const script: GeminiReply[] = [
+      { call: 'run_shell_command', args: { command: 'roz intent select INT-001' } },
+      { call: 'read_file', args: { file_path: file } },
+      // While its shell waits, someone else changes a line its replace does not touch.
+      { call: 'run_shell_command', args: { command: `while [ ! -f ${flag} ]; do sleep 0.1; done; echo waited` } },
+      replace,
+      { call: 'read_file', args: { file_path: file } },
+      replace,
+    ];
+    const api = await startFakeGeminiApi([
+      ...script.map((reply, i) => ({ name: `step-${i}`, when: onGemini.afterResponses(i), reply })),
+      { name: 'done', when: onGemini.afterResponses(script.length), reply: { say: 'Done.' } },
+    ]);
+    cleanups.push(api.close);
+    const dir = join(ws.home, '.gemini');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+    const env = { ...ws.env, GEMINI_API_KEY: 'e2e-fake', GOOGLE_GEMINI_BASE_URL: api.baseUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const running = runToEnd(
+      process.execPath,
+      [ROZ_BIN, 'exec', '--', GEMINI_BIN, '-m', 'gemini-2.5-flash', '--yolo', '-p', 'do the work'],
+      ws.repo,
+      env,
+      120_000,
+    );
+    // read_file's result (after its AfterTool hook) went back to the model: change the file, then let the shell go on.
+    const deadline = Date.now() + 90_000;
+    while (!api.requests.some((r) => r.functionResponses.length >= 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    writeFileSync(file, 'export const one = 1;\nexport const two = 2;\nexport const three = 33;\n');
+    writeFileSync(flag, '');
+    const run = await running;
+    const why = `exit ${run.code}\nstderr:\n${run.stderr.slice(-4000)}`;
+    expect(run.code, why).toBe(0);
+    const said = (i: number): string => JSON.stringify(api.requests.find((r) => r.functionResponses.length === i + 1)?.functionResponses[i]?.response ?? '');
+    expect(said(2), why).toContain('waited');
+    expect(said(3)).toContain('[STALE_FILE] roz: src/c.ts changed on disk since you last read it');
+    expect(readFileSync(file, 'utf8')).toBe('export const one = 11;\nexport const two = 2;\nexport const three = 33;\n');
+    const ledgerFile = join(ws.repo, '.orchestration', 'agent_trace.jsonl');
+    const ledger = jsonLines<LedgerRecord>(existsSync(ledgerFile) ? readFileSync(ledgerFile, 'utf8') : '');
+    expect(ledger.map((r) => [r.metadata['dev.roz'].tool_name, r.files.map((f) => f.path)])).toEqual([['Edit', ['src/c.ts']]]);
   }, 150_000);
 
   test("refuses to start where Gemini would ignore roz's settings file (a store under /tmp): fails closed", async () => {

@@ -7,7 +7,7 @@ import type { HookInput } from '../hook-input.js';
 import { outsideProjectLine, outsideScopeLine, unknownWritesLine } from '../human-reason.js';
 import { mergeResults, result, type PolicyResult, type TraceNote, type Verdict } from '../verdict.js';
 import { formatProblems, type Intent, type IntentsParse } from './intents.js';
-import { FILE_TOOLS, mutationOf, type Mutation, type WriteAnalyzer, type WriteTarget } from './mutations.js';
+import { FILE_TOOLS, mutationOf, PATCH_TOOLS, type Mutation, type WriteAnalyzer, type WriteTarget } from './mutations.js';
 import { literalGlob, literalTreeGlob } from './literal-glob.js';
 import { intentLine, selectHint, SELECT_HOW } from './render.js';
 import { isInside, resolvePath, scopeMatcher, type PathContext, type ResolvedPath } from './scope.js';
@@ -93,7 +93,8 @@ export function intentsOnPreToolUse(gov: GovernanceState, input: HookInput<'PreT
   if (mutation.unknown.length > 0) return unknownWrites(mutation, what, intent, guard);
   const outside = outsideScope(governed, intent);
   if (outside.length > 0) return mergeResults(outsideScopeAsk(outside, what, intent, ctx), guard);
-  if (FILE_TOOLS.has(mutation.tool)) return staleFile(governed, gov, ctx) ?? guard;
+  // A patch (Codex's apply_patch) is judged as its client's file tools are: against the agent's last read or write.
+  if (FILE_TOOLS.has(mutation.tool) || PATCH_TOOLS.has(mutation.tool)) return staleFile(governed, gov, ctx, mutation.tool) ?? guard;
   return guard;
 }
 
@@ -265,7 +266,9 @@ function outsideScopeAsk(outside: Resolved[], what: string, intent: Intent, ctx:
 }
 
 /** A file tool's target that changed on disk since the agent last read or wrote it: refused until it reads it again. */
-function staleFile(governed: Resolved[], gov: GovernanceState, ctx: GovernanceContext): PolicyResult | null {
+function staleFile(governed: Resolved[], gov: GovernanceState, ctx: GovernanceContext, tool: string): PolicyResult | null {
+  // A client with no read tool reads in its shell (core/governance/shell-reads.ts).
+  const reread = PATCH_TOOLS.has(tool) ? 'Re-read it in your shell (`cat` or `sed -n`)' : 'Re-read it with the Read tool';
   for (const { path } of governed) {
     const known = gov.files[path.real];
     if (!known) continue;
@@ -273,7 +276,7 @@ function staleFile(governed: Resolved[], gov: GovernanceState, ctx: GovernanceCo
     return deny(
       'STALE_FILE',
       `${path.rel ?? path.real} changed on disk since you last ${known.via === 'read' ? 'read' : 'wrote'} it (${known.at}); ` +
-        'someone else (another session or the human) edited it. Re-read it with the Read tool, then make your change on the current content.',
+        `someone else (another session or the human) edited it. ${reread}, then make your change on the current content.`,
       [{ type: 'StaleFile', path: path.real }],
       `${path.rel ?? path.real} changed on disk since the agent ${known.via === 'read' ? 'read' : 'wrote'} it`,
     );

@@ -14,6 +14,8 @@ import { isSelectIntentTool } from '../../core/governance/mutations.js';
 import type { ProjectView } from '../../core/governance/policy.js';
 import { sessionSummary } from '../../core/governance/render.js';
 import { resolvePath } from '../../core/governance/scope.js';
+import { shellReads } from '../../core/governance/shell-reads.js';
+import { hookClient } from '../../core/clients.js';
 import { governanceOf, rememberFile, selectIntent, type GovernanceState } from '../../core/governance/state.js';
 import { rethrowNotLoaded } from '../../core/on-demand.js';
 import { appendLesson, readLessonsFile } from '../../store/orchestration.js';
@@ -78,7 +80,9 @@ export function governanceOnPostToolUse(
       if (h) rememberFile(gov, real, h, 'read', deps.now);
       return result();
     }
-    return recordMutation(gov, state, post, project, paths, root, deps);
+    const recorded = recordMutation(gov, state, post, project, paths, root, deps);
+    if (post.tool_name === 'Bash' && hookClient(deps.env).shellReads) rememberShellReads(gov, post, paths, deps);
+    return recorded;
   } catch (err) {
     rethrowNotLoaded(err);
     return result(
@@ -86,6 +90,21 @@ export function governanceOnPostToolUse(
       [{ type: 'GovernanceError', error: (err as Error).message }],
       [`roz: could not record this change in .orchestration (${(err as Error).message}); the change itself went through.`],
     );
+  }
+}
+
+/**
+ * A client with no read tool (Codex) reads files in its shell: what a plain
+ * `cat`/`sed -n`/`head` showed it counts as its read (core/governance/shell-reads.ts),
+ * hashed from the disk by this hook, after the command ran.
+ */
+function rememberShellReads(gov: GovernanceState, post: HookInput<'PostToolUse'>, paths: ReturnType<typeof pathContext>, deps: GovernanceDeps): void {
+  const command = post.tool_input.command;
+  if (typeof command !== 'string') return;
+  for (const file of shellReads(analysis(command))) {
+    const real = resolvePath(file, paths).real;
+    const h = hashFile(real);
+    if (h) rememberFile(gov, real, h, 'read', deps.now);
   }
 }
 

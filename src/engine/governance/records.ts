@@ -7,7 +7,7 @@ import type { HookInput } from '../../core/hook-input.js';
 import type { SessionState } from '../../core/session-state.js';
 import { result, type PolicyResult } from '../../core/verdict.js';
 import { classifyFileChange, classifyRecord } from '../../core/governance/classify.js';
-import { FILE_TOOLS, mutationOf } from '../../core/governance/mutations.js';
+import { FILE_TOOLS, mutationOf, PATCH_TOOLS } from '../../core/governance/mutations.js';
 import type { ProjectView } from '../../core/governance/policy.js';
 import { changedRanges, rangeHash, splitLines } from '../../core/governance/ranges.js';
 import { isInside, resolvePath, type PathContext } from '../../core/governance/scope.js';
@@ -168,9 +168,13 @@ export function recordMutation(
     const before = isFileTool && typeof response.originalFile === 'string' ? response.originalFile : null;
     if (after !== null) {
       const h = sha256(after);
-      // Bash writes refresh only files the agent already holds, so a later Edit is not called stale by its own write.
-      if (isFileTool || gov.files[p.real]) rememberFile(gov, p.real, h, 'write', deps.now);
+      // Bash writes refresh only files the agent already holds, so a later Edit is not called stale by its own write;
+      // a patch, like a file tool, makes the agent hold what it wrote.
+      if (isFileTool || PATCH_TOOLS.has(mutation.tool) || gov.files[p.real]) rememberFile(gov, p.real, h, 'write', deps.now);
       fileHashes[p.rel] = `sha256:${h}`;
+    } else if (PATCH_TOOLS.has(mutation.tool)) {
+      // Deleted (or moved away) by its own patch: nothing left to be stale against.
+      delete gov.files[p.real];
     }
     const patch = isFileTool ? response.structuredPatch : undefined;
     const ranges = after === null ? [] : changedRanges(before, after, patch);
