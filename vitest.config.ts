@@ -19,14 +19,18 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // At least two test files at a time (vitest's default, one fewer than the cores, is a
-    // single worker on CI's 2 cores). The suite's time is CPU (the real client starting,
-    // hook processes, git), so two workers keep both cores busy. Files share nothing: each
-    // makes its own temp folders and bundles (test/supervisor/helpers/bundle.ts).
+    // single worker on CI's 2 cores). Files share nothing: each makes its own temp folders and
+    // bundles (test/supervisor/helpers/bundle.ts).
     maxWorkers: Math.max(2, availableParallelism() - 1),
     minWorkers: 1,
     // Only the unit project runs in threads; they keep the modules they imported (src, ink)
     // from one file to the next, which makes that project about three times cheaper in CPU.
     // A unit test therefore leaves no module state behind. (The pool's setting, not a project's.)
+    // The process and e2e files (forks) wait more than they compute: a real client spends most of a
+    // run idle (its start, the model's turns, hooks), and a full run on 2 cores used ~1.2-1.5 of
+    // them (ROZ_TEST_CPU_LOG). So they get one fork more than the cores, at least three.
+    // (The unit project's threads stay at maxWorkers: tinypool ended a 3-thread run with
+    // "Terminating worker thread" when the forks took over.)
     poolOptions: { threads: { isolate: false }, forks: { maxForks: FORKS } },
     // The run's own TMPDIR, removed at the end (leaked temp folders, the client's own included).
     globalSetup: ['test/helpers/private-tmpdir.ts'],
