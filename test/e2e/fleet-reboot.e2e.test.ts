@@ -9,7 +9,7 @@
 // in its pane reaches the model with its earlier exchange in the request, and
 // no first prompt is ever sent twice.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { type Dirent, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
@@ -29,11 +29,23 @@ const AGENTS = {
 /** Whether the client's session transcripts (`*.jsonl` under its config directory in `home`) hold every text. */
 function transcriptsHold(home: string, texts: readonly string[]): boolean {
   const all: string[] = [];
+  // The clients write there as we look: a lock folder or a file that goes between the listing and the read is skipped.
   const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
       const p = join(d, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl')) all.push(readFileSync(p, 'utf8'));
+      else if (e.name.endsWith('.jsonl'))
+        try {
+          all.push(readFileSync(p, 'utf8'));
+        } catch {
+          // gone meanwhile
+        }
     }
   };
   walk(home);
