@@ -21,22 +21,13 @@ import { startFakeResponsesApi, type FakeResponsesApi, type ResponsesRequest } f
 import { killTree } from './harness/kill-tree.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { REPO_ROOT, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
+import { until } from './harness/until.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
 const MODEL = 'gpt-5-fake';
 const TUI_REASON = 'keep the build';
 const CLI_REASON = 'no escalation';
-
-async function until<T>(what: string, ms: number, probe: () => T | null | undefined | false, dump: () => string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${dump()}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)", () => {
   let term: PtyScreen | undefined;

@@ -19,19 +19,10 @@ import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen
 import { killTree } from './harness/kill-tree.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { claudeBin, REPO_ROOT, ROZ_BIN, ROZ_PATH_CLIENTS } from './harness/workspace.js';
+import { until } from './harness/until.js';
 
 const INHERITED = ['PATH', 'LANG', 'LC_ALL', 'USER', 'LOGNAME', 'TZ'];
 const HOTKEY = '\x1d';
-
-async function until<T>(what: string, ms: number, probe: () => T | null | undefined | false, dump: () => string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${dump()}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 describe.sequential.each(ROZ_PATH_CLIENTS)('npm run demo -- --fleet --mixed: Claude Code %s and Codex CLI agents, scripted models', (client) => {
   let term: PtyScreen | undefined;
@@ -75,6 +66,7 @@ describe.sequential.each(ROZ_PATH_CLIENTS)('npm run demo -- --fleet --mixed: Cla
         return q.status === 0 ? (JSON.parse(q.stdout) as Entry[]).find((e) => e.agent === CODEX_AGENT.name) : null;
       },
       dump,
+      500, // each look starts roz processes: every half second, as before
     );
     expect(cx.summary).toContain('deletes the tree build/');
     expect(existsSync(fleetWorktree(p, CODEX_AGENT.name))).toBe(true);
@@ -103,6 +95,7 @@ describe.sequential.each(ROZ_PATH_CLIENTS)('npm run demo -- --fleet --mixed: Cla
         return null;
       },
       dump,
+      500, // each look starts roz processes: every half second, as before
     );
     expect(decided.d).toMatchObject({ decided_by: 'human', decision: 'deny', code: 'DESTRUCTIVE_BLOCKED' });
     expect((JSON.parse(roz('debug', decided.sid, '--json').stdout) as { enforcement?: string }).enforcement).toBe('enforced');

@@ -24,6 +24,7 @@ import { killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { claudeBin, REPO_ROOT, ROZ_BIN, ROZ_PATH_CLIENTS, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { until } from './harness/until.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
@@ -62,16 +63,6 @@ const CX_SCRIPT = [
   { shell: `(${ATTACK}) > src/attack.log 2>&1`, yieldMs: 500 },
   { shell: 'rm -rf src/gen' },
 ];
-
-async function until<T>(what: string, ms: number, probe: () => T | null | undefined | false, dump: () => string): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${dump()}`);
-    await new Promise((r) => setTimeout(r, 300));
-  }
-}
 
 interface LedgerRecord {
   files: Array<{ path: string; conversations: Array<{ contributor?: { model_id?: string } }> }>;

@@ -8,41 +8,19 @@
 // newest pin alone.
 import { execFileSync, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { bash, on, reply, say, startFakeApi } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { descendantsOf, killTree, parentOf } from './harness/kill-tree.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { rozTrace } from './harness/roz.js';
+import { until } from './harness/until.js';
 import { clientEnv } from './harness/run-print.js';
 import { claudeBin, FIXTURES_DIR, ROZ_BIN, ROZ_PATH_CLIENTS, ROZ_PLUGIN_DIR } from './harness/workspace.js';
 
 const FORGE = join(FIXTURES_DIR, 'forge-object.py');
 const COMMITTED = 'echo committed\n';
-
-/** The client's direct child of `pid` (roz exec runs it with inherited stdio: a plain child process). */
-function childOf(pid: number): number | null {
-  for (const d of readdirSync('/proc')) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (ppid === pid) return Number(d);
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return null;
-}
-
-async function until(what: string, ok: () => boolean, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!ok()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe.each(ROZ_PATH_CLIENTS)('objects an agent left staged when its client was killed, client %s', (client) => {
   const workspace = workspacePerTest();
@@ -82,10 +60,16 @@ describe.each(ROZ_PATH_CLIENTS)('objects an agent left staged when its client wa
     child.stdout.resume();
     const closed = new Promise<number | null>((r) => child.once('close', (code) => r(code)));
     try {
-      await until('the agent to stage its commit and forgery', () => existsSync(join(ws.repo, 'staged.flag')), 120_000);
+      await until(
+        'the agent to stage its commit and forgery',
+        120_000,
+        () => existsSync(join(ws.repo, 'staged.flag')),
+        () => `\nstderr:\n${stderr}`,
+      );
       // Staged, not yet in the repository: the human's git cannot read the agent's commit.
       expect(() => git('cat-file', '-e', 'HEAD^{commit}')).toThrow();
-      const claude = childOf(child.pid!);
+      // The client under roz exec: its direct child (inherited stdio, no pty).
+      const claude = descendantsOf(child.pid!).find((p) => parentOf(p) === child.pid) ?? null;
       expect(claude, 'the client under roz exec').not.toBeNull();
       process.kill(claude!, 'SIGKILL');
       await closed;

@@ -4,7 +4,8 @@
 // before anything is killed, since orphans get re-parented away from the tree.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 
-function parentOf(pid: number): number | undefined {
+/** The parent of `pid` (undefined once it is gone). */
+export function parentOf(pid: number): number | undefined {
   try {
     // /proc/PID/stat: "pid (comm) state ppid ..."; comm may contain spaces and parens.
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
@@ -15,15 +16,19 @@ function parentOf(pid: number): number | undefined {
   }
 }
 
-export function descendantsOf(root: number): number[] {
-  let pids: number[];
+/** Every process id /proc lists now (none where there is no /proc). */
+function allPids(): number[] {
   try {
-    pids = readdirSync('/proc')
+    return readdirSync('/proc')
       .filter((d) => /^\d+$/.test(d))
       .map(Number);
   } catch {
     return [];
   }
+}
+
+export function descendantsOf(root: number): number[] {
+  const pids = allPids();
   const children = new Map<number, number[]>();
   for (const pid of pids) {
     const ppid = parentOf(pid);
@@ -85,16 +90,8 @@ export function killTree(pid: number): void {
  * pty) and the clients under it.
  */
 export function killProcessesIn(dir: string): void {
-  let pids: number[];
-  try {
-    pids = readdirSync('/proc')
-      .filter((d) => /^\d+$/.test(d))
-      .map(Number);
-  } catch {
-    return;
-  }
   const prefix = dir.endsWith('/') ? dir : `${dir}/`;
-  for (const pid of pids) {
+  for (const pid of allPids()) {
     if (pid === process.pid) continue;
     let cwd = '';
     let argv = '';

@@ -1,0 +1,14 @@
+// Waiting in a scenario for something the test cannot be told about (a file,
+// a queue entry, a request the fake model saw): poll until the probe gives a
+// value, or fail naming what was awaited, with the run's dump.
+
+/** The probe's first truthy value, polled every `everyMs`; throws after `ms` with `what` and `dump()`. */
+export async function until<T>(what: string, ms: number, probe: () => T | null | undefined | false, dump: () => string = () => '', everyMs = 300): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}${dump()}`);
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+}
