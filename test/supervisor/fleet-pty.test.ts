@@ -135,11 +135,12 @@ describe('a fleet in one roz run (pty, built CLI)', () => {
     expect(told).toContain('\x07');
     expect(told).toMatch(/\x1b\]9;roz: b waits for you: Bash: deletes the tree build\/\x07/);
     // The [notify] command ran once, for b's request.
+    // Complete lines only: the command may be writing its line as we look (a fresh-clone run read an empty file once).
     const notified = () =>
       existsSync(join(top, 'notified.jsonl'))
         ? readFileSync(join(top, 'notified.jsonl'), 'utf8')
-            .trim()
             .split('\n')
+            .slice(0, -1)
             .map((l) => JSON.parse(l))
         : [];
     await pty.waitFor(() => notified().length > 0, 'the [notify] command to run', 10_000);
