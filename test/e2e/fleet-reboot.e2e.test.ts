@@ -17,10 +17,12 @@ import { on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-a
 import { descendantsOf, killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const HOTKEY = '\x1d';
+/** What the client adds to a resumed conversation it takes for an interrupted turn (its CLAUDE_CODE_RESUME_PROMPT default). */
+const CLIENT_RESUME_PROMPT = 'Continue from where you left off.';
 const AGENTS = {
   a: { task: 'A-TASK: remember the word FALCON', first: 'A-FIRST: noted FALCON.', again: 'A-AGAIN: which word?', second: 'A-SECOND: it was FALCON.' },
   b: { task: 'B-TASK: remember the word PELICAN', first: 'B-FIRST: noted PELICAN.', again: 'B-AGAIN: which word?', second: 'B-SECOND: it was PELICAN.' },
@@ -217,7 +219,15 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
           .messages.map((m) => m.text)
           .join('\n');
         expect(texts, summarize(api!.requests)).toContain(AGENTS[n].task);
-        expect(texts).toContain(AGENTS[n].first);
+        // The earlier answer is in the request, except that the oldest pin, resumed interactively,
+        // sometimes loads the conversation without its last answer and says so in the request
+        // with its own interrupted-turn prompt (a run kept on 2.1.197: the transcript held the
+        // answer and the turn's end; the same file resumed again, in print mode or in a pty,
+        // loaded it whole). Either way it is the same conversation: the task is in it, above.
+        if (!texts.includes(AGENTS[n].first)) {
+          expect(client, `${n}: the earlier answer is missing from the resumed conversation`).toBe(OLDEST_CLIENT);
+          expect(texts).toContain(CLIENT_RESUME_PROMPT);
+        }
       }
       // Each first prompt reached the model once (side requests, e.g. the client's title, aside).
       for (const n of ['a', 'b'] as const) {
