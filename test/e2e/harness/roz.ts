@@ -21,11 +21,14 @@ export function rozReviewerMarker(): string {
   return heading.trim();
 }
 
-/** Fails loudly (never skips) when roz is not built. */
+let rozBuiltChecked = false;
+/** Fails loudly (never skips) when roz is not built; asks the CLI once per test process. */
 export function assertRozBuilt(): void {
   if (!existsSync(ROZ_BIN)) throw new Error(`roz CLI missing at ${ROZ_BIN}`);
+  if (rozBuiltChecked) return;
   const probe = rozCli({ repo: process.cwd(), env: process.env }, ['--help']);
   if (probe.code !== 0) throw new Error(`\`node bin/roz --help\` failed (exit ${probe.code}); run \`npm run build\`.\n${probe.stderr}`);
+  rozBuiltChecked = true;
 }
 
 // --- views of the roz CLI ----------------------------------------------------
@@ -61,6 +64,18 @@ export interface TraceEvent {
 
 export const rozState = (ws: Workspace, sessionId: string): RozState => rozJson<RozState>(ws, ['debug', sessionId]);
 export const rozTrace = (ws: Workspace, sessionId: string): TraceEvent[] => rozJson<TraceEvent[]>(ws, ['trace', sessionId]);
+
+// A failure message's view of the same, read from the store's files in this process: `why()`
+// is an assertion's message argument, built before every expect (passing or not), and two roz
+// CLI processes for each were a third of a review scenario's CPU.
+const sessionDir = (ws: Pick<Workspace, 'storage'>, sessionId: string): string => join(ws.storage, 'sessions', sessionId);
+const storedState = (ws: Pick<Workspace, 'storage'>, sessionId: string): RozState =>
+  JSON.parse(readFileSync(join(sessionDir(ws, sessionId), 'state.json'), 'utf8')) as RozState;
+const storedTrace = (ws: Pick<Workspace, 'storage'>, sessionId: string): TraceEvent[] =>
+  readFileSync(join(sessionDir(ws, sessionId), 'trace.jsonl'), 'utf8')
+    .split('\n')
+    .filter((l) => l.trim())
+    .map((l) => JSON.parse(l) as TraceEvent);
 
 export interface RozStats {
   sessions: number;
@@ -177,7 +192,7 @@ export async function runRoz(opts: Omit<PrintRunOptions, 'pluginDir'>): Promise<
     trace: () => rozTrace(ws, sessionId),
     why: () =>
       `${describeRun(run)}\n--- roz debug:\n${safe(() => {
-        const { review } = rozState(ws, sessionId);
+        const { review } = storedState(ws, sessionId);
         return {
           status: review.status,
           enabled: review.enabled,
@@ -187,7 +202,7 @@ export async function runRoz(opts: Omit<PrintRunOptions, 'pluginDir'>): Promise<
           breaker: review.breaker,
           attempts: review.attempts,
         };
-      })}\n--- roz trace:\n${safe(() => traceDigest(rozTrace(ws, sessionId)))}`,
+      })}\n--- roz trace:\n${safe(() => traceDigest(storedTrace(ws, sessionId)))}`,
   };
 }
 

@@ -33,9 +33,13 @@ export function startPtyScreen(file: string, args: string[], opts: { cols: numbe
   let done = false;
   const exited = new Promise<number>((resolve) =>
     proc.onExit(({ exitCode }) => {
-      done = true;
-      listeners.forEach((l) => l());
-      resolve(exitCode);
+      // Settled once the terminal has parsed every byte before the exit: xterm parses writes
+      // later, and a screen read right after `exited` saw a blank screen (a last message lost).
+      term.write('', () => {
+        done = true;
+        listeners.forEach((l) => l());
+        resolve(exitCode);
+      });
     }),
   );
   const row = (y: number): string => term.buffer.active.getLine(term.buffer.active.viewportY + y)?.translateToString(true) ?? '';
