@@ -229,7 +229,7 @@ const fleetLoadedRows = (k) => {
   ];
 };
 if (fleetLoadOnly) {
-  const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
+  const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy, quick ? 'niced' : 'full']);
   const lines = fleetLoadedRows(loaded);
   console.log(lines.join('\n'));
   save(quick ? 'fleet-load-quick' : 'fleet-load', { when: new Date().toISOString(), machine, quick, fleet_keys_loaded: loaded }, lines);
@@ -239,7 +239,7 @@ if (fleetLoadOnly) {
 if (fleetOnly) {
   const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
   const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
-  const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
+  const loaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy, quick ? 'niced' : 'full']);
   const load = readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const lines = [...fleetRows(fleet), ...fleetKeysRows(fleetKeys), ...fleetLoadedRows(loaded), `load average at the end: ${load}`];
   console.log(lines.join('\n'));
@@ -607,7 +607,7 @@ const guard = section('guard', [N.shell]);
 const supervised = section('supervised', [N.supervised]);
 const fleet = section('fleet', [N.fleetAgents, N.fleetAsks, quick ? 'no-warm-up' : 'warm-up']);
 const fleetKeys = section('fleet-keys', [N.fleetAgents, N.fleetKeys, root]);
-const fleetKeysLoaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy]);
+const fleetKeysLoaded = section('fleet-keys-loaded', [N.fleetAgents, N.fleetKeys, root, N.fleetBusy, quick ? 'niced' : 'full']);
 const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
 const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);

@@ -27,7 +27,7 @@ switch (section) {
     process.exit(0);
     break;
   case 'fleet-keys-loaded':
-    print(await (await import('./fleet-keys.js')).fleetKeysLoaded(num(0), num(1), args[2]!, num(3)));
+    print(await (await import('./fleet-keys.js')).fleetKeysLoaded(num(0), num(1), args[2]!, num(3), args[4] === 'niced'));
     process.exit(0);
     break;
   case 'fleet-server':

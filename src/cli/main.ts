@@ -15,6 +15,13 @@ import { registerSettingsCommands } from './program/settings.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
 import { rozVersion } from '../core/version.js';
 
+/**
+ * Commands that load no on-demand module up front: the MCP server loads them in the tool calls that
+ * read intents (it starts with every client session, and loading the shell parser it never uses was a
+ * fifth of its start); queue, approve and block only talk to the supervisor's control socket.
+ */
+const SELF_LOADING: ReadonlySet<string> = new Set(['mcp', 'queue', 'approve', 'block']);
+
 export function buildProgram(): Command {
   const program = new Command('roz')
     .description('Keeps AI coding agents honest: a review gate and governance for Claude Code.')
@@ -23,8 +30,9 @@ export function buildProgram(): Command {
     .enablePositionalOptions()
     .exitOverride()
     // Hooks load some modules only when a call needs them (core/on-demand.ts);
-    // a command is one process that may need any of them, so it loads them all first.
-    .hook('preAction', () => loadAllOnDemand());
+    // a command is one process that may need any of them, so it loads them all first,
+    // except the few that never judge (SELF_LOADING).
+    .hook('preAction', (_program, action) => (SELF_LOADING.has(action.name()) && action.parent === program ? undefined : loadAllOnDemand()));
 
   // One module per command group (program/*.ts); the order here is the order `roz --help` lists them.
   registerHookCommand(program);
