@@ -61,6 +61,20 @@ describe("stale files under Codex CLI 0.169.0's hooks", () => {
     expect(codexDecision(fresh).permissionDecision ?? 'none', fresh.stdout + fresh.stderr).not.toBe('deny');
   });
 
+  it('a search that printed lines of the file is its read (rg -n); one that printed only names (rg -l) is not, so that patch is not checked', async () => {
+    const { proj, file, bash, patch } = await setup();
+    await bash('PostToolUse', 'rg -n -C 2 one src/auth/a.ts | head -40');
+    writeFileSync(file, CHANGED);
+    const stale = await patch('src/auth/a.ts');
+    expect(codexDecision(stale).permissionDecisionReason ?? '', stale.stdout + stale.stderr).toMatch(
+      /^\[STALE_FILE\] roz: src\/auth\/a\.ts changed on disk since you last read it/,
+    );
+    await bash('PostToolUse', 'grep -l one src/auth/b.ts');
+    writeFileSync(join(proj.root, 'src/auth/b.ts'), CHANGED);
+    const unseen = await patch('src/auth/b.ts');
+    expect(codexDecision(unseen).permissionDecision ?? 'none', unseen.stdout + unseen.stderr).not.toBe('deny');
+  });
+
   it("holds a file its own patch wrote; a file its shell only sent elsewhere is not checked (as Claude Code's Bash)", async () => {
     const { proj, file, env, bash, patch } = await setup();
     // Codex applied its patch, then its PostToolUse: the agent holds what it wrote, and a change after that is stale.

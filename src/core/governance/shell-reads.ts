@@ -20,6 +20,94 @@ const READERS: Readonly<Record<string, ReadonlySet<string>>> = {
   sed: new Set(['-e', '-f', '-l']),
 };
 
+/**
+ * Searchers: the lines of each named file that match, which the agent then patches from, as it would
+ * from `sed -n`. Options that take a value, and those whose output shows no line of the file (names,
+ * counts, nothing, only the matched part, a rewritten line) or runs another program on it (`--pre`).
+ */
+interface Searcher {
+  valued: ReadonlySet<string>;
+  shortValued: string;
+  hides: ReadonlySet<string>;
+  shortHides: string;
+}
+const GREP: Searcher = {
+  valued: new Set([
+    '--regexp',
+    '--file',
+    '--max-count',
+    '--after-context',
+    '--before-context',
+    '--context',
+    '--directories',
+    '--devices',
+    '--include',
+    '--exclude',
+    '--exclude-dir',
+    '--exclude-from',
+    '--label',
+    '--binary-files',
+    '--group-separator',
+  ]),
+  shortValued: 'efmABCdD',
+  hides: new Set(['--files-with-matches', '--files-without-match', '--count', '--quiet', '--silent', '--only-matching', '--null-data']),
+  shortHides: 'lLcqoz',
+};
+const RG: Searcher = {
+  valued: new Set([
+    '--regexp',
+    '--file',
+    '--glob',
+    '--iglob',
+    '--max-count',
+    '--after-context',
+    '--before-context',
+    '--context',
+    '--type',
+    '--type-not',
+    '--type-add',
+    '--type-clear',
+    '--encoding',
+    '--max-depth',
+    '--sort',
+    '--sortr',
+    '--colors',
+    '--color',
+    '--context-separator',
+    '--field-context-separator',
+    '--field-match-separator',
+    '--path-separator',
+    '--threads',
+    '--max-filesize',
+    '--ignore-file',
+    '--engine',
+    '--dfa-size-limit',
+    '--regex-size-limit',
+    '--max-columns',
+    '--pre-glob',
+    '--hostname-bin',
+    '--hyperlink-format',
+    '--generate',
+  ]),
+  shortValued: 'efgmABCtTEjMd',
+  hides: new Set([
+    '--files',
+    '--files-with-matches',
+    '--files-without-match',
+    '--count',
+    '--count-matches',
+    '--quiet',
+    '--only-matching',
+    '--replace',
+    '--pre',
+    '--type-list',
+    '--json',
+    '--null-data',
+  ]),
+  shortHides: 'lcqor',
+};
+const SEARCHERS: Readonly<Record<string, Searcher>> = { grep: GREP, egrep: GREP, fgrep: GREP, rg: RG };
+
 const MOVES = new Set(['cd', 'pushd', 'popd']);
 
 export function shellReads(a: ShellAnalysis): string[] {
@@ -40,18 +128,21 @@ function shown(c: SimpleCommand, all: readonly SimpleCommand[]): boolean {
     if (frame.kind !== 'pipeline') return false;
     return all.every((o) => {
       const f = o.nesting.find((x) => x.id === frame.id);
-      return !f || (f.index ?? 0) <= (frame.index ?? 0) || o.name in READERS;
+      return !f || (f.index ?? 0) <= (frame.index ?? 0) || o.name in READERS || o.name in SEARCHERS;
     });
   });
 }
 
 function readsOf(c: SimpleCommand): string[] {
-  const valued = READERS[c.name];
-  if (!valued || c.opaque || c.argsFromStdin) return [];
+  if (c.opaque || c.argsFromStdin) return [];
   // `cat f > g`: the agent did not see f's content.
   if (c.redirects.some((r) => (r.op === '>' || r.op === '>>' || r.op === '>|' || r.op === '&>' || r.op === '&>>') && (r.fd ?? 1) === 1)) return [];
   const args = c.argv.slice(1);
   const words: Array<{ w: string; known: boolean }> = args.map((w, i) => ({ w, known: !c.dynamic[i + 1] && !c.glob[i + 1] }));
+  const searcher = SEARCHERS[c.name];
+  if (searcher) return searchedFiles(words, searcher);
+  const valued = READERS[c.name];
+  if (!valued) return [];
   if (c.name === 'sed' && args.some((w) => /^-[a-zA-Z]*i/.test(w) || w.startsWith('--in-place'))) return [];
   let script = c.name === 'sed' && !args.some((w) => w === '-e' || w === '-f' || /^--(expression|file)=/.test(w));
   const files: string[] = [];
@@ -74,4 +165,44 @@ function readsOf(c: SimpleCommand): string[] {
     files.push(w);
   }
   return files;
+}
+
+/** The files named to `grep`/`rg` whose matching lines it prints: none when its output hides them. */
+function searchedFiles(words: ReadonlyArray<{ w: string; known: boolean }>, o: Searcher): string[] {
+  // grep and rg take options after their operands too: a word known only at run time (`$FLAGS`, a
+  // glob matching a file named `-l`) could be one that hides the lines.
+  if (words.some((x) => !x.known)) return [];
+  const operands: string[] = [];
+  let patternGiven = false;
+  let optionsDone = false;
+  for (let i = 0; i < words.length; i++) {
+    const { w } = words[i]!;
+    if (!optionsDone && w === '--') {
+      optionsDone = true;
+      continue;
+    }
+    if (!optionsDone && w.startsWith('--')) {
+      const name = w.split('=')[0]!;
+      if (o.hides.has(name)) return [];
+      if (name === '--regexp' || name === '--file') patternGiven = true;
+      if (o.valued.has(name) && !w.includes('=')) i++;
+      continue;
+    }
+    if (!optionsDone && w.startsWith('-') && w !== '-') {
+      // A cluster (`-rn`, `-C3`, `-A 3`): letters until one that takes a value, which takes the rest or the next word.
+      for (let j = 1; j < w.length; j++) {
+        const letter = w[j]!;
+        if (o.shortHides.includes(letter)) return [];
+        if (o.shortValued.includes(letter)) {
+          if (letter === 'e' || letter === 'f') patternGiven = true;
+          if (j === w.length - 1) i++;
+          break;
+        }
+      }
+      continue;
+    }
+    operands.push(w);
+  }
+  const files = patternGiven ? operands : operands.slice(1);
+  return files.filter((f) => f !== '-');
 }
