@@ -8,16 +8,15 @@
 // the human presses `a`, the command runs (build/ is gone), the model hears
 // the result, and the session records the human's decision, from the keys.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { controlKey, findControlRecords } from '../../src/store/control-record.js';
-import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { bash, on, say, startFakeApi, summarize } from './harness/fake-api.js';
+import { ptyWorlds } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
-import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const TASK = 'ATTACH-TASK: clean the build folder';
@@ -33,22 +32,9 @@ const alive = (pid: number): boolean => {
 };
 
 describe.sequential('the TUI closed with a request pending; roz attach answers it (real clients, scripted model, pty)', () => {
-  const terms: PtyScreen[] = [];
-  let supervisor: number | undefined;
-  /** Finds the supervisors still filed for this test's project (one whose TUI died before the test noted it). */
-  let filed: (() => number[]) | undefined;
-  let dir: string | undefined;
-  let api: FakeApi | undefined;
-  afterEach(async () => {
-    for (const t of terms.splice(0)) killTree(t.pid);
-    // The background supervisor is nobody's child once its TUI died: it and its client go here.
-    for (const pid of [...(supervisor !== undefined ? [supervisor] : []), ...(filed?.() ?? [])]) if (alive(pid)) killTree(pid);
-    supervisor = undefined;
-    filed = undefined;
-    await api?.close();
-    api = undefined;
-    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
-  });
+  // The background supervisor is nobody's child once its TUI died: it and its client are working in the world, and leave with it.
+  const worlds = ptyWorlds();
+  afterEach(() => worlds.leave());
 
   test.each(ROZ_PATH_CLIENTS)(
     '%s: kill the TUI while roz asks about rm -rf build; roz attach shows it, a runs it, the session records the human',
@@ -56,19 +42,11 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
       assertRozBuilt();
       const claude = claudeBin(client);
       expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
-      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-attach-')));
-      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
-      for (const d of [home, repo, storage]) mkdirSync(d);
-      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
-      git('init', '-q', '-b', 'main');
-      git('-c', 'user.name=roz e2e', '-c', 'user.email=e2e@roz.invalid', 'commit', '-q', '--allow-empty', '-m', 'initial commit');
+      const { home, repo, storage } = worlds.enter('attach', { client });
       mkdirSync(join(repo, 'build'));
       writeFileSync(join(repo, 'build', 'out.o'), 'object\n');
-      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
-      filed = () => findControlRecords(storage, controlKey(repo)).found.map((f) => f.record.pid);
 
-      api = await startFakeApi(
+      const api = await startFakeApi(
         {
           main: [
             { name: 'delete', when: on.all(on.start(), on.user(/ATTACH-TASK/)), reply: { text: 'Cleaning.', tools: [bash('rm -rf build', 'delete build')] } },
@@ -77,15 +55,14 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
         },
         { maxRequests: 40 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const screen = (args: string[]): PtyScreen => {
-        const t = startPtyScreen(process.execPath, [ROZ_BIN, ...args], { cols: 120, rows: 40, env, cwd: repo });
-        terms.push(t);
-        return t;
+        return worlds.track(startPtyScreen(process.execPath, [ROZ_BIN, ...args], { cols: 120, rows: 40, env, cwd: repo }));
       };
       const waitOn = (t: PtyScreen) => (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number) =>
         t.waitFor(cond, what, ms).catch((err: Error) => {
-          throw new Error(`${err.message}\n--- fake API:\n${summarize(api!.requests)}`);
+          throw new Error(`${err.message}\n--- fake API:\n${summarize(api.requests)}`);
         });
       const roz = (...args: string[]) => spawnSync(process.execPath, [ROZ_BIN, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 20_000 });
 
@@ -109,7 +86,7 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
       await waitOn(tui)(/APPROVAL NEEDED · Bash[\s\S]*rm -rf build/, "roz's question about rm -rf build", 60_000);
       const [rec] = findControlRecords(storage, controlKey(repo)).found;
       expect(rec, 'the background supervisor filed its control record').toBeDefined();
-      supervisor = rec!.record.pid;
+      const supervisor = rec!.record.pid;
       expect(rec!.record.enforcement.mode).toBe('enforced');
       expect(supervisor).not.toBe(tui.pid);
 
@@ -128,7 +105,7 @@ describe.sequential('the TUI closed with a request pending; roz attach answers i
       await new Promise((r) => setTimeout(r, 1_000));
       att.write('a');
       await waitOn(att)((s) => !s.includes('APPROVAL NEEDED'), 'answered', 20_000);
-      await waitOn(att)(() => api!.requests.some((r) => r.answeredBy === 'done'), 'the model to hear the result', 60_000);
+      await waitOn(att)(() => api.requests.some((r) => r.answeredBy === 'done'), 'the model to hear the result', 60_000);
       expect(existsSync(join(repo, 'build')), 'rm -rf build ran').toBe(false);
 
       // The human ends the run from another terminal: the attached TUI ends with it, the supervisor too.

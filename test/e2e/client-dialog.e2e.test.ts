@@ -7,70 +7,27 @@
 // the client's own dialog), it lands and leaves roz's queue with no decision
 // of roz's. Control: the same client without roz opens its dialog and no queue has it.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { on, say, startFakeApi, summarize, write, type FakeApi } from './harness/fake-api.js';
-import { killProcessesIn, killTree } from './harness/kill-tree.js';
+import { on, say, startFakeApi, summarize, write } from './harness/fake-api.js';
+import { ptyWorlds } from './harness/pty-world.js';
+import { until } from './harness/until.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
-import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
+import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const TASK = 'DIALOG-TASK: write two files';
 
 describe.sequential("the client's own dialog in roz's queue (real client, pty)", () => {
-  let term: PtyScreen | undefined;
-  let running = false;
-  let dir: string | undefined;
-  let api: FakeApi | undefined;
-  afterEach(async () => {
-    if (term && running) killTree(term.pid);
-    term = undefined;
-    // The background supervisor and its client outlive the screen's process: whatever still works in the test's folder.
-    if (dir) killProcessesIn(dir);
-    await api?.close();
-    api = undefined;
-    // The killed client may still be writing into its home for a moment: retried, and
-    // if it still writes, left to the run's own temp folder (removed when the run ends).
-    if (dir && !process.env.ROZ_E2E_KEEP) {
-      try {
-        rmSync(dir, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
-      } catch {
-        /* test/helpers/private-tmpdir.ts removes it with the run's TMPDIR */
-      }
-    }
-  });
-
-  function workspace(client: (typeof PINNED_CLIENTS)[number]) {
-    dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-dialog-')));
-    const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
-    for (const d of [home, repo, storage]) mkdirSync(d);
-    const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-    const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
-    git('init', '-q', '-b', 'main');
-    writeFileSync(join(repo, 'README.md'), '# dialog\n');
-    git('add', '-A');
-    git('-c', 'user.name=e2e', '-c', 'user.email=e2e@roz.invalid', 'commit', '-qm', 'init');
-    seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
-    return { home, repo, storage };
-  }
+  const worlds = ptyWorlds();
+  afterEach(() => worlds.leave());
 
   const queue = (repo: string, env: NodeJS.ProcessEnv): Array<{ id: string; tool: string; summary: string }> => {
     const r = spawnSync(process.execPath, [ROZ_BIN, 'queue', '--json'], { cwd: repo, env, encoding: 'utf8' });
     return r.status === 0 ? (JSON.parse(r.stdout) as Array<{ id: string; tool: string; summary: string }>) : [];
   };
-
-  async function until<T>(what: string, ms: number, fn: () => T | null, dump: () => string): Promise<T> {
-    const t0 = Date.now();
-    for (;;) {
-      const v = fn();
-      if (v !== null) return v;
-      if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}${dump()}`);
-      await new Promise((r) => setTimeout(r, 300));
-    }
-  }
 
   test.each(PINNED_CLIENTS)(
     '%s: a Write in default mode waits in roz queue; roz approve lets it land; roz block refuses the next and the model reads why',
@@ -78,9 +35,9 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       assertRozBuilt();
       const claude = claudeBin(client);
       expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
-      const { home, repo, storage } = workspace(client);
+      const { home, repo, storage } = worlds.enter('dialog', { client });
       let blockedText = '';
-      api = await startFakeApi(
+      const api = await startFakeApi(
         {
           main: [
             { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } },
@@ -101,16 +58,15 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
         },
         { maxRequests: 40 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const t = startPtyScreen(
         process.execPath,
         [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, '--permission-mode', 'default', TASK],
         { cols: 120, rows: 40, env, cwd: repo },
       );
-      term = t;
-      running = true;
-      void t.exited.then(() => (running = false));
-      const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api!.requests)}`;
+      worlds.track(t);
+      const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api.requests)}`;
 
       const first = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump);
       expect(first.summary, dump()).toBe(`the client asks: Write ${join(repo, 'one.txt')}`);
@@ -135,8 +91,8 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
     async (client) => {
       assertRozBuilt();
       const claude = claudeBin(client);
-      const { home, repo, storage } = workspace(client);
-      api = await startFakeApi(
+      const { home, repo, storage } = worlds.enter('dialog', { client });
+      const api = await startFakeApi(
         {
           main: [
             { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'pane.txt'), 'pane\n')] } },
@@ -149,16 +105,15 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
         },
         { maxRequests: 40 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const t = startPtyScreen(
         process.execPath,
         [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, '--permission-mode', 'default', TASK],
         { cols: 120, rows: 40, env, cwd: repo },
       );
-      term = t;
-      running = true;
-      void t.exited.then(() => (running = false));
-      const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api!.requests)}`;
+      worlds.track(t);
+      const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api.requests)}`;
 
       const asked = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump);
       expect(asked.summary, dump()).toBe(`the client asks: Write ${join(repo, 'pane.txt')}`);
@@ -173,9 +128,9 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       expect(readFileSync(join(repo, 'pane.txt'), 'utf8')).toBe('pane\n');
       // The answer in the pane takes it off roz's queue (the next event of the session says it was answered).
       await until('the queue to empty', 60_000, () => (queue(repo, env).length === 0 ? true : null), dump);
-      await until('the model to hear the result', 60_000, () => (api!.requests.some((r) => r.toolResults.length > 0) ? true : null), dump);
+      await until('the model to hear the result', 60_000, () => (api.requests.some((r) => r.toolResults.length > 0) ? true : null), dump);
       expect(
-        api!.requests.flatMap((r) => r.toolResults).some((r) => r.isError),
+        api.requests.flatMap((r) => r.toolResults).some((r) => r.isError),
         dump(),
       ).toBe(false);
     },
@@ -186,8 +141,8 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
     '%s: control: without roz the dialog opens in the pane and no queue has it',
     async (client) => {
       const claude = claudeBin(client);
-      const { home, repo, storage } = workspace(client);
-      api = await startFakeApi(
+      const { home, repo, storage } = worlds.enter('dialog', { client });
+      const api = await startFakeApi(
         {
           main: [
             { name: 'first', when: on.all(on.start(), on.user(/DIALOG-TASK/)), reply: { text: 'Writing.', tools: [write(join(repo, 'one.txt'), 'one\n')] } },
@@ -195,11 +150,10 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
         },
         { maxRequests: 20 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const t = startPtyScreen(claude, ['--permission-mode', 'default', TASK], { cols: 120, rows: 40, env, cwd: repo });
-      term = t;
-      running = true;
-      void t.exited.then(() => (running = false));
+      worlds.track(t);
       await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog", 90_000);
       const r = spawnSync(process.execPath, [ROZ_BIN, 'queue', '--json'], { cwd: repo, env, encoding: 'utf8' });
       // No supervisor runs here: roz has nothing queued (exit 3: none runs).

@@ -9,18 +9,17 @@
 // in its pane reaches the model with its earlier exchange in the request, and
 // no first prompt is ever sent twice.
 import { spawnSync } from 'node:child_process';
-import { type Dirent, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { type Dirent, existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
-import { descendantsOf, killTree } from './harness/kill-tree.js';
+import { on, say, startFakeApi, summarize } from './harness/fake-api.js';
+import { descendantsOf } from './harness/kill-tree.js';
+import { HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const HOTKEY = '\x1d';
 /** What the client adds to a resumed conversation it takes for an interrupted turn (its CLAUDE_CODE_RESUME_PROMPT default). */
 const CLIENT_RESUME_PROMPT = 'Continue from where you left off.';
 const AGENTS = {
@@ -54,15 +53,6 @@ function transcriptsHold(home: string, texts: readonly string[]): boolean {
   return texts.every((t) => all.some((x) => x.includes(t)));
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
-  for (const k of keys) {
-    t.write(k);
-    await sleep(250);
-  }
-}
-
 const alive = (pid: number): boolean => {
   try {
     process.kill(pid, 0);
@@ -73,17 +63,8 @@ const alive = (pid: number): boolean => {
 };
 
 describe.sequential('resume after a killed supervisor (real client, scripted model, pty)', () => {
-  const terms: PtyScreen[] = [];
-  const pids: number[] = [];
-  let dir: string | undefined;
-  let api: FakeApi | undefined;
-  afterEach(async () => {
-    for (const t of terms.splice(0)) killTree(t.pid);
-    for (const p of pids.splice(0)) killTree(p);
-    await api?.close();
-    api = undefined;
-    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
-  });
+  const worlds = ptyWorlds();
+  afterEach(() => worlds.leave());
 
   test.each(PINNED_CLIENTS)(
     '%s: roz run after SIGKILL of everything offers a and b; accepted, each continues its conversation and no first prompt is sent twice',
@@ -91,23 +72,9 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
       assertRozBuilt();
       const claude = claudeBin(client);
       expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
-      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-reboot-')));
-      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
-      for (const d of [home, repo, storage]) mkdirSync(d);
-      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
-      git('init', '-q', '-b', 'main');
-      git('config', 'user.name', 'roz e2e');
-      git('config', 'user.email', 'e2e@roz.invalid');
-      writeFileSync(join(repo, 'README.md'), '# fleet\n');
-      git('add', '-A');
-      git('commit', '-q', '-m', 'initial commit');
-      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
-      const cj = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, unknown> };
-      for (const n of ['a', 'b']) cj.projects[join(dir, 'repo.roz', n)] = cj.projects[repo];
-      writeFileSync(join(home, '.claude.json'), JSON.stringify(cj, null, 2));
+      const { home, repo, storage } = worlds.enter('reboot', { client, trust: ['a', 'b'] });
 
-      api = await startFakeApi(
+      const api = await startFakeApi(
         {
           main: [
             { name: 'a-first', when: on.user(/A-TASK/), reply: say(AGENTS.a.first) },
@@ -118,6 +85,7 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         },
         { maxRequests: 80 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const clientArgs = ['--permission-mode', 'default'];
       for (const n of ['a', 'b'] as const) {
@@ -128,7 +96,7 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         });
         expect(add.status, add.stderr).toBe(0);
       }
-      const answered = (name: string) => api!.requests.filter((r) => r.answeredBy === name);
+      const answered = (name: string) => api.requests.filter((r) => r.answeredBy === name);
       const registry = () => {
         const f = readdirSync(join(storage, 'fleet')).find((x) => /^[0-9a-f]{24}\.json$/.test(x))!;
         return JSON.parse(readFileSync(join(storage, 'fleet', f), 'utf8')) as {
@@ -147,14 +115,13 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
           [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, ...clientArgs],
           { cols: 120, rows: 40, env, cwd: repo },
         );
-        terms.push(t);
-        return t;
+        return worlds.track(t);
       };
       const stepOf =
         (t: PtyScreen) =>
         (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
           t.waitFor(cond, what, ms).catch((err: Error) => {
-            throw new Error(`${err.message}\n--- registry:\n${JSON.stringify(registry(), null, 1)}\n--- fake API:\n${summarize(api!.requests)}`);
+            throw new Error(`${err.message}\n--- registry:\n${JSON.stringify(registry(), null, 1)}\n--- fake API:\n${summarize(api.requests)}`);
           });
 
       // The first run: a and b started under it, each answers its first prompt.
@@ -218,7 +185,7 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         const texts = answered(`${n}-second`)[0]!
           .messages.map((m) => m.text)
           .join('\n');
-        expect(texts, summarize(api!.requests)).toContain(AGENTS[n].task);
+        expect(texts, summarize(api.requests)).toContain(AGENTS[n].task);
         // The earlier answer is in the request, except that the oldest pin, resumed interactively,
         // sometimes loads the conversation without its last answer and says so in the request
         // with its own interrupted-turn prompt (a run kept on 2.1.197: the transcript held the
@@ -235,7 +202,7 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         expect(api.requests.filter((r) => r.role === 'main' && r.lastUserText.includes(AGENTS[n].task.slice(0, 6))).length, summarize(api.requests)).toBe(1);
       }
       expect(registry().agents.a!.last_session).toBe(sessions.a);
-      pids.push(...supervisorPids());
+      // The supervisor of the second run and its clients go with the world (worlds.leave).
     },
     420_000,
   );

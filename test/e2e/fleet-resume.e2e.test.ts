@@ -8,42 +8,23 @@
 // reaches the model with the earlier exchange in the request. Stopping
 // every agent ends `roz run` with 0.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
-import { on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { on, say, startFakeApi, summarize } from './harness/fake-api.js';
+import { HOTKEY, press, ptyWorlds } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
-import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
-import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
+import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const HOTKEY = '\x1d';
 const B_TASK = 'B-TASK: remember the word PELICAN';
 const B_FIRST = 'B-FIRST: noted PELICAN.';
 const B_AGAIN = 'B-AGAIN: which word?';
 const B_SECOND = 'B-SECOND: it was PELICAN.';
 
-async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
-  for (const k of keys) {
-    t.write(k);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe.sequential('stop and resume an agent of a roz run (real client, scripted model, pty)', () => {
-  let term: PtyScreen | undefined;
-  let running = false;
-  let dir: string | undefined;
-  let api: FakeApi | undefined;
-  afterEach(async () => {
-    if (term && running) killTree(term.pid);
-    term = undefined;
-    await api?.close();
-    api = undefined;
-    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
-  });
+  const worlds = ptyWorlds();
+  afterEach(() => worlds.leave());
 
   test.each(ROZ_PATH_CLIENTS)(
     '%s: stop reads "stopped"; start resumes the conversation, never re-sends the first prompt; the run ends 0',
@@ -51,24 +32,9 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
       assertRozBuilt();
       const claude = claudeBin(client);
       expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
-      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-resume-')));
-      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
-      for (const d of [home, repo, storage]) mkdirSync(d);
-      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
-      git('init', '-q', '-b', 'main');
-      git('config', 'user.name', 'roz e2e');
-      git('config', 'user.email', 'e2e@roz.invalid');
-      writeFileSync(join(repo, 'README.md'), '# fleet\n');
-      git('add', '-A');
-      git('commit', '-q', '-m', 'initial commit');
-      const wt = join(dir, 'repo.roz', 'b');
-      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
-      const cj = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, unknown> };
-      cj.projects[wt] = cj.projects[repo];
-      writeFileSync(join(home, '.claude.json'), JSON.stringify(cj, null, 2));
+      const { home, repo, storage } = worlds.enter('resume', { client, trust: ['b'] });
 
-      api = await startFakeApi(
+      const api = await startFakeApi(
         {
           main: [
             { name: 'b-first', when: on.user(/B-TASK/), reply: say(B_FIRST) },
@@ -77,6 +43,7 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
         },
         { maxRequests: 60 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const clientArgs = ['--permission-mode', 'default'];
       const add = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'add', 'b', '--prompt', B_TASK, '--', ...clientArgs], { cwd: repo, env, encoding: 'utf8' });
@@ -87,14 +54,12 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
         [ROZ_BIN, 'run', '--approval-timeout', '120', '--no-stats', '--plugin-dir', ROZ_PLUGIN_DIR, '--', claude, ...clientArgs],
         { cols: 120, rows: 40, env, cwd: repo },
       );
-      term = t;
-      running = true;
-      void t.exited.then(() => (running = false));
+      worlds.track(t);
       const step = (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
         t.waitFor(cond, what, ms).catch((err: Error) => {
-          throw new Error(`${err.message}\n--- fake API:\n${summarize(api!.requests)}`);
+          throw new Error(`${err.message}\n--- fake API:\n${summarize(api.requests)}`);
         });
-      const answered = (name: string) => api!.requests.filter((r) => r.answeredBy === name);
+      const answered = (name: string) => api.requests.filter((r) => r.answeredBy === name);
 
       await step(/roz │/, "roz's status line", 60_000);
       await new Promise((r) => setTimeout(r, 3_000));
@@ -143,7 +108,6 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
       await step(/b\s+roz\/b\s+stopped/, 'b stopped again', 30_000);
       await press(t, 'k', 'x', 'y');
       expect(await t.exited).toBe(0);
-      running = false;
     },
     300_000,
   );

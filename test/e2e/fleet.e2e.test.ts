@@ -8,41 +8,23 @@
 // (README.md, "Which pins"); both hook transports under roz run are attacked
 // on both pins in control-socket, worktree-sandbox and git-trust-plants.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { bash, on, say, startFakeApi, summarize, type FakeApi } from './harness/fake-api.js';
-import { killTree } from './harness/kill-tree.js';
+import { bash, on, say, startFakeApi, summarize } from './harness/fake-api.js';
+import { HOTKEY, press, ptyWorlds } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type RozState, type TraceEvent } from './harness/roz.js';
-import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
-import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
+import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
+import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const HOTKEY = '\x1d';
 const B_TASK = 'B-TASK: force-push the branch';
 const PUSH = 'git push --force origin roz/b';
 const B_DONE = 'B-DONE: pushed, as you allowed.';
 
-async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
-  for (const k of keys) {
-    t.write(k);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
-
 describe.sequential('a fleet of two real clients in one roz run (scripted model, pty)', () => {
-  let term: PtyScreen | undefined;
-  let running = false;
-  let dir: string | undefined;
-  let api: FakeApi | undefined;
-  afterEach(async () => {
-    if (term && running) killTree(term.pid);
-    term = undefined;
-    await api?.close();
-    api = undefined;
-    if (dir && !process.env.ROZ_E2E_KEEP) rmSync(dir, { recursive: true, force: true });
-  });
+  const worlds = ptyWorlds();
+  afterEach(() => worlds.leave());
 
   test.each(ROZ_PATH_CLIENTS)(
     '%s: b asks while main is in view; the jump key brings it up; the answer reaches b only',
@@ -50,25 +32,10 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
       assertRozBuilt();
       const claude = claudeBin(client);
       expect(existsSync(claude), `the pinned client is missing at ${claude}`).toBe(true);
-      dir = realpathSync(mkdtempSync(join(tmpdir(), 'roz-e2e-fleet-')));
-      const [home, repo, storage] = ['home', 'repo', 'storage'].map((d) => join(dir!, d)) as [string, string, string];
-      for (const d of [home, repo, storage]) mkdirSync(d);
-      const gitEnv = { ...process.env, HOME: home, GIT_CONFIG_NOSYSTEM: '1' };
-      const git = (...args: string[]) => spawnSync('git', args, { cwd: repo, env: gitEnv, encoding: 'utf8' });
-      git('init', '-q', '-b', 'main');
-      git('config', 'user.name', 'roz e2e');
-      git('config', 'user.email', 'e2e@roz.invalid');
-      writeFileSync(join(repo, 'README.md'), '# fleet\n');
-      git('add', '-A');
-      git('commit', '-q', '-m', 'initial commit');
-      // The worktree b will get, trusted like the checkout (the client asks about a new folder otherwise).
-      const wt = join(dir, 'repo.roz', 'b');
-      seedClaudeJson({ repo, home }, 'sk-ant-e2e', client);
-      const cj = JSON.parse(readFileSync(join(home, '.claude.json'), 'utf8')) as { projects: Record<string, unknown> };
-      cj.projects[wt] = cj.projects[repo];
-      writeFileSync(join(home, '.claude.json'), JSON.stringify(cj, null, 2));
+      const { home, repo, storage, worktree } = worlds.enter('fleet', { client, trust: ['b'] });
+      const wt = worktree('b');
 
-      api = await startFakeApi(
+      const api = await startFakeApi(
         {
           main: [
             { name: 'b-push', when: on.all(on.start(), on.user(/B-TASK/)), reply: { text: 'Force-pushing.', tools: [bash(PUSH, 'push')] } },
@@ -77,6 +44,7 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
         },
         { maxRequests: 60 },
       );
+      worlds.closes(api);
       const env = ptyClientEnv({ home, storage, apiUrl: api.url });
       const clientArgs = ['--permission-mode', 'default', '--allowedTools', 'Bash'];
       const add = spawnSync(process.execPath, [ROZ_BIN, 'agent', 'add', 'b', '--prompt', B_TASK, '--', ...clientArgs], { cwd: repo, env, encoding: 'utf8' });
@@ -92,12 +60,10 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
           cwd: repo,
         },
       );
-      term = t;
-      running = true;
-      void t.exited.then(() => (running = false));
+      worlds.track(t);
       const step = (cond: RegExp | string | ((s: string) => boolean), what: string, ms: number): Promise<string> =>
         t.waitFor(cond, what, ms).catch((err: Error) => {
-          throw new Error(`${err.message}\n--- fake API:\n${summarize(api!.requests)}`);
+          throw new Error(`${err.message}\n--- fake API:\n${summarize(api.requests)}`);
         });
       const status = (): string => t.row(39);
 
@@ -128,7 +94,7 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
       t.write('a');
       await step((s) => !s.includes('APPROVAL NEEDED'), 'answered', 20_000);
       // b's model heard the push's result and ended its turn.
-      await step(() => api!.requests.some((r) => r.answeredBy === 'b-done'), "b's turn to end", 60_000);
+      await step(() => api.requests.some((r) => r.answeredBy === 'b-done'), "b's turn to end", 60_000);
       await press(t, HOTKEY);
       await step(B_DONE.slice(0, 20), "b's pane shows its end", 20_000);
 
@@ -140,7 +106,6 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
       await press(t, 'k', 'x', 'y');
       // Both stopped by the human: a clean end (0), not a crash (issue 31, part 4).
       expect(await t.exited).toBe(0);
-      running = false;
 
       // roz's records: the human's decision in b's session, whose project is b's worktree; b enforced.
       const rozEnv = { ...env };
