@@ -48,6 +48,13 @@ export const CLIENT_COMMANDS: Readonly<Record<ClientId, ClientCommands>> = {
   },
 };
 
+/**
+ * The client's timeout (seconds) for a hook that may wait for a human under `roz run` (PreToolUse and the
+ * client's own permission request): above the hook's own deadline (at most 590 s, cli/hook-entry.ts), so
+ * roz answers first. A client whose hook times out runs the call (Codex and Gemini, observed): fail open.
+ */
+export const ASKING_HOOK_TIMEOUT_S = 600;
+
 /** The client a command starts (`codex`, `/path/to/codex.js`), or null for anything else. */
 export function clientForCommand(command: string): ClientDescriptor | null {
   const b = basename(command);

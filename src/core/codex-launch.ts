@@ -16,6 +16,7 @@
 //    the run says what is advisory.
 // Pure: the caller reads the files and says what it found.
 import { isAbsolute, relative, sep } from 'node:path';
+import { ASKING_HOOK_TIMEOUT_S } from './client-commands.js';
 import type { NetworkSetting } from './config.js';
 
 export interface CodexLaunchInput {
@@ -100,7 +101,7 @@ const ROZ_KEYS = /^\s*(hooks|sandbox_mode|sandbox_workspace_write|default_permis
  * ran), so roz's own deadline must come first: PreToolUse and PermissionRequest may wait for a human
  * under `roz run` (the hook's deadline is at most 590 s), the others end within 25 s.
  */
-const HOOK_TIMEOUT_S: Readonly<Record<string, number>> = { PreToolUse: 600, PermissionRequest: 600 };
+const HOOK_TIMEOUT_S: Readonly<Record<string, number>> = { PreToolUse: ASKING_HOOK_TIMEOUT_S, PermissionRequest: ASKING_HOOK_TIMEOUT_S };
 const OTHER_HOOK_TIMEOUT_S = 30;
 
 /** A TOML basic string: JSON's escapes are TOML's. */

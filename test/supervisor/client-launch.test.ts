@@ -59,9 +59,12 @@ describe('launching another client', () => {
     expect(doc.hooksConfig).toEqual({ enabled: true });
     expect(Object.keys(doc.hooks)).toEqual(['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent']);
     expect(doc.hooks.BeforeTool[0].hooks[0].command).toMatch(/'\/opt\/roz\/plugin\/bin\/roz' hook pre-tool-use$/);
-    // AfterAgent waits for the reviewer roz starts (Gemini's timeout is in milliseconds); the others keep Gemini's default.
+    // AfterAgent waits for the reviewer roz starts and BeforeTool for the human under roz run, each past roz's own
+    // deadline (Gemini's timeout is in milliseconds; at its 60 s default a BeforeTool waiting for the human timed out
+    // and the `rm -rf` ran); the others keep Gemini's default.
     expect(doc.hooks.AfterAgent[0].hooks[0].timeout).toBe(1_860_000);
-    expect(doc.hooks.BeforeTool[0].hooks[0].timeout).toBeUndefined();
+    expect(doc.hooks.BeforeTool[0].hooks[0].timeout).toBe(600_000);
+    expect(doc.hooks.AfterTool[0].hooks[0].timeout).toBeUndefined();
     expect(l.env.ROZ_CLIENT_SANDBOX).toMatch(/^advisory: /);
   });
 });

@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, renameSync, statSync
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import type { ClientDescriptor, ClientId } from '../../core/clients.js';
-import { CLIENT_COMMANDS } from '../../core/client-commands.js';
+import { ASKING_HOOK_TIMEOUT_S, CLIENT_COMMANDS } from '../../core/client-commands.js';
 import { nameHash } from '../../core/name-hash.js';
 import { CodexArgsError, codexLaunch } from '../../core/codex-launch.js';
 import type { RozConfig } from '../../core/config.js';
@@ -126,16 +126,24 @@ const GEMINI_ADVISORY =
  * (GEMINI_CLI_SYSTEM_SETTINGS_PATH: the highest of Gemini's settings layers,
  * above the user's and a trusted project's), one per content, reused.
  */
+function geminiTimeout(hook: string, config: RozConfig): { timeout?: number } {
+  if (hook === 'stop') return { timeout: stopHookTimeoutSeconds(config) * 1000 };
+  if (hook === 'pre-tool-use') return { timeout: ASKING_HOOK_TIMEOUT_S * 1000 };
+  return {};
+}
+
 const launchGemini: Launcher = (client, req, pluginDir, config) => {
   const hookCommand = hookCommandFor(pluginDir);
   const hooks = Object.fromEntries(
     Object.entries(CLIENT_COMMANDS[client.id].hooks).map(([event, name]) => [
       event,
-      // AfterAgent waits for the reviewer roz starts: Gemini's timeout is in milliseconds.
+      // AfterAgent waits for the reviewer roz starts, BeforeTool under `roz run` for the human: each past roz's own
+      // deadline (Gemini's default is 60 s, and a BeforeTool that times out lets the call run: observed, an
+      // `rm -rf` the human had not answered ran). Gemini's timeout is in milliseconds.
       [
         {
           matcher: '*',
-          hooks: [{ type: 'command', command: hookCommand(name), ...(name === 'stop' ? { timeout: stopHookTimeoutSeconds(config) * 1000 } : {}) }],
+          hooks: [{ type: 'command', command: hookCommand(name), ...geminiTimeout(name, config) }],
         },
       ],
     ]),
