@@ -11,13 +11,19 @@
 //    there), roz's files inside the project (`.orchestration/`, a store or
 //    plugin kept there) read-only, the supervisors' control records
 //    unreadable (their secrets); Codex keeps `.git` and `.codex` read-only
-//    itself; roz's token is kept out of the shell's environment. Where another config layer names `sandbox_mode`, Codex ignores
+//    itself; roz's token is kept out of the shell's environment. In an
+//    agent's linked worktree the profile also opens what a Claude agent's
+//    sandbox opens to commit on its branch (core/enforce/worktree-sandbox.ts):
+//    its admin dir (with the staging store), its ref's and reflog's folders
+//    `"write"`, each other ref or reflog in them `"read"` (a more specific
+//    entry wins: probed, docs/clients.md). Where another config layer names `sandbox_mode`, Codex ignores
 //    profiles: then roz forces the older `workspace-write` settings instead and
 //    the run says what is advisory.
 // Pure: the caller reads the files and says what it found.
 import { isAbsolute, relative, sep } from 'node:path';
 import { ASKING_HOOK_TIMEOUT_S } from './client-commands.js';
 import type { NetworkSetting } from './config.js';
+import type { WorktreeSandbox } from './enforce/worktree-sandbox.js';
 
 export interface CodexLaunchInput {
   /** The arguments after `codex` as the user typed them. */
@@ -39,6 +45,18 @@ export interface CodexLaunchInput {
   network: NetworkSetting;
   /** Config files that set `sandbox_mode` (then Codex ignores permission profiles). */
   legacySandboxIn: string[];
+  /**
+   * The project as an agent's linked worktree: what Claude Code's sandbox would let it write and
+   * deny it (core/enforce/worktree-sandbox.ts planWorktreeSandbox, from the launch's facts); null
+   * or absent elsewhere (then all of `.git` stays read-only).
+   */
+  worktree?: WorktreeSandbox | null;
+  /**
+   * roz's git shim is first on the PATH the launch gives Codex (the agent's new objects go to the
+   * staging store): its shell must then not be a login shell, whose /etc/profile sets PATH anew
+   * (observed: the shim was gone from the agent's PATH, its `git add` failed on the read-only objects).
+   */
+  gitShim?: boolean;
 }
 
 export interface CodexLaunch {
@@ -131,6 +149,26 @@ function insideProject(project: string, p: string): string | null {
   return rel;
 }
 
+const within = (p: string, root: string): boolean => p === root || insideProject(root, p) !== null;
+
+/**
+ * The profile's entries for a linked worktree, as absolute paths: each folder
+ * Claude's sandbox lets the agent write outside the project (its admin dir,
+ * its ref's and reflog's folders; the project is writable already) as
+ * `"write"`, and each denial inside a writable folder (the other refs and
+ * reflogs beside its own, anything denied in the project) as `"read"`: a more
+ * specific entry wins over its folder's, and Codex bind-mounts a file entry
+ * read-only, so git can neither write nor rename onto it (EBUSY). A denial
+ * elsewhere is read-only already (the profile's base: everything outside the
+ * workspace); naming it again would only lengthen the command line.
+ */
+export function worktreeEntries(project: string, w: WorktreeSandbox): { write: string[]; read: string[] } {
+  const write = [...new Set(w.allowWrite.filter((p) => !within(p, project)))].sort();
+  const open = [project, ...write];
+  const read = [...new Set(w.denyWrite.filter((d) => open.some((o) => within(d, o)) && !write.some((o) => within(o, d))))].sort();
+  return { write, read };
+}
+
 export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
   const [sub, ...tail] = input.args;
   const mode = sub !== undefined && EXEC.has(sub) ? 'exec' : 'interactive';
@@ -162,8 +200,13 @@ export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
       .sort()
       .map((p) => `, ${tomlString(p)}="none"`)
       .join('');
+    const git = input.worktree ? worktreeEntries(input.project, input.worktree) : { write: [], read: [] };
+    const gitEntries = [...git.write.map((p) => `, ${tomlString(p)}="write"`), ...git.read.map((p) => `, ${tomlString(p)}="read"`)].join('');
     set('default_permissions', '"roz"');
-    set('permissions.roz', `{extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read"${hidden}${ro ? `, ":project_roots"={${ro}}` : ''}}}`);
+    set(
+      'permissions.roz',
+      `{extends=":workspace", filesystem={":slash_tmp"="read", ":tmpdir"="read"${hidden}${gitEntries}${ro ? `, ":project_roots"={${ro}}` : ''}}}`,
+    );
   } else {
     // Another layer's sandbox_mode would win over a profile: force the older settings to workspace-write.
     set('sandbox_mode', '"workspace-write"');
@@ -181,6 +224,7 @@ export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
   } else if (Array.isArray(input.network)) {
     advisory.push("[enforce] network names domains: Codex's sandbox cannot allow only those, so its commands get no network at all");
   }
+  if (input.gitShim) set('allow_login_shell', 'false');
   // The token lets a process talk to the supervisor as a hook would: the agent's shell never gets it
   // (Codex's default excludes drop *TOKEN* names too; a user's config may turn those off).
   if (input.secretEnv.length) set('shell_environment_policy.exclude', `[${input.secretEnv.map(tomlString).join(', ')}]`);
@@ -188,10 +232,11 @@ export function codexLaunch(input: CodexLaunchInput): CodexLaunch {
     advisory.push(
       `${input.legacySandboxIn.join(', ')} set sandbox_mode, so the supervisors' control records stay readable (the older sandbox settings cannot hide a folder)`,
     );
+  const commits = input.worktree && input.legacySandboxIn.length === 0;
   notes.push(
     `codex: roz's hooks on the command line (${Object.keys(input.hooks).join(', ')}); Codex's sandbox: the project writable, ${
       inside.length ? `${inside.map((r) => `${r}/`).join(', ')} read-only, ` : ''
-    }.git and .codex read-only, everything else read-only`,
+    }${commits ? "its git admin dir and its branch's ref writable (it commits on its branch; the other refs, the shared config, hooks and objects read-only), " : ''}.git and .codex read-only, everything else read-only`,
   );
   for (const a of advisory) notes.push(`codex: advisory: ${a}`);
   // The TUI in this process (`--no-daemon`): never a shared background server started with another config.

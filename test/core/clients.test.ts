@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { patchFiles } from '../../src/core/apply-patch.js';
 import { asRozTool, clientById, clientModelId, hookClient, parseClientId } from '../../src/core/clients.js';
 import { CLIENT_COMMANDS, clientForCommand } from '../../src/core/client-commands.js';
-import { CodexArgsError, codexLaunch, type CodexLaunchInput } from '../../src/core/codex-launch.js';
+import { CodexArgsError, codexLaunch, worktreeEntries, type CodexLaunchInput } from '../../src/core/codex-launch.js';
+import { planWorktreeSandbox, type LinkedWorktree } from '../../src/core/enforce/worktree-sandbox.js';
 import { mutationOf } from '../../src/core/governance/mutations.js';
 import { loadOnDemand, NotLoaded } from '../../src/core/on-demand.js';
 
@@ -155,6 +156,47 @@ describe("codex exec's command line under roz", () => {
     expect(() => codexLaunch(input({ args: ['exec', '-c', 'model="o3"', 'x'] }))).not.toThrow();
     // After `--`, everything is the prompt.
     expect(() => codexLaunch(input({ args: ['exec', '--', '-s'] }))).not.toThrow();
+  });
+  describe("an agent's linked worktree: what a Claude agent's sandbox opens to commit, and its denials", () => {
+    const linked: LinkedWorktree = {
+      worktree: '/work/p',
+      gitDir: '/r/.git/worktrees/a',
+      commonDir: '/r/.git',
+      branch: 'refs/heads/roz/a',
+      commonEntries: ['HEAD', 'config', 'hooks', 'info', 'objects', 'refs', 'logs', 'worktrees', 'packed-refs'],
+      looseRefs: ['refs/heads', 'refs/heads/main', 'refs/heads/roz', 'refs/heads/roz/a', 'refs/heads/roz/b', 'refs/tags'],
+      reflogs: ['HEAD', 'refs', 'refs/heads', 'refs/heads/main', 'refs/heads/roz', 'refs/heads/roz/a', 'refs/heads/roz/b'],
+      worktreeIds: ['a', 'b'],
+      otherWorktrees: ['/r', '/work/b'],
+    };
+    const plan = planWorktreeSandbox(linked, true);
+
+    it('writes its admin dir (with the staging store) and its ref and reflog folders; the refs beside its own stay read-only', () => {
+      expect(worktreeEntries('/work/p', plan)).toEqual({
+        write: ['/r/.git/logs/refs/heads/roz', '/r/.git/refs/heads/roz', '/r/.git/worktrees/a'],
+        // Only what lies inside a writable folder: the rest (main, config, objects, other admin dirs) is read-only already.
+        read: ['/r/.git/logs/refs/heads/roz/b', '/r/.git/refs/heads/roz/b'],
+      });
+    });
+    it('puts them in the profile, turns the login shell off for the git shim, and says it commits on its branch', () => {
+      const l = codexLaunch(input({ worktree: plan, gitShim: true }));
+      const c = overrides(l.args);
+      const profile = c.find((v) => v.startsWith('permissions.roz='))!;
+      for (const w of ['/r/.git/logs/refs/heads/roz', '/r/.git/refs/heads/roz', '/r/.git/worktrees/a']) expect(profile).toContain(`"${w}"="write"`);
+      for (const r of ['/r/.git/logs/refs/heads/roz/b', '/r/.git/refs/heads/roz/b']) expect(profile).toContain(`"${r}"="read"`);
+      for (const never of ['/r/.git/config', '/r/.git/objects', '/r/.git/refs/heads/main', '/r/.git/refs/heads', '/r/.git/worktrees/b'])
+        expect(profile).not.toContain(`"${never}"="write"`);
+      expect(c).toContain('allow_login_shell=false');
+      expect(l.enforced).toBe(true);
+      expect(l.notes.join('\n')).toContain("its git admin dir and its branch's ref writable");
+    });
+    it('opens nothing of .git elsewhere, or where another layer forces the older sandbox settings', () => {
+      for (const l of [codexLaunch(input()), codexLaunch(input({ worktree: plan, legacySandboxIn: ['/home/u/.codex/config.toml'] }))]) {
+        expect(overrides(l.args).join(' ')).not.toContain('="write"');
+        expect(l.notes.join('\n')).not.toContain('admin dir');
+      }
+      expect(overrides(codexLaunch(input()).args)).not.toContain('allow_login_shell=false');
+    });
   });
   it("starts Codex's TUI in this process (no shared daemon) with the same hooks and profile, the user's options and prompt after", () => {
     for (const args of [[], ['do it'], ['-m', 'gpt-5', 'do it'], ['--', 'exec']]) {

@@ -47,7 +47,7 @@ const ATTACK = [
   'echo "token=[${ROZ_TOKEN:-}]"',
   'for i in $(seq 1 120); do if [ -s src/leaked-id ]; then break; fi; sleep 0.5; done',
   'id=$(cat src/leaked-id)',
-  // roz by path: Codex's shell is a login shell, whose profile may reset PATH.
+  // roz by path, not from PATH (a Codex launch outside a worktree keeps Codex's login shell, whose profile resets PATH).
   `node ${ROZ_BIN} queue --json > src/queue.out 2>&1; echo "queue rc=$?"`,
   // The verb hidden from roz's command parser (it asks a human about a plain `roz approve`): only the
   // sandbox and the control socket stand in the way.
@@ -60,6 +60,8 @@ const ATTACK = [
 const CX_SCRIPT = [
   { shell: 'roz intent select INT-001' },
   { shell: "mkdir -p src && echo 'export const cx = 1;' > src/cx.ts" },
+  // Its work committed on its own branch, from Codex's TUI under the fleet's supervisor (codex-worktree.e2e.test.ts has the attacks).
+  { shell: 'git add src/cx.ts && git commit -q -m cx-work && echo committed' },
   { shell: `(${ATTACK}) > src/attack.log 2>&1`, yieldMs: 500 },
   { shell: 'rm -rf src/gen' },
 ];
@@ -230,6 +232,9 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       await until("cx's model to read the block", 60_000, () => codexApi!.requests.some((r) => r.toolOutputs.some((o) => o.includes(REASON))), dump);
       expect(existsSync(join(wt, 'src', 'gen', 'keep.txt'))).toBe(true);
       expect(readFileSync(join(wt, 'src', 'cx.ts'), 'utf8')).toBe('export const cx = 1;\n');
+      // cx's commit, on roz/cx, its objects in the repository (the human's git reads them).
+      expect(spawnSync('git', ['log', '-1', '--format=%s', 'roz/cx'], { cwd: repo, encoding: 'utf8' }).stdout.trim()).toBe('cx-work');
+      expect(spawnSync('git', ['cat-file', '-e', 'roz/cx:src/cx.ts'], { cwd: repo }).status).toBe(0);
 
       // roz agent ls shows each agent's client.
       const rows = JSON.parse(roz('agent', 'ls', '--json').stdout) as Array<{ name: string; client: string; enforcement: string | null }>;

@@ -63,7 +63,7 @@ export async function launchWillConfine(req: LaunchRequest): Promise<Enforcement
     try {
       const prepared = prepareLaunch(req);
       const { launchOtherClient } = await import('../launch/client-launch.js');
-      return clientSandboxEnforcement(launchOtherClient(other, req, prepared.pluginDir, prepared.loaded.config).env.ROZ_CLIENT_SANDBOX);
+      return clientSandboxEnforcement(launchOtherClient(other, req, prepared.pluginDir, prepared.loaded.config, prepared.place).env.ROZ_CLIENT_SANDBOX);
     } catch (err) {
       return { mode: 'advisory', reasons: [`the launch cannot be planned: ${(err as Error).message}`] };
     }

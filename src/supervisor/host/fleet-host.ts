@@ -30,6 +30,7 @@ import { launchEnforcement, startRunControl } from './run-control.js';
 import type { RunSettings } from '../launch/run-settings.js';
 import type { Enforcement } from '../../core/enforce/mode.js';
 import { Supervisor } from '../supervisor.js';
+import type { StagingPlace } from '../../store/staging-place.js';
 import { takeObjectsAtExit } from '../launch/exit-intake.js';
 
 const FORWARDED: NodeJS.Signals[] = ['SIGTERM', 'SIGHUP', 'SIGINT', 'SIGQUIT'];
@@ -75,6 +76,8 @@ export interface RozCliResult {
 /** What the host keeps of a launched agent. */
 type HostedRun = HostedAgent & {
   settings: RunSettings | null;
+  /** The staging store its launch prepared (launch/exit-intake.ts). */
+  objects: StagingPlace | null;
   killTimer: NodeJS.Timeout | null;
   stopping: boolean;
   /** Ended by a signal the run received (the terminal closed, Ctrl-C): its running mark stays, to be offered for resuming. */
@@ -424,7 +427,7 @@ export class FleetHost implements FleetControl {
     branch: string | null,
     registryKey: string | null = null,
   ): Promise<void> {
-    const { child, settings, clientEnforcement } = await launchAgent(req, prepared, {
+    const { child, settings, clientEnforcement, objects } = await launchAgent(req, prepared, {
       agent: name,
       server: this.supervisor,
       // ROZ_AGENT is for the agent's own information only: the supervisor knows who sent a hook by its token.
@@ -443,6 +446,7 @@ export class FleetHost implements FleetControl {
       notes: prepared.plan.notes,
       settingsFile: settings?.file ?? null,
       settings,
+      objects,
       enforcement,
       code: null,
       killTimer: null,
@@ -485,7 +489,7 @@ export class FleetHost implements FleetControl {
     this.supervisor.agentObjectWarnings(
       run.name,
       takeObjectsAtExit({
-        place: run.settings?.objects ?? null,
+        place: run.objects,
         storeRoot,
         store: this.supervisor.store,
         sessionId: this.supervisor.agentSessionId(run.name),

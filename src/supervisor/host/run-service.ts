@@ -13,6 +13,7 @@ import { Supervisor } from '../supervisor.js';
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import type { ControlServer } from '../control/control-server.js';
 import { startRunControl } from './run-control.js';
+import type { StagingPlace } from '../../store/staging-place.js';
 import { takeObjectsAtExit } from '../launch/exit-intake.js';
 import { FileSessionStore } from '../../store/file-store.js';
 
@@ -59,6 +60,8 @@ export class RunService {
     readonly supervisor: Supervisor | null,
     private readonly hooks: InProcessHooks | null,
     private readonly settings: RunSettings | null,
+    /** The staging store the launch prepared (launch/exit-intake.ts). */
+    private readonly objects: StagingPlace | null,
     readonly notes: string[],
     private readonly inheritsTerminal: boolean,
     /** What this run was planned as (core/launch-plan.ts). */
@@ -83,7 +86,7 @@ export class RunService {
     try {
       if (!supervisor && http)
         hooks = await InProcessHooks.start({ env, storePath: loaded.config.storage.path, ...(req.onHttpHook ? { onHook: req.onHttpHook } : {}) });
-      const { child, settings } = await launchAgent(req, prepared, {
+      const { child, settings, objects } = await launchAgent(req, prepared, {
         agent: supervisor ? FIRST_AGENT : null,
         server: supervisor ?? hooks,
         reach: { ...(supervisor?.childEnv() ?? {}), ...(hooks?.childEnv() ?? {}) },
@@ -94,6 +97,7 @@ export class RunService {
         supervisor,
         hooks,
         settings,
+        objects,
         plan.notes,
         !req.pty && process.stdin.isTTY === true,
         plan,
@@ -129,7 +133,7 @@ export class RunService {
   private takeObjects(): void {
     const sup = this.supervisor;
     const warnings = takeObjectsAtExit({
-      place: this.settings?.objects ?? null,
+      place: this.objects,
       storeRoot: this.storeRoot,
       store: sup?.store ?? new FileSessionStore(this.storeRoot),
       sessionId: sup?.agentSessionId(FIRST_AGENT) ?? null,

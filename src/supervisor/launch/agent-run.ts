@@ -32,6 +32,7 @@ import { httpHooksFragment } from '../hooks/http-hooks.js';
 import { clientVersion, pluginHooks } from './http-launch.js';
 import { rozPluginInstalled } from './launch-args.js';
 import { launchPluginDir, pathOutsideProject } from './launch-node.js';
+import type { StagingPlace } from '../../store/staging-place.js';
 import { gitShimDir, readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 
 /**
@@ -150,6 +151,8 @@ export interface LaunchedAgent {
   settings: RunSettings | null;
   /** Another client's confinement as its launcher planned it (its own sandbox); null for Claude Code (its settings file decides). */
   clientEnforcement: Enforcement | null;
+  /** The staging store the launch prepared for the agent's new git objects (either client), for the intake at its exit. */
+  objects: StagingPlace | null;
 }
 
 /** ROZ_CLIENT_SANDBOX as client-launch.ts set it (`enforced`, or `advisory: <why>`), as an enforcement. */
@@ -163,6 +166,7 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
   const env = req.env;
   let settings: RunSettings | null = null;
   let clientEnforcement: Enforcement | null = null;
+  let objects: StagingPlace | null = null;
   try {
     // Its roots as the launch found them (prepareLaunch); anyone else's word in the environment is dropped.
     const agentRoots = prepared.place.agent?.roots ?? null;
@@ -181,9 +185,12 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     if (client && client.id !== 'claude') {
       // Another client: roz's hooks and its own sandbox on its command line (core/clients.ts), loaded only for it.
       const { launchOtherClient } = await import('./client-launch.js');
-      const other = launchOtherClient(client, req, pluginDir, prepared.loaded.config);
+      const other = launchOtherClient(client, req, pluginDir, prepared.loaded.config, prepared.place);
       args = other.args;
       Object.assign(childEnv, other.env);
+      // Its commits' new objects go to the staging store through roz's git, as a Claude agent's do (putGitShimFirst).
+      objects = other.objects;
+      if (objects) putGitShimFirst(childEnv, req, pluginDir);
       plan.notes.push(...other.notes);
       clientEnforcement = clientSandboxEnforcement(other.env.ROZ_CLIENT_SANDBOX);
       if (opts.requireEnforced && clientEnforcement.mode !== 'enforced')
@@ -199,11 +206,8 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
       // roz's git first on the agent's PATH: it writes new objects into the staging store (plugin/git-shim/git).
       // The git it runs is resolved here, off a PATH without the project's folders (the client runs it too,
       // outside the sandbox: never a git the agent planted in node_modules/.bin).
-      const realGit = resolveExecutable('git', pathOutsideProject(req.env.PATH, req.cwd));
-      if (settings.objects && realGit) {
-        childEnv.PATH = `${gitShimDir(pluginDir)}:${childEnv.PATH ?? ''}`;
-        childEnv.ROZ_REAL_GIT = realGit;
-      }
+      objects = settings.objects;
+      if (objects) putGitShimFirst(childEnv, req, pluginDir);
     }
     // In-process hooks see what a hook process of THIS agent would: the plugin root, its project, its settings
     // file (which this launch started the client with: the engine cannot find that in /proc from here), its token.
@@ -223,13 +227,21 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     const child = req.pty
       ? await spawnChild(file, args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
       : spawnInherited(file, args, req.cwd, childEnv);
-    return { child, settings, clientEnforcement };
+    return { child, settings, clientEnforcement, objects };
   } catch (err) {
     settings?.dispose();
     if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT')
       throw new RunError(`cannot use --settings: ${(err as Error).message}`, 2);
     throw err;
   }
+}
+
+/** roz's git shim first on the agent's PATH, with the real git it runs (none found: the PATH is left as it is). */
+function putGitShimFirst(childEnv: Record<string, string>, req: LaunchRequest, pluginDir: string): void {
+  const realGit = resolveExecutable('git', pathOutsideProject(req.env.PATH, req.cwd));
+  if (!realGit) return;
+  childEnv.PATH = `${gitShimDir(pluginDir)}:${childEnv.PATH ?? ''}`;
+  childEnv.ROZ_REAL_GIT = realGit;
 }
 
 /** The environment without an agent's roots from elsewhere (a roz run started inside an agent's session). */

@@ -19,12 +19,17 @@ import { resolveReal } from '../../store/realpath.js';
 import { stopHookTimeoutSeconds } from '../../core/review/launched-reviewer.js';
 import { ensureControlDir } from '../../store/control-record.js';
 import { RunError } from './agent-run.js';
+import { planWorktreeSandbox } from '../../core/enforce/worktree-sandbox.js';
+import type { AgentPlace } from '../../store/agent-place.js';
+import { prepareStaging, type StagingPlace } from '../../store/staging-place.js';
 import { SECRET_ENV } from './run-settings.js';
 
 export interface ClientLaunch {
   args: string[];
   env: Record<string, string>;
   notes: string[];
+  /** The staging store the agent's new git objects go to (a Codex agent's linked worktree); the launch puts the git shim on PATH. */
+  objects: StagingPlace | null;
 }
 
 /** `'…'` for /bin/sh. */
@@ -42,7 +47,7 @@ function settingSandboxMode(files: string[]): string[] {
 }
 
 type LaunchRequestLike = { args: string[]; cwd: string; env: Record<string, string> };
-type Launcher = (client: ClientDescriptor, req: LaunchRequestLike, pluginDir: string, config: RozConfig) => ClientLaunch;
+type Launcher = (client: ClientDescriptor, req: LaunchRequestLike, pluginDir: string, config: RozConfig, place?: AgentPlace) => ClientLaunch;
 
 /** The hook command: the node roz runs on and roz's own launcher, both by absolute path (launch-node.ts says why). */
 function hookCommandFor(pluginDir: string): (name: string) => string {
@@ -59,13 +64,14 @@ function reviewNote(client: ClientDescriptor, config: RozConfig): string[] {
       ];
 }
 
-export function launchOtherClient(client: ClientDescriptor, req: LaunchRequestLike, pluginDir: string, config: RozConfig): ClientLaunch {
+/** `place`: where the launch runs, as prepareLaunch found it (a linked worktree's facts, readied for its sandbox). */
+export function launchOtherClient(client: ClientDescriptor, req: LaunchRequestLike, pluginDir: string, config: RozConfig, place?: AgentPlace): ClientLaunch {
   const launch = LAUNCHERS[client.id];
   if (!launch) throw new RunError(`roz launches ${client.label} through its plugin, not here`, 2);
-  return launch(client, req, pluginDir, config);
+  return launch(client, req, pluginDir, config, place);
 }
 
-const launchCodex: Launcher = (client, req, pluginDir, config) => {
+const launchCodex: Launcher = (client, req, pluginDir, config, place) => {
   const env = req.env;
   const project = resolveReal(req.cwd);
   const paths = protectedPaths(env, req.cwd, null, pluginDir, config);
@@ -77,6 +83,11 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
   // The control records (each supervisor's secret): unreadable to the agent, as for Claude Code. It must
   // exist before Codex's sandbox hides it.
   const controlDir = ensureControlDir(paths.store);
+  // An agent's linked worktree: it commits on its own branch as a Claude agent does, with the same
+  // plan from the same facts (its new objects into the staging store, the shared objects read-only).
+  const linked = place?.linked ?? null;
+  const objects = linked ? prepareStaging(req.cwd) : null;
+  const worktree = linked ? planWorktreeSandbox(linked, objects !== null) : null;
   let plan: ReturnType<typeof codexLaunch>;
   try {
     plan = codexLaunch({
@@ -90,6 +101,8 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
       secretEnv: SECRET_ENV,
       network: config.enforce.network,
       legacySandboxIn: settingSandboxMode([join(codexHome, 'config.toml'), join(project, '.codex', 'config.toml')]),
+      worktree,
+      gitShim: objects !== null,
     });
   } catch (err) {
     if (err instanceof CodexArgsError) throw new RunError(err.message, 2);
@@ -105,6 +118,7 @@ const launchCodex: Launcher = (client, req, pluginDir, config) => {
       ROZ_CLIENT_SANDBOX: plan.enforced ? 'enforced' : `advisory: ${plan.advisory.join('; ')}`,
     },
     notes,
+    objects,
   };
 };
 
@@ -179,6 +193,7 @@ const launchGemini: Launcher = (client, req, pluginDir, config) => {
       `gemini: advisory: ${GEMINI_ADVISORY}`,
       ...reviewNote(client, config),
     ],
+    objects: null,
   };
 };
 

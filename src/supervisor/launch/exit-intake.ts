@@ -14,7 +14,7 @@ import type { SessionStore } from '../../store/session-store.js';
 import type { StagingPlace } from '../../store/staging-place.js';
 
 export interface ExitIntakeTarget {
-  /** The staging store the launch prepared (RunSettings.objects); null: none (not git, or not claude). */
+  /** The staging store the launch prepared (LaunchedAgent.objects); null: none (not git, or a Codex agent outside a linked worktree). */
   place: StagingPlace | null;
   storeRoot: string;
   store: SessionStore;
