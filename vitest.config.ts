@@ -11,7 +11,8 @@ import SlowFirst from './test/helpers/slow-first.js';
 // process and e2e then share the workers, slowest files first. One project alone:
 // `npx vitest run --project unit` (or process, e2e).
 const tests = splitTests(import.meta.dirname);
-const FORKS = Math.max(3, availableParallelism() + 1);
+// ROZ_TEST_FORKS=N sets it for a measurement (a run on another machine, or another count).
+const FORKS = Number(process.env.ROZ_TEST_FORKS) || Math.max(3, availableParallelism() + 1);
 
 export default defineConfig({
   test: {

@@ -284,6 +284,11 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       expect(prompts(), dump()).toBe(asked);
       expect(codexApi!.requests.slice(before).every((r) => r.toolOutputs.length === 0 || r.tools.length === 0)).toBe(true);
 
+      // A Gemini agent is never confined here (no sandbox): this supervisor's agents are, so it refuses to start it.
+      const gemini = roz('agent', 'add', 'gm', '--agent', 'gemini', '--prompt', 'GM-TASK');
+      expect(gemini.status, gemini.stderr + gemini.stdout).toBe(0);
+      expect(gemini.stdout).toMatch(/the running supervisor did not start it: Gemini CLI would not be confined here \(.*container runtime.*\), and this supervisor's agents are/);
+
       // Stop both; the run ends.
       const stop = roz('agent', 'stop', '--all');
       expect(stop.status, stop.stderr).toBe(0);

@@ -9,13 +9,16 @@
 // approves nothing), as is the human's own `roz approve` from another
 // terminal. The human blocks it with a reason from the keyboard, the model
 // reads the reason, build/ stays, and the session records the human's block.
+// A second Gemini agent added to the run (`roz agent add g --agent gemini`)
+// starts in its worktree under the same supervisor; its ask waits in the same
+// queue under its name and the human's block reaches its model.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
-import { onGemini, startFakeGeminiApi, type GeminiReply } from './harness/fake-gemini-api.js';
-import { ptyWorlds, sleep } from './harness/pty-world.js';
+import { onGemini, startFakeGeminiApi, type GeminiReply, type GeminiRequest } from './harness/fake-gemini-api.js';
+import { HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { until } from './harness/until.js';
 import { REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
@@ -23,6 +26,7 @@ import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const REASON = 'keep the build';
+const G_REASON = 'still keep the build';
 /**
  * The agent's helper: it starts a detached copy of itself and returns (Gemini ends a command's process group
  * when the command returns); the copy finds the supervisor's control record, asks its socket for the queue and
@@ -48,9 +52,13 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
       { call: 'run_shell_command', args: { command: 'node approve.js' } },
       { call: 'run_shell_command', args: { command: 'rm -rf build' } },
     ];
+    // Agent g (added to the run later) works on G-TASK; main on everything else.
+    const ofG = (r: GeminiRequest): boolean => JSON.stringify(r.raw.contents ?? '').includes('G-TASK');
     const api = await startFakeGeminiApi([
-      ...script.map((reply, i) => ({ name: `step-${i}`, when: onGemini.afterResponses(i), reply })),
-      { name: 'done', when: onGemini.afterResponses(script.length), reply: { say: 'GEMINI-DONE: left build alone.' } },
+      { name: 'g-rm', when: (r) => ofG(r) && r.functionResponses.length === 0, reply: { call: 'run_shell_command', args: { command: 'rm -rf build' } } },
+      { name: 'g-done', when: (r) => ofG(r) && r.functionResponses.length === 1, reply: { say: 'G-DONE: left build alone.' } },
+      ...script.map((reply, i) => ({ name: `step-${i}`, when: (r: GeminiRequest) => !ofG(r) && onGemini.afterResponses(i)(r), reply })),
+      { name: 'done', when: (r) => !ofG(r) && onGemini.afterResponses(script.length)(r), reply: { say: 'GEMINI-DONE: left build alone.' } },
     ]);
     worlds.closes(api);
     mkdirSync(join(home, '.gemini'), { recursive: true });
@@ -134,6 +142,40 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
       ['human', 'deny', 'DESTRUCTIVE_BLOCKED', REASON, 'keyboard'],
     ]);
     expect((JSON.parse(roz('debug', sessions[0]!, '--json').stdout) as { enforcement?: string }).enforcement).toBe('advisory');
+
+    // A second Gemini agent joins this advisory run (`roz agent add --agent gemini`: the running supervisor starts
+    // it in its worktree). Its ask waits in the same queue, under its name; the human answers it from the keyboard.
+    const add = roz('agent', 'add', 'g', '--agent', 'gemini', '--prompt', 'G-TASK: clean the build', '--', '-m', 'gemini-2.5-flash', '--yolo');
+    expect(add.status, add.stderr).toBe(0);
+    expect(add.stdout, add.stdout + add.stderr).toMatch(/the running supervisor started it/);
+    const gAsk = await until(
+      "g's ask in roz queue",
+      90_000,
+      () => {
+        const q = roz('queue', '--json');
+        return q.status === 0 ? (JSON.parse(q.stdout) as Array<{ id: string; agent: string; summary: string }>).find((e) => e.agent === 'g') : null;
+      },
+      dump,
+    );
+    expect(gAsk.summary).toContain('rm -rf build');
+    await press(t, 'w');
+    if (!/APPROVAL NEEDED[^\n]*agent g/.test(t.screen())) await press(t, HOTKEY, 'w');
+    await t
+      .waitFor(/APPROVAL NEEDED · run_shell_command · \w+ · agent g[\s\S]*\[b\] block/, "g's request in roz's panel", 20_000)
+      .catch((e: Error) => Promise.reject(new Error(e.message + dump())));
+    await sleep(1_000);
+    t.write('b');
+    await sleep(300);
+    t.write(G_REASON);
+    await sleep(300);
+    t.write('\r');
+    await until(
+      "g's model to read the human's reason",
+      60_000,
+      () => api.requests.some((r) => ofG(r) && JSON.stringify(r.functionResponses).includes(G_REASON)),
+      dump,
+    );
+    expect(existsSync(join(repo, 'build', 'keep.txt'))).toBe(true);
 
     const stop = roz('agent', 'stop', '--all');
     expect(stop.status, stop.stderr).toBe(0);

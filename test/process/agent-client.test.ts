@@ -29,7 +29,7 @@ describe('roz agent add --agent', () => {
     expect(codex.code, codex.stderr).toBe(0);
     expect(codex.stdout).toContain("roz run -- codex 'fix it'");
     const gemini = await roz('agent', 'add', 'gm', '--agent', 'gemini', '--no-start');
-    expect(gemini.stdout).toContain('roz exec -- gemini');
+    expect(gemini.stdout).toContain('roz run gemini');
     expect(await roz('agent', 'add', 'cl', '--no-start').then((r) => r.code)).toBe(0);
     const bad = await roz('agent', 'add', 'x', '--agent', 'aider');
     expect(bad.code).toBe(2);

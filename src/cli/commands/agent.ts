@@ -5,7 +5,7 @@
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
-import { CLIENT_IDS, clientById, parseClientId } from '../../core/clients.js';
+import { CLIENT_IDS, parseClientId } from '../../core/clients.js';
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
@@ -71,11 +71,10 @@ export async function agentAddCommand(
   // A supervisor running for this project starts it (unless --no-start: the fleet host's own `n`
   // starts it itself); otherwise say how.
   const { askToStart } = await import('./queue.js');
-  // The supervisor launches Claude Code and Codex agents (docs/clients.md); Gemini's is started with roz exec.
+  // The supervisor launches Claude Code, Codex and Gemini agents (docs/clients.md); a Gemini agent (never confined)
+  // only under a supervisor whose agents are not confined either: refused with the reason otherwise.
   const started =
-    opts.start === false || client === 'gemini'
-      ? null
-      : await askToStart(r.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
+    opts.start === false ? null : await askToStart(r.name).catch((err: Error) => ({ ok: false as const, code: 'failed' as const, message: err.message }));
   if (opts.json) {
     printJson({ ...r, ...(started ? { started: { ok: started.ok, message: started.message } } : {}) });
     return 0;
@@ -86,15 +85,8 @@ export async function agentAddCommand(
   if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);
   else {
     if (started) process.stdout.write(c.yellow(`the running supervisor did not start it: ${started.message}\n`));
-    if (client !== 'gemini') {
-      process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- ${client} ${args}` : ` ${client}`}\n`);
-      process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${r.name}, ⏎\n`);
-    }
-    // Gemini under a supervisor is not built yet (docs/clients.md): only `roz exec -- gemini`.
-    else
-      process.stdout.write(
-        `start it:  cd ${sh(r.worktree)} && roz exec -- ${client}${args ? ` ${args}` : ''}\n  (a ${clientById(client).label} agent: the supervisor does not start it yet)\n`,
-      );
+    process.stdout.write(`start it:  cd ${sh(r.worktree)} && roz run${args ? ` -- ${client} ${args}` : ` ${client}`}\n`);
+    process.stdout.write(`  or in the roz run of this checkout: ${'Ctrl-]'} 6 (agents), n, ${r.name}, ⏎\n`);
   }
   if (!r.shared) process.stdout.write(`merge it, once its work is reviewed and approved:  roz agent merge ${r.name}\n`);
   return 0;

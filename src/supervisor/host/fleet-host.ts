@@ -256,7 +256,8 @@ export class FleetHost implements FleetControl {
     // Another client's agent (`roz agent add --agent codex`): its own client, found on PATH, with its recorded
     // arguments (never the first agent's, which are another client's) and its prompt; no resume (Claude Code's).
     const other = record.client && record.client !== 'claude' ? record.client : null;
-    if (other === 'gemini') return { ok: false, message: `${name} is a gemini agent: start it with \`roz exec -- gemini\` in ${record.worktree}` };
+    // A Gemini agent (never confined here: no sandbox) joins only a supervisor whose agents are not confined either
+    // (requireEnforced below refuses it, with the reason, under one whose control socket answers `roz approve`).
     const command = other ? CLIENT_COMMANDS[other].binaries[0]! : this.req.command;
     const claude = !other && isClaudeCommand(command);
     const recorded = other ? (record.claude_args ?? []) : (record.claude_args ?? this.req.args);
