@@ -12,6 +12,11 @@ export interface ClientCommands {
   pinned: { pkg: string; version: string };
   /** The client's hook event -> the `roz hook <name>` that judges it. */
   hooks: Readonly<Record<string, string>>;
+  /**
+   * How an agent's first prompt goes on its command line for an interactive session: this option and the
+   * prompt; without it, the prompt is the last positional argument (after `--`).
+   */
+  interactivePrompt?: string;
 }
 
 export const CLIENT_COMMANDS: Readonly<Record<ClientId, ClientCommands>> = {
@@ -37,6 +42,8 @@ export const CLIENT_COMMANDS: Readonly<Record<ClientId, ClientCommands>> = {
   gemini: {
     binaries: ['gemini', 'gemini.js'],
     pinned: { pkg: '@google/gemini-cli', version: '0.61.0' },
+    // A positional prompt after `--` started Gemini's TUI with no prompt (observed: a session, no BeforeAgent).
+    interactivePrompt: '--prompt-interactive',
     // Observed in `gemini -p` (test/e2e/gemini-hooks.e2e.test.ts): Gemini's names for the same moments.
     hooks: {
       SessionStart: 'session-start',

@@ -270,7 +270,8 @@ export class FleetHost implements FleetControl {
     // Another client that already had a session in its worktree: roz does not resume it (`codex resume` is not a
     // governed launch yet), and its first prompt is not sent again into a fresh one either.
     const ranBefore = other !== null && (resumable(record.last_session) || this.lastSession(record.worktree) !== null);
-    const prompt = record.prompt && !ranBefore ? [...sep, record.prompt] : [];
+    const promptOption = other ? CLIENT_COMMANDS[other].interactivePrompt : undefined;
+    const prompt = record.prompt && !ranBefore ? (promptOption ? [promptOption, record.prompt] : [...sep, record.prompt]) : [];
     const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...prompt];
     const launch: LaunchRequest = {
       command,
