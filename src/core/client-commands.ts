@@ -62,6 +62,15 @@ export const CLIENT_COMMANDS: Readonly<Record<ClientId, ClientCommands>> = {
  */
 export const ASKING_HOOK_TIMEOUT_S = 600;
 
+/**
+ * An agent's first prompt on its client's command line: after the client's option for it, else as the last
+ * positional argument after `positional` (`['--']` where an option taking several values could swallow it).
+ */
+export function firstPromptArgs(client: ClientId, prompt: string, positional: readonly string[] = []): string[] {
+  const option = CLIENT_COMMANDS[client].interactivePrompt;
+  return option ? [option, prompt] : [...positional, prompt];
+}
+
 /** The client a command starts (`codex`, `/path/to/codex.js`), or null for anything else. */
 export function clientForCommand(command: string): ClientDescriptor | null {
   const b = basename(command);

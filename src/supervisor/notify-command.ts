@@ -16,8 +16,7 @@
 // number (at most MAX_RUNNING at once; more requests are skipped and logged).
 // A failure is logged and shown as a notice; it never throws.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { resolveExecutable } from './launch/child-pty.js';
-import { pathOutsideProject } from './launch/launch-node.js';
+import { pathOutsideProject, resolveExecutable } from '../store/executable-path.js';
 
 /** Commands running at once; a request beyond that is not notified (logged), it is not queued. */
 export const MAX_RUNNING = 4;

@@ -5,7 +5,7 @@ import { mkdirSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { launchPlugin, withNode } from '../../src/supervisor/launch/http-launch.js';
-import { pathOutsideProject } from '../../src/supervisor/launch/launch-node.js';
+import { pathOutsideProject } from '../../src/store/executable-path.js';
 import { tempDir } from '../helpers/temp-dir.js';
 
 const repoPlugin = join(import.meta.dirname, '..', '..', 'plugin');

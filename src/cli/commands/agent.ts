@@ -5,7 +5,7 @@
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
-import { CLIENT_COMMANDS } from '../../core/client-commands.js';
+import { firstPromptArgs } from '../../core/client-commands.js';
 import { CLIENT_IDS, parseClientId } from '../../core/clients.js';
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
@@ -80,8 +80,7 @@ export async function agentAddCommand(
     printJson({ ...r, ...(started ? { started: { ok: started.ok, message: started.message } } : {}) });
     return 0;
   }
-  const promptOption = CLIENT_COMMANDS[client].interactivePrompt;
-  const args = [...claudeArgs, ...(r.prompt ? (promptOption ? [promptOption, r.prompt] : [r.prompt]) : [])].map(sh).join(' ');
+  const args = [...claudeArgs, ...(r.prompt ? firstPromptArgs(client, r.prompt) : [])].map(sh).join(' ');
   if (r.shared) process.stdout.write(`agent ${r.name}: in ${r.worktree}\n${c.yellow(`note: ${r.note}`)}\n`);
   else process.stdout.write(`agent ${r.name}: worktree ${r.worktree}\n  branch ${r.branch}, from ${r.base} at ${r.base_commit?.slice(0, 12)}\n`);
   if (started?.ok) process.stdout.write(`the running supervisor started it: ${started.message}\n`);

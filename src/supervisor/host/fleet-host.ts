@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type AddResult, type MergeResult, mergeMessage } from '../../core/fleet/merge-result.js';
 import { humanName, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { isClaudeCommand } from '../../core/launch-plan.js';
-import { CLIENT_COMMANDS } from '../../core/client-commands.js';
+import { CLIENT_COMMANDS, firstPromptArgs } from '../../core/client-commands.js';
 import { listAgents } from '../../store/agent-worktrees.js';
 import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../../store/agent-registry.js';
 import { lastSessionIn, resumable } from '../../store/agent-sessions.js';
@@ -270,8 +270,7 @@ export class FleetHost implements FleetControl {
     // Another client that already had a session in its worktree: roz does not resume it (`codex resume` is not a
     // governed launch yet), and its first prompt is not sent again into a fresh one either.
     const ranBefore = other !== null && (resumable(record.last_session) || this.lastSession(record.worktree) !== null);
-    const promptOption = other ? CLIENT_COMMANDS[other].interactivePrompt : undefined;
-    const prompt = record.prompt && !ranBefore ? (promptOption ? [promptOption, record.prompt] : [...sep, record.prompt]) : [];
+    const prompt = record.prompt && !ranBefore ? firstPromptArgs(other ?? 'claude', record.prompt, sep) : [];
     const args = resume ? [...withoutResume(recorded), '--resume', resume] : [...recorded, ...prompt];
     const launch: LaunchRequest = {
       command,

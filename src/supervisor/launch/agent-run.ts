@@ -26,12 +26,13 @@ import type { OwningAgent } from '../../store/agent-registry.js';
 import { agentPlace, type AgentPlace } from '../../store/agent-place.js';
 import { AGENT_WORKTREE_ENV, BASE_CHECKOUT_ENV } from '../../store/project-root.js';
 import { pluginRoot } from '../../engine/templates-loader.js';
-import { resolveExecutable, spawnChild, type ChildPty } from './child-pty.js';
+import { spawnChild, type ChildPty } from './child-pty.js';
 import type { LoadedConfig } from '../config-watch.js';
 import { httpHooksFragment } from '../hooks/http-hooks.js';
 import { clientVersion, pluginHooks } from './http-launch.js';
 import { rozPluginInstalled } from './launch-args.js';
-import { launchPluginDir, pathOutsideProject } from './launch-node.js';
+import { launchPluginDir } from './launch-node.js';
+import { pathOutsideProject, resolveExecutable } from '../../store/executable-path.js';
 import type { StagingPlace } from '../../store/staging-place.js';
 import { gitShimDir, readUserSettings, SETTINGS_ENV, writeRunSettings, type RunSettings } from './run-settings.js';
 

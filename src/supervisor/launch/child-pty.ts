@@ -21,8 +21,6 @@ export interface SpawnOptions {
   env: Record<string, string>;
 }
 
-export { resolveExecutable } from '../../store/executable-path.js';
-
 const SIGNALS: Record<number, NodeJS.Signals> = { 1: 'SIGHUP', 2: 'SIGINT', 3: 'SIGQUIT', 9: 'SIGKILL', 15: 'SIGTERM' };
 
 export async function spawnChild(file: string, args: string[], opts: SpawnOptions): Promise<ChildPty> {

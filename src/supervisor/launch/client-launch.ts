@@ -135,17 +135,18 @@ export function writableByOthers(dir: string): string | null {
 const GEMINI_ADVISORY =
   "Gemini CLI's sandbox needs a container runtime and its image, so nothing confines its shell and file tools: roz's hooks judge every tool call, and the agent could write roz's store and the project's .gemini/";
 
-/**
- * Gemini CLI: roz's hooks in a system settings file roz writes into its store
- * (GEMINI_CLI_SYSTEM_SETTINGS_PATH: the highest of Gemini's settings layers,
- * above the user's and a trusted project's), one per content, reused.
- */
+/** A Gemini hook's own timeout (milliseconds) where roz may wait longer than Gemini's 60 s default; none elsewhere. */
 function geminiTimeout(hook: string, config: RozConfig): { timeout?: number } {
   if (hook === 'stop') return { timeout: stopHookTimeoutSeconds(config) * 1000 };
   if (hook === 'pre-tool-use') return { timeout: ASKING_HOOK_TIMEOUT_S * 1000 };
   return {};
 }
 
+/**
+ * Gemini CLI: roz's hooks in a system settings file roz writes into its store
+ * (GEMINI_CLI_SYSTEM_SETTINGS_PATH: the highest of Gemini's settings layers,
+ * above the user's and a trusted project's), one per content, reused.
+ */
 const launchGemini: Launcher = (client, req, pluginDir, config) => {
   const hookCommand = hookCommandFor(pluginDir);
   const hooks = Object.fromEntries(

@@ -11,8 +11,6 @@ import { resolve } from 'node:path';
 import { launchPlugin } from './http-launch.js';
 import { isClaudeCommand, rozPluginInstalled } from './launch-args.js';
 
-export { pathOutsideProject } from '../../store/executable-path.js';
-
 export interface LaunchNodeRequest {
   command: string;
   args: string[];
