@@ -14,12 +14,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { patchModelCatalog, startFakeResponsesApi, type ResponsesRequest } from './harness/fake-responses-api.js';
+import { CODEX_BIN, CODEX_MODEL, codexHome, patchModelCatalog, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
-import { createWorkspace, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
-
-const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
-const MODEL = 'gpt-5-fake';
+import { createWorkspace, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 const INTENTS_YAML = `active_intents:
   - id: INT-001
@@ -40,16 +37,11 @@ const GOVERNED: Array<string | { patch: string }> = [
   'rm -rf src/gen',
 ];
 
-function codexHome(ws: Workspace, baseUrl: string): string {
-  const home = join(ws.home, '.codex');
-  mkdirSync(home, { recursive: true });
-  // A catalog whose model offers apply_patch (an unknown model's fallback metadata offers none).
-  writeFileSync(join(home, 'catalog.json'), patchModelCatalog(MODEL));
-  writeFileSync(
-    join(home, 'config.toml'),
-    `model = "${MODEL}"\nmodel_provider = "fake"\nmodel_catalog_json = "${join(home, 'catalog.json')}"\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`,
-  );
-  return home;
+/** A Codex home with a catalog whose model offers apply_patch (an unknown model's fallback metadata offers none). */
+function codexHomeWithPatch(ws: Workspace, baseUrl: string): string {
+  const catalog = join(ws.home, 'catalog.json');
+  writeFileSync(catalog, patchModelCatalog(CODEX_MODEL));
+  return codexHome(ws.home, baseUrl, { top: `model_catalog_json = "${catalog}"\n` });
 }
 
 function governedProject(ws: Workspace): void {
@@ -96,7 +88,7 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     governedProject(ws);
     const api = await scripted(GOVERNED);
     cleanups.push(api.close);
-    const run = await rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHome(ws, api.baseUrl) });
+    const run = await rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHomeWithPatch(ws, api.baseUrl) });
     const why = `exit ${run.code}\nstderr:\n${run.stderr.slice(-4000)}`;
     expect(run.code, why).toBe(0);
     expect(run.stdout, why).toContain('Done.');
@@ -116,7 +108,7 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     expect(ledger[1]?.files.map((f) => f.path)).toEqual(['src/b.ts']);
     for (const r of ledger) {
       expect(r.metadata['dev.roz']).toMatchObject({ client: 'codex', intent_id: 'INT-001' });
-      expect(r.files.find((f) => f.path.endsWith('.ts'))?.conversations[0]?.contributor?.model_id).toBe(`openai/${MODEL}`);
+      expect(r.files.find((f) => f.path.endsWith('.ts'))?.conversations[0]?.contributor?.model_id).toBe(`openai/${CODEX_MODEL}`);
     }
 
     // Out of scope, by the shell and by a patch: refused before it ran, and the model read why.
@@ -159,7 +151,7 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     ];
     const api = await scripted(script);
     cleanups.push(api.close);
-    const running = rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHome(ws, api.baseUrl) });
+    const running = rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHomeWithPatch(ws, api.baseUrl) });
     // The model asked for step 2 once step 1's output (and its PostToolUse hook) was back.
     const deadline = Date.now() + 90_000;
     while (!api.requests.some((r) => r.toolOutputs.length >= 2) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
@@ -208,7 +200,7 @@ describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', 
     ];
     const api = await scripted(attack);
     cleanups.push(api.close);
-    const run = await rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHome(ws, api.baseUrl) });
+    const run = await rozExecCodex(ws, { ...ws.env, CODEX_HOME: codexHomeWithPatch(ws, api.baseUrl) });
     const why = `exit ${run.code}\nstderr:\n${run.stderr.slice(-4000)}`;
     expect(run.code, why).toBe(0);
     const out = (i: number): string => outputOf(api.requests, i);

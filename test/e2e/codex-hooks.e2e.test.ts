@@ -6,11 +6,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { onResponses, startFakeResponsesApi } from './harness/fake-responses-api.js';
+import { CODEX_BIN, onResponses, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
-import { createWorkspace, REPO_ROOT } from './harness/workspace.js';
+import { createWorkspace } from './harness/workspace.js';
 
-const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
 const EVENTS = [
   'SessionStart',
   'UserPromptSubmit',

@@ -17,15 +17,13 @@ import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFakeResponsesApi, type FakeResponsesApi, type ResponsesRequest } from './harness/fake-responses-api.js';
+import { CODEX_BIN, codexHome, type FakeResponsesApi, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { killTree } from './harness/kill-tree.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
-import { REPO_ROOT, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
+import { ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
 import { until } from './harness/until.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
-const MODEL = 'gpt-5-fake';
 const TUI_REASON = 'keep the build';
 const CLI_REASON = 'no escalation';
 
@@ -66,14 +64,8 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
       { name: 'rm-old', when: (r: ResponsesRequest) => r.toolOutputs.length === 2, reply: { shell: 'rm -rf old && echo OLD-GONE' } },
       { name: 'done', when: (r: ResponsesRequest) => r.toolOutputs.length === 3, reply: { say: 'RUN-DONE' } },
     ]);
-    const codexHome = join(home, '.codex');
-    mkdirSync(codexHome);
     // The user's Codex config: the scripted model; the project trusted (the user's choice; roz never makes it).
-    writeFileSync(
-      join(codexHome, 'config.toml'),
-      `model = "${MODEL}"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${api.baseUrl}"\nwire_api = "responses"\n` +
-        `[projects."${repo}"]\ntrust_level = "trusted"\n`,
-    );
+    const codexDir = codexHome(home, api.baseUrl, { tables: `[projects."${repo}"]\ntrust_level = "trusted"\n` });
     symlinkSync(CODEX_BIN, join(bin, 'codex'));
     const env: Record<string, string> = {
       TERM: 'xterm-256color',
@@ -81,7 +73,7 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
       SHELL: '/bin/bash',
       PATH: `${bin}:${process.env.PATH ?? ''}`,
       TMPDIR: tmp,
-      CODEX_HOME: codexHome,
+      CODEX_HOME: codexDir,
       ROZ_STORAGE_PATH: storage,
       ROZ_REVIEW_MODE: 'never',
       GIT_CONFIG_NOSYSTEM: '1',

@@ -13,32 +13,19 @@
 // admin dir and checkout, the main checkout. Each fails; the human's git sees
 // the commit on roz/a.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { startFakeResponsesApi, type ResponsesRequest } from './harness/fake-responses-api.js';
+import { CODEX_BIN, codexHome, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { probes } from './harness/probes.js';
 import { runToEnd } from './harness/run-to-end.js';
 import { createWorkspace, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
-
-const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
-const MODEL = 'gpt-5-fake';
 
 /**
  * `NAME=<exit code> <last output>`, kept in a variable ($TMPDIR is read-only
  * in Codex's sandbox, so harness/probes.ts's files cannot be written there).
  */
 const probe = (name: string, cmd: string): string => `o=$( { ${cmd} ; } 2>&1 ); echo "${name}=$? $(printf %s "$o" | tail -c 160 | tr '\\n' ' ')"`;
-
-function codexHome(ws: Workspace, baseUrl: string): string {
-  const home = join(ws.home, '.codex');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(
-    join(home, 'config.toml'),
-    `model = "${MODEL}"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`,
-  );
-  return home;
-}
 
 interface Fleet {
   main: string;
@@ -110,7 +97,7 @@ describe.sequential('a Codex agent in its own worktree (real Codex CLI 0.169.0, 
       process.execPath,
       [ROZ_BIN, 'exec', '--', CODEX_BIN, 'exec', '--skip-git-repo-check', 'do the work'],
       f.a,
-      { ...ws.env, CODEX_HOME: codexHome(ws, api.baseUrl) },
+      { ...ws.env, CODEX_HOME: codexHome(ws.home, api.baseUrl) },
       120_000,
     );
     const out = (i: number): string => api.requests.find((r) => r.toolOutputs.length === i + 1)?.toolOutputs[i] ?? '';

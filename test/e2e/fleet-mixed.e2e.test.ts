@@ -19,16 +19,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bash, on, say, startFakeApi, summarize, write, type FakeApi } from './harness/fake-api.js';
-import { startFakeResponsesApi, type FakeResponsesApi, type ResponsesRequest } from './harness/fake-responses-api.js';
+import { CODEX_BIN, CODEX_MODEL, codexHome, type FakeResponsesApi, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
-import { claudeBin, REPO_ROOT, ROZ_BIN, ROZ_PATH_CLIENTS, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
+import { claudeBin, ROZ_BIN, ROZ_PATH_CLIENTS, ROZ_PLUGIN_DIR, seedClaudeJson } from './harness/workspace.js';
 import { until } from './harness/until.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
-const MODEL = 'gpt-5-fake';
 const REASON = 'keep the generated files';
 
 const INTENTS_YAML = `active_intents:
@@ -135,19 +133,14 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       // The user's Codex config: the scripted model, and the checkout and cx's worktree trusted (the user's own
       // choice, made once; roz never marks a project trusted). Outside TMPDIR (Codex refuses its sandbox helper there).
       // Codex's default filter of *TOKEN* names from the shell turned off: only roz's own exclusion keeps ROZ_TOKEN out.
-      const codexHome = join(home, '.codex');
-      mkdirSync(codexHome);
-      writeFileSync(
-        join(codexHome, 'config.toml'),
-        `model = "${MODEL}"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${codexApi.baseUrl}"\nwire_api = "responses"\n` +
-          `[shell_environment_policy]\nignore_default_excludes = true\n` +
-          `[projects."${repo}"]\ntrust_level = "trusted"\n[projects."${wt}"]\ntrust_level = "trusted"\n`,
-      );
+      const codexDir = codexHome(home, codexApi.baseUrl, {
+        tables: `[shell_environment_policy]\nignore_default_excludes = true\n[projects."${repo}"]\ntrust_level = "trusted"\n[projects."${wt}"]\ntrust_level = "trusted"\n`,
+      });
       // `codex` and `roz` on PATH, as a user has them.
       symlinkSync(CODEX_BIN, join(bin, 'codex'));
       symlinkSync(ROZ_BIN, join(bin, 'roz'));
       const base = ptyClientEnv({ home, storage, apiUrl: api.url });
-      const env = { ...base, PATH: `${bin}:${base.PATH ?? ''}`, TMPDIR: tmp, CODEX_HOME: codexHome, ROZ_REVIEW_MODE: 'never' };
+      const env = { ...base, PATH: `${bin}:${base.PATH ?? ''}`, TMPDIR: tmp, CODEX_HOME: codexDir, ROZ_REVIEW_MODE: 'never' };
       const roz = (...args: string[]) => spawnSync(process.execPath, [ROZ_BIN, ...args], { cwd: repo, env, encoding: 'utf8' });
       const dump = (): string =>
         `\n--- screen:\n${term?.screen() ?? ''}\n--- claude's API:\n${summarize(api!.requests)}\n--- codex's API:\n${codexApi!.requests
@@ -256,7 +249,7 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       ).toContain('src/main.ts');
       const cx = by('codex');
       expect(cx.flatMap((r) => r.files.map((f) => f.path))).toContain('src/cx.ts');
-      expect(cx.find((r) => r.files.some((f) => f.path === 'src/cx.ts'))?.files[0]?.conversations[0]?.contributor?.model_id).toBe(`openai/${MODEL}`);
+      expect(cx.find((r) => r.files.some((f) => f.path === 'src/cx.ts'))?.files[0]?.conversations[0]?.contributor?.model_id).toBe(`openai/${CODEX_MODEL}`);
 
       // The human's decision is in cx's session, which is enforced (Codex's sandbox as roz configured it).
       const sessions = spawnSync('ls', [join(storage, 'sessions')], { encoding: 'utf8' })

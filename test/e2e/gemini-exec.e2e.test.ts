@@ -10,11 +10,9 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { onGemini, startFakeGeminiApi, type GeminiReply } from './harness/fake-gemini-api.js';
+import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiReply } from './harness/fake-gemini-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
-import { createWorkspace, REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
-
-const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+import { createWorkspace, ROZ_BIN } from './harness/workspace.js';
 
 interface LedgerRecord {
   files: Array<{ path: string }>;
@@ -60,10 +58,7 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
       { name: 'done', when: onGemini.afterResponses(script.length), reply: { say: 'Done.' } },
     ]);
     cleanups.push(api.close);
-    const dir = join(ws.home, '.gemini');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    const env = { ...ws.env, GEMINI_API_KEY: 'e2e-fake', GOOGLE_GEMINI_BASE_URL: api.baseUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const env = { ...ws.env, ...geminiClientEnv(ws.home, api) };
     const run = await runToEnd(
       process.execPath,
       [ROZ_BIN, 'exec', '--', GEMINI_BIN, '-m', 'gemini-2.5-flash', '--yolo', '-p', 'do the work'],
@@ -125,10 +120,7 @@ describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', (
       { name: 'done', when: onGemini.afterResponses(script.length), reply: { say: 'Done.' } },
     ]);
     cleanups.push(api.close);
-    const dir = join(ws.home, '.gemini');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
-    const env = { ...ws.env, GEMINI_API_KEY: 'e2e-fake', GOOGLE_GEMINI_BASE_URL: api.baseUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+    const env = { ...ws.env, ...geminiClientEnv(ws.home, api) };
     const running = runToEnd(
       process.execPath,
       [ROZ_BIN, 'exec', '--', GEMINI_BIN, '-m', 'gemini-2.5-flash', '--yolo', '-p', 'do the work'],

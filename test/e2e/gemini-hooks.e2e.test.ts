@@ -7,11 +7,10 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { onGemini, startFakeGeminiApi } from './harness/fake-gemini-api.js';
+import { GEMINI_BIN, onGemini, startFakeGeminiApi } from './harness/fake-gemini-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
-import { createWorkspace, REPO_ROOT, type Workspace } from './harness/workspace.js';
+import { createWorkspace, type Workspace } from './harness/workspace.js';
 
-const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const EVENTS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeTool', 'AfterTool', 'Notification', 'PreCompress'];
 
 interface HookEvent {

@@ -17,14 +17,13 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
-import { onGemini, startFakeGeminiApi, type GeminiReply, type GeminiRequest } from './harness/fake-gemini-api.js';
+import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiReply, type GeminiRequest } from './harness/fake-gemini-api.js';
 import { HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { until } from './harness/until.js';
-import { REPO_ROOT, ROZ_BIN } from './harness/workspace.js';
+import { ROZ_BIN } from './harness/workspace.js';
 import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
 
-const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
 const REASON = 'keep the build';
 const G_REASON = 'still keep the build';
 /**
@@ -63,8 +62,6 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
       { name: 'done', when: (r) => !ofG(r) && onGemini.afterResponses(script.length)(r), reply: { say: 'GEMINI-DONE: left build alone.' } },
     ]);
     worlds.closes(api);
-    mkdirSync(join(home, '.gemini'), { recursive: true });
-    writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
     const env: Record<string, string> = {
       TERM: 'xterm-256color',
       HOME: home,
@@ -72,9 +69,7 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
       PATH: process.env.PATH ?? '',
       ROZ_STORAGE_PATH: storage,
       GIT_CONFIG_NOSYSTEM: '1',
-      GEMINI_API_KEY: 'e2e-fake',
-      GOOGLE_GEMINI_BASE_URL: api.baseUrl,
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...geminiClientEnv(home, api),
     };
     const roz = (...args: string[]) => spawnSync(process.execPath, [ROZ_BIN, ...args], { cwd: repo, env, encoding: 'utf8', timeout: 20_000 });
     const t = worlds.track(

@@ -16,31 +16,17 @@
 //     through (advisory: Gemini has no sandbox here).
 //  4. The reverse: a Claude Code agent reviewed by a Codex reviewer roz starts
 //     (`[review] reviewer_client = "codex"`), ISSUES then COMPLETE.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bash, on, reply, say, startFakeApi, write, type ParsedRequest, type Reply } from './harness/fake-api.js';
-import { onGemini, startFakeGeminiApi, type GeminiRequest } from './harness/fake-gemini-api.js';
-import { startFakeResponsesApi, type ResponsesRequest, type ResponsesStep } from './harness/fake-responses-api.js';
+import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiRequest } from './harness/fake-gemini-api.js';
+import { CODEX_BIN, codexHome, type ResponsesRequest, type ResponsesStep, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { decideCommand, rozReviewerMarker, rozState, rozTrace, runRoz, stopFeedbacks, traceDigest } from './harness/roz.js';
 import { OFFLINE_CLIENT } from './harness/run-print.js';
 import { runToEnd } from './harness/run-to-end.js';
-import { claudeBin, createWorkspace, PINNED_CLIENTS, REPO_ROOT, ROZ_BIN, type Workspace } from './harness/workspace.js';
-
-const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
-const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
-const MODEL = 'gpt-5-fake';
-
-function codexHome(ws: Workspace, baseUrl: string): string {
-  const home = join(ws.home, '.codex');
-  mkdirSync(home, { recursive: true });
-  writeFileSync(
-    join(home, 'config.toml'),
-    `model = "${MODEL}"\nmodel_provider = "fake"\n[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n`,
-  );
-  return home;
-}
+import { claudeBin, createWorkspace, PINNED_CLIENTS, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 /** Everything the Codex agent has been told so far (its prompt, tool outputs, stop-hook reasons). */
 const told = (r: ResponsesRequest): string => JSON.stringify(r.raw.input ?? '');
@@ -111,7 +97,7 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
     cleanups.push(claudeApi.close);
     const env = {
       ...ws.env,
-      CODEX_HOME: codexHome(ws, codexApi.baseUrl),
+      CODEX_HOME: codexHome(ws.home, codexApi.baseUrl),
       ROZ_CLAUDE: claudeBin('2.1.330'),
       ANTHROPIC_BASE_URL: claudeApi.url,
       ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -195,7 +181,7 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
     cleanups.push(claudeApi.close);
     const env = {
       ...ws.env,
-      CODEX_HOME: codexHome(ws, codexApi.baseUrl),
+      CODEX_HOME: codexHome(ws.home, codexApi.baseUrl),
       ROZ_CLAUDE: claudeBin('2.1.330'),
       ANTHROPIC_BASE_URL: claudeApi.url,
       ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -257,14 +243,9 @@ describe.sequential('the review gate for a Gemini CLI agent: roz starts a Claude
     cleanups.push(geminiApi.close);
     const claudeApi = await reviewerApi();
     cleanups.push(claudeApi.close);
-    const dir = join(ws.home, '.gemini');
-    mkdirSync(dir, { recursive: true });
-    writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
     const env = {
       ...ws.env,
-      GEMINI_API_KEY: 'e2e-fake',
-      GOOGLE_GEMINI_BASE_URL: geminiApi.baseUrl,
-      GEMINI_CLI_TRUST_WORKSPACE: 'true',
+      ...geminiClientEnv(ws.home, geminiApi),
       ROZ_CLAUDE: claudeBin('2.1.330'),
       ANTHROPIC_BASE_URL: claudeApi.url,
       ANTHROPIC_API_KEY: 'sk-ant-test',
@@ -340,7 +321,7 @@ describe.each(PINNED_CLIENTS)('a Claude Code %s agent reviewed by Codex ([review
       workspace: ws,
       client,
       timeoutMs: 240_000,
-      env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws, codexApi.baseUrl) },
+      env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws.home, codexApi.baseUrl) },
       scenario: {
         main: [
           { name: 'write', when: on.start(), reply: reply(undefined, write(hello, 'hello\n')) },

@@ -2,8 +2,24 @@
 // loopback, so the real Gemini CLI can run offline (issue 33). The main
 // agent's requests (those offering tools) are answered by the script; the
 // CLI's side requests that want JSON (its model router) get a fixed answer.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from './workspace.js';
+
+/** The pinned Gemini CLI (package.json devDependencies). */
+export const GEMINI_BIN = join(REPO_ROOT, 'node_modules', '@google', 'gemini-cli', 'bundle', 'gemini.js');
+
+/**
+ * The real Gemini CLI pointed at this fake API from the home `home`: its sign-in choice (an API key) in
+ * the home's user settings, and the environment naming the key, the API and a trusted workspace.
+ */
+export function geminiClientEnv(home: string, api: Pick<FakeGeminiApi, 'baseUrl'>): Record<string, string> {
+  mkdirSync(join(home, '.gemini'), { recursive: true });
+  writeFileSync(join(home, '.gemini', 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } } }));
+  return { GEMINI_API_KEY: 'e2e-fake', GOOGLE_GEMINI_BASE_URL: api.baseUrl, GEMINI_CLI_TRUST_WORKSPACE: 'true' };
+}
 
 export interface GeminiRequest {
   /** 1-based position among the main agent's requests. */

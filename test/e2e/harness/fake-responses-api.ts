@@ -3,8 +3,30 @@
 // `when` matches; a step replies with one shell call (Codex's `exec_command`
 // function tool, which its hooks see as `Bash`) or a final message, streamed
 // as server-sent events the way `/v1/responses` streams them.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { REPO_ROOT } from './workspace.js';
+
+/** The pinned Codex CLI (package.json devDependencies), and the model name its scripted runs use. */
+export const CODEX_BIN = join(REPO_ROOT, 'node_modules', '@openai', 'codex', 'bin', 'codex.js');
+export const CODEX_MODEL = 'gpt-5-fake';
+
+/**
+ * A Codex home in `home` whose user config sends the scripted model's requests to this fake API; `top`
+ * adds top-level keys, `tables` more tables (a trusted project, the shell's environment policy). Its path
+ * is what CODEX_HOME names.
+ */
+export function codexHome(home: string, baseUrl: string, more: { top?: string; tables?: string } = {}): string {
+  const dir = join(home, '.codex');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'config.toml'),
+    `model = "${CODEX_MODEL}"\nmodel_provider = "fake"\n${more.top ?? ''}[model_providers.fake]\nname = "fake"\nbase_url = "${baseUrl}"\nwire_api = "responses"\n${more.tables ?? ''}`,
+  );
+  return dir;
+}
 
 export interface ResponsesRequest {
   /** 1-based position among all /responses requests. */
