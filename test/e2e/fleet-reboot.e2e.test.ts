@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { on, say, startFakeApi, summarize } from './harness/fake-api.js';
 import { descendantsOf } from './harness/kill-tree.js';
-import { HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
+import { openAgentsTab, press, ptyWorlds, sleep } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
 import { claudeBin, OLDEST_CLIENT, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
@@ -174,7 +174,8 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         ['a', 'j'],
         ['b', 'j'],
       ] as const) {
-        await press(t2, HOTKEY, '6', down);
+        await openAgentsTab(t2);
+        await press(t2, down);
         await step2(new RegExp(`› ${n} `), `${n} selected`, 10_000);
         await press(t2, '\r');
         await sleep(1_500);

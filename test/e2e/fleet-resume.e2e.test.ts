@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, test } from 'vitest';
 import { on, say, startFakeApi, summarize } from './harness/fake-api.js';
-import { HOTKEY, press, ptyWorlds } from './harness/pty-world.js';
+import { openAgentsTab, press, ptyWorlds } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
 import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
@@ -65,7 +65,8 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
       await new Promise((r) => setTimeout(r, 3_000));
 
       // b starts as recorded and its model answers the first prompt.
-      await press(t, HOTKEY, '6', 'n');
+      await openAgentsTab(t);
+      await press(t, 'n');
       await step("new agent's name:", 'the name prompt', 10_000);
       await press(t, 'b', '\r');
       await step(/started b in .*repo\.roz\/b/, 'b started', 30_000);
@@ -102,7 +103,7 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
       expect(api.requests.filter((r) => r.role === 'main' && r.lastUserText.includes('B-TASK')).length, summarize(api.requests)).toBe(1);
 
       // Stop both: the run ends with 0 (stopped is not a crash).
-      await press(t, HOTKEY, '6');
+      await openAgentsTab(t);
       await step(/› b /, 'b selected again', 10_000);
       await press(t, 'x', 'y');
       await step(/b\s+roz\/b\s+stopped/, 'b stopped again', 30_000);

@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bash, on, say, startFakeApi, summarize } from './harness/fake-api.js';
-import { HOTKEY, press, ptyWorlds } from './harness/pty-world.js';
+import { HOTKEY, openAgentsTab, press, ptyWorlds } from './harness/pty-world.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type RozState, type TraceEvent } from './harness/roz.js';
 import { claudeBin, ROZ_PATH_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
@@ -72,7 +72,8 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
       await new Promise((r) => setTimeout(r, 3_000));
 
       // The agents tab, n b: b is in the registry, so it starts as recorded (its prompt, its args), in its worktree.
-      await press(t, HOTKEY, '6', 'n');
+      await openAgentsTab(t);
+      await press(t, 'n');
       await step("new agent's name:", 'the name prompt', 10_000);
       await press(t, 'b', '\r');
       await step(/started b in .*repo\.roz\/b/, 'b started', 30_000);
@@ -99,7 +100,7 @@ describe.sequential('a fleet of two real clients in one roz run (scripted model,
       await step(B_DONE.slice(0, 20), "b's pane shows its end", 20_000);
 
       // Stop both: x y on b, then on main; the run ends.
-      await press(t, HOTKEY, '6');
+      await openAgentsTab(t);
       await step(/› b /, 'b selected', 10_000);
       await press(t, 'x', 'y');
       await step(/stopped b/, 'b stopped', 20_000);

@@ -25,6 +25,26 @@ export async function press(t: PtyScreen, ...keys: string[]): Promise<void> {
   }
 }
 
+/** roz's own screen has the keys (not a client's pane): its tab bar on the first row, saying so. */
+const rozScreen = (t: PtyScreen): boolean => /\b1 trace\b.*\b6 agents\b.*\? keys/.test(t.row(0));
+
+/**
+ * roz's agents tab, from either view: Ctrl-] first when a client's pane is in view, then 6 unless
+ * the tab is already open, each key sent once the screen shows the one before took effect. A
+ * busy TUI reads two keys sent 250 ms apart as one input ("6j"), which is neither key: under
+ * load press() lost them.
+ */
+export async function openAgentsTab(t: PtyScreen, ms = 20_000): Promise<string> {
+  if (!rozScreen(t)) {
+    t.write(HOTKEY);
+    await t.waitFor(() => rozScreen(t), "roz's screen", ms);
+  }
+  const agentsTab = /^agents · \d/m;
+  if (agentsTab.test(t.screen())) return t.screen();
+  t.write('6');
+  return t.waitFor(agentsTab, 'the agents tab', ms);
+}
+
 export interface PtyWorld {
   dir: string;
   home: string;

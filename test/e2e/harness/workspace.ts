@@ -115,7 +115,9 @@ export function createWorkspace(extraEnv: Record<string, string> = {}): Workspac
     bin,
     env,
     cleanup: () => {
-      if (!process.env.ROZ_E2E_KEEP) rmSync(root, { recursive: true, force: true });
+      // Retried: a client's straggler (2.1.197 refusing to start left one) can still be writing
+      // into HOME as the folder goes (ENOTEMPTY).
+      if (!process.env.ROZ_E2E_KEEP) rmSync(root, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }
