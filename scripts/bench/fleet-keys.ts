@@ -190,6 +190,9 @@ function probe(term: pty.IPty) {
   return { press, echoed, tail: () => tail, painted: () => painted };
 }
 
+/** Unmeasured keys before `keys` measured ones: the first keys pay for JIT and caches (half as many in a quick run). */
+const warmKeys = (keys: number): number => Math.min(10, Math.ceil(keys / 2));
+
 /** Send `keys` keys (after `warm` unmeasured ones), a person's pause between them: the latencies, and the keys never echoed. */
 async function typeKeys(p: ReturnType<typeof probe>, keys: number, warm: number, onWarm?: () => void): Promise<{ lat: number[]; lost: number }> {
   for (let i = 0; i < warm; i++) {
@@ -422,7 +425,7 @@ async function bareRun(root: string, agents: number, keys: number, warm: number,
 export async function fleetKeys(many: number, keys: number, root: string) {
   if (!existsSync(join(root, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: the keypress rows run the built roz');
   const stream = { bytes: 3000, min: 20, max: 50 };
-  const warm = Math.min(10, keys);
+  const warm = warmKeys(keys);
   const ratio = (a: number, b: number) => (b > 0 ? round(a / b, 2) : null);
   const compare = (one: KeysRun, n: KeysRun) => ({
     one,
@@ -485,11 +488,11 @@ export const LOADED_TARGETS = { latency_p99_ms: 50, supervisor_rss_mib_per_agent
 export async function fleetKeysLoaded(many: number, keys: number, root: string, busy: number, niced = false) {
   if (!existsSync(join(root, 'plugin', 'dist', 'cli.mjs'))) throw new Error('run npm run build first: the keypress rows run the built roz');
   const stream = { bytes: 3000, min: 20, max: 50 };
-  const warm = Math.min(10, keys);
+  const warm = warmKeys(keys);
   const stop = busyLoad(busy, niced);
   try {
-    // The load average is a 1-minute mean: let it climb before the first key.
-    await sleep(keys >= 100 ? 30_000 : 3_000);
+    // The load average is a 1-minute mean: let it climb before the first key (a quick run, which asserts no target, only starts it).
+    await sleep(keys >= 100 ? 30_000 : 1_000);
     const bare = await bareRun(root, many, keys, warm, stream);
     const roz = await keysRun(root, many, keys, warm, stream, 'attached');
     const attached = !roz.supervisor_pid_is_tui;
