@@ -6,15 +6,9 @@ import type { SessionStore } from '../store/session-store.js';
 import type { RozConfig } from '../core/config.js';
 import { isSafeSessionId } from '../core/hook-input.js';
 import { telemetryOn } from '../core/telemetry.js';
+import { UsageError } from './usage-error.js';
 
-export class UsageError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 2,
-  ) {
-    super(message);
-  }
-}
+export { UsageError } from './usage-error.js';
 
 export interface CliContext {
   config: RozConfig;

@@ -2,7 +2,7 @@
 // each group's commands (their arguments, options and help); this file
 // composes them and turns errors into exit codes.
 import { Command, CommanderError } from 'commander';
-import { UsageError } from './context.js';
+import { UsageError } from './usage-error.js';
 import { registerAgentCommands } from './program/agent.js';
 import { registerGovernanceCommands } from './program/governance.js';
 import { registerLaunchCommands } from './program/launch.js';
@@ -16,11 +16,37 @@ import { loadAllOnDemand } from '../core/on-demand.js';
 import { rozVersion } from '../core/version.js';
 
 /**
- * Commands that load no on-demand module up front: the MCP server loads them in the tool calls that
- * read intents (it starts with every client session, and loading the shell parser it never uses was a
- * fifth of its start); queue, approve and block only talk to the supervisor's control socket.
+ * Commands whose code cannot reach an on-demand module, each with the module its action imports:
+ * they load none up front (a roz command is a process of its own, and loading the shell parser,
+ * yaml and zod it never uses was most of a `roz agent ls`). test/process/cli-on-demand.test.ts
+ * follows each module's imports and fails when one reaches a caller of onDemand.
  */
-const SELF_LOADING: ReadonlySet<string> = new Set(['mcp', 'queue', 'approve', 'block']);
+export const LOADS_NOTHING: Readonly<Record<string, string>> = {
+  queue: 'commands/queue',
+  approve: 'commands/queue',
+  block: 'commands/queue',
+  'agent start': 'commands/queue',
+  'agent stop': 'commands/queue',
+  'agent add': 'commands/agent',
+  'agent ls': 'commands/agent',
+  'agent rm': 'commands/agent',
+  'agent diff': 'commands/agent-diff',
+  debug: 'commands/inspect',
+  trace: 'commands/inspect',
+  context: 'commands/inspect',
+  sessions: 'commands/sessions',
+  clean: 'commands/manage',
+  config: 'commands/manage',
+  decide: 'commands/decide',
+  'otel flush': 'commands/otel',
+};
+
+/** The MCP server loads them itself, in the tool calls that read intents (it starts with every client session). */
+const SELF_LOADING = 'mcp';
+
+/** A command's name under roz: `decide`, `agent ls`. */
+const commandPath = (program: Command, action: Command): string =>
+  action.parent === program || !action.parent ? action.name() : `${action.parent.name()} ${action.name()}`;
 
 export function buildProgram(): Command {
   const program = new Command('roz')
@@ -31,8 +57,11 @@ export function buildProgram(): Command {
     .exitOverride()
     // Hooks load some modules only when a call needs them (core/on-demand.ts);
     // a command is one process that may need any of them, so it loads them all first,
-    // except the few that never judge (SELF_LOADING).
-    .hook('preAction', (_program, action) => (SELF_LOADING.has(action.name()) && action.parent === program ? undefined : loadAllOnDemand()));
+    // except those that cannot reach one (LOADS_NOTHING) and the MCP server.
+    .hook('preAction', (_program, action) => {
+      const name = commandPath(program, action);
+      return name === SELF_LOADING || name in LOADS_NOTHING ? undefined : loadAllOnDemand();
+    });
 
   // One module per command group (program/*.ts); the order here is the order `roz --help` lists them.
   registerHookCommand(program);

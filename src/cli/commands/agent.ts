@@ -1,29 +1,22 @@
-// `roz agent add|ls|rm|merge`: agents in worktrees of their own, and the merge
-// gate that lets only reviewed work into the branch an agent started from
-// (docs/fleet.md). The supervisor side (running several agents under one roz)
+// `roz agent add|ls|rm`: agents in worktrees of their own (docs/fleet.md; the merge
+// gate, merge and push, is commands/agent-merge.ts). The supervisor side (running several agents under one roz)
 // is the fleet host (supervisor/host/fleet-host.ts): `add` creates the worktree and
 // branch, and asks a supervisor running for this project to start it
 // (cli/commands/queue.ts), else says how.
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import { firstPromptArgs } from '../../core/client-commands.js';
 import { CLIENT_IDS, parseClientId } from '../../core/clients.js';
-import { userInfo } from 'node:os';
-import { createInterface } from 'node:readline';
 import { aheadBehind, plusMinus } from '../../core/fleet/work-diff.js';
 import { agentWhere } from '../../core/fleet/agent-where.js';
-import { describeMerge, describePush, MERGE_REFUSED, mergeExitCode, type MergeResult, pushExitCode } from '../../core/fleet/merge-result.js';
 import type { SessionState } from '../../core/session-state.js';
 import { addAgentWork } from '../../engine/fleet/agent-add.js';
 import { lockRegistry } from '../../store/agent-registry.js';
-import { mergeAgent } from '../../engine/fleet/agent-merge.js';
-import { pushAgent } from '../../engine/fleet/agent-push.js';
-import { humanName, isReviewPlan, prepareHumanReview, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { sessionsByProject } from '../../store/agent-sessions.js';
 import { listAgents, removeAgent, type ListedAgent } from '../../store/agent-worktrees.js';
 import { FleetError } from '../../store/fleet-error.js';
 import { ObjectError } from '../../store/git-objects.js';
 import { c, cliContext, printJson, table } from '../context.js';
-import { everyAgentsWork, printWork } from './agent-diff.js';
+import { everyAgentsWork } from './agent-diff.js';
 
 const fail = (err: unknown): number => {
   if (err instanceof FleetError) {
@@ -259,96 +252,4 @@ export async function agentRmCommand(name: string, opts: { discard?: boolean }):
   } finally {
     release();
   }
-}
-
-/** `roz agent merge NAME`: the gate's value (engine/fleet/agent-merge.ts) printed, or as JSON with --json; its exit code either way. */
-export function agentMergeCommand(name: string, opts: { json?: boolean; human?: boolean } = {}): number | Promise<number> {
-  if (opts.human) return humanMergeCommand(name, opts.json === true);
-  const ctx = cliContext();
-  const r = mergeAgent({ storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username }, name);
-  printMerge(r, opts.json === true);
-  return mergeExitCode(r);
-}
-
-export function printMerge(r: MergeResult, json: boolean): void {
-  if (json) {
-    printJson(r);
-    return;
-  }
-  for (const l of describeMerge(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
-}
-
-/** `roz agent push NAME [--pr]`: the gate's rule, then the push (engine/fleet/agent-push.ts). */
-export function agentPushCommand(name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }): number {
-  const ctx = cliContext();
-  const r = pushAgent(
-    { storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username },
-    { name, remote: opts.remote ?? 'origin', pr: opts.pr === true, ...(opts.repo !== undefined ? { repo: opts.repo } : {}), env: process.env },
-  );
-  if (opts.json) printJson(r);
-  else for (const l of describePush(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
-  return pushExitCode(r);
-}
-
-/** One line typed at the terminal (cooked mode: the human edits it as usual). */
-function askLine(question: string): Promise<string | null> {
-  return new Promise((resolve) => {
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-    let answered = false;
-    rl.question(question, (a) => {
-      answered = true;
-      rl.close();
-      resolve(a);
-    });
-    rl.on('close', () => {
-      if (!answered) resolve(null);
-    });
-  });
-}
-
-/**
- * `roz agent merge NAME --human`: the human reviews instead of the reviewer. The
- * branch's diff (exactly what merges), then they type the agent's name; the
- * approval is recorded for that commit's tree (engine/fleet/human-review.ts),
- * then the gate runs as for a reviewer's approval. Only from a terminal: an
- * agent's Bash has none (and where it makes one, roz's store refuses its write).
- */
-async function humanMergeCommand(name: string, json: boolean): Promise<number> {
-  if (json) {
-    process.stderr.write('roz: --human asks at your terminal; it has no --json\n');
-    return 2;
-  }
-  if (!process.stdin.isTTY || !process.stdout.isTTY) {
-    process.stderr.write(
-      `roz: refused: --human takes the approval typed at your terminal, and this has none (stdin and stdout must be a terminal). An agent cannot approve its own work; run it in your own terminal, or press m on ${name} in roz run's agents tab\n`,
-    );
-    return MERGE_REFUSED;
-  }
-  const ctx = cliContext();
-  const gate = { storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username };
-  const plan = prepareHumanReview(gate, name);
-  if (!isReviewPlan(plan)) {
-    printMerge(plan, false);
-    return mergeExitCode(plan);
-  }
-  printWork(plan.work, false);
-  process.stdout.write(
-    `\n${c.bold(`This is exactly what ${plan.branch} holds (commit ${plan.head.slice(0, 12)}, tree ${plan.tree.slice(0, 12)}): what merges into ${plan.base}.`)}\n`,
-  );
-  const typed = await askLine(`Type ${name} to approve it and merge, anything else to stop: `);
-  if (typed?.trim() !== name) {
-    process.stderr.write(`roz: not approved (you typed ${JSON.stringify(typed?.trim() ?? '')}, not ${name}); nothing recorded, nothing merged\n`);
-    return MERGE_REFUSED;
-  }
-  const human = humanName();
-  const rec = await recordHumanApproval(gate, name, plan.head, human);
-  if (!rec.ok) {
-    process.stderr.write(`roz: ${rec.error}\n`);
-    return MERGE_REFUSED;
-  }
-  process.stdout.write(`approved by ${human}: recorded in ${name}'s session ${rec.session_id} and the ledger\n`);
-  if (rec.ledger_error) process.stdout.write(c.yellow(`warning: the approval's ledger record could not be written: ${rec.ledger_error}\n`));
-  const r = mergeAgent(gate, name);
-  printMerge(r, false);
-  return mergeExitCode(r);
 }

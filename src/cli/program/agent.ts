@@ -116,7 +116,7 @@ function registerAgentEndings(agent: Command): void {
     )
     .action(
       run(async (name: string, opts: { json?: boolean; human?: boolean }) => {
-        const { agentMergeCommand } = await import('../commands/agent.js');
+        const { agentMergeCommand } = await import('../commands/agent-merge.js');
         return agentMergeCommand(name, opts);
       }),
     );
@@ -135,7 +135,7 @@ function registerAgentEndings(agent: Command): void {
     )
     .action(
       run(async (name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }) => {
-        const { agentPushCommand } = await import('../commands/agent.js');
+        const { agentPushCommand } = await import('../commands/agent-merge.js');
         return agentPushCommand(name, opts);
       }),
     );

@@ -1,7 +1,6 @@
 // Intent governance: intent, blame.
 import type { Command } from 'commander';
-import { blameCommand } from '../commands/blame.js';
-import { intentCommand, type IntentOptions } from '../commands/intent.js';
+import type { IntentOptions } from '../commands/intent.js';
 import { LAST, run } from './shared.js';
 
 export function registerGovernanceCommands(program: Command): void {
@@ -14,7 +13,12 @@ export function registerGovernanceCommands(program: Command): void {
     .option('--session <id>', 'the session to bind a selection to, or to show the status of (default: $CLAUDE_CODE_SESSION_ID)')
     .option(...LAST)
     .option('--json', 'print JSON')
-    .action(run((action: string, id: string | undefined, opts: IntentOptions) => intentCommand(action, id, opts)));
+    .action(
+      run(async (action: string, id: string | undefined, opts: IntentOptions) => {
+        const { intentCommand } = await import('../commands/intent.js');
+        return intentCommand(action, id, opts);
+      }),
+    );
 
   program
     .command('blame')
@@ -22,5 +26,10 @@ export function registerGovernanceCommands(program: Command): void {
     .argument('<target>', 'FILE or FILE:LINE')
     .option('--project <dir>', 'the governed project (default: the current directory)')
     .option('--json', 'print JSON')
-    .action(run((target: string, opts: IntentOptions) => blameCommand(target, opts)));
+    .action(
+      run(async (target: string, opts: IntentOptions) => {
+        const { blameCommand } = await import('../commands/blame.js');
+        return blameCommand(target, opts);
+      }),
+    );
 }

@@ -1,6 +1,5 @@
 // The reviewer's side of the review gate: `roz decide`.
 import type { Command } from 'commander';
-import { decideCommand } from '../commands/decide.js';
 import { run } from './shared.js';
 
 export function registerReviewCommands(program: Command): void {
@@ -18,8 +17,9 @@ export function registerReviewCommands(program: Command): void {
       '\nSESSION defaults to $CLAUDE_CODE_SESSION_ID. Running it anywhere else (a terminal, a script, chained to\nanother command) records nothing.\nExit codes: 0 recorded, 2 bad arguments, 3 unknown session, 4 nothing recorded.',
     )
     .action(
-      run((args: string[], opts: { message?: string; opinions?: string; opinion?: string | boolean }) =>
-        decideCommand(args, { ...opts, ...(typeof opts.opinion === 'string' ? { noOpinion: opts.opinion } : {}) }),
-      ),
+      run(async (args: string[], opts: { message?: string; opinions?: string; opinion?: string | boolean }) => {
+        const { decideCommand } = await import('../commands/decide.js');
+        return decideCommand(args, { ...opts, ...(typeof opts.opinion === 'string' ? { noOpinion: opts.opinion } : {}) });
+      }),
     );
 }

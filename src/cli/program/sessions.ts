@@ -1,10 +1,7 @@
 // Reading a session's record (debug, trace, context), listing sessions, and
 // the store's housekeeping over them (clean, stats).
 import type { Command } from 'commander';
-import { contextCommand, debugCommand, traceCommand } from '../commands/inspect.js';
-import { cleanCommand, statsCommand } from '../commands/manage.js';
-import { sessionsCommand } from '../commands/sessions.js';
-import { resolveSession, UsageError } from '../context.js';
+import { UsageError } from '../usage-error.js';
 import { LAST, run, type SessionOpts } from './shared.js';
 
 export function registerSessionCommands(program: Command): void {
@@ -14,7 +11,12 @@ export function registerSessionCommands(program: Command): void {
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
     .option(...LAST)
     .option('--json', 'print the raw state document')
-    .action(run((sid: string | undefined, opts: SessionOpts & { json?: boolean }) => debugCommand(sid, opts)));
+    .action(
+      run(async (sid: string | undefined, opts: SessionOpts & { json?: boolean }) => {
+        const { debugCommand } = await import('../commands/inspect.js');
+        return debugCommand(sid, opts);
+      }),
+    );
 
   program
     .command('trace')
@@ -24,7 +26,12 @@ export function registerSessionCommands(program: Command): void {
     .option('-f, --follow', 'keep printing new events until interrupted')
     .option(...LAST)
     .option('--json', 'print JSON (an array, or one object per line with --follow)')
-    .action(run((sid: string | undefined, opts: SessionOpts & { verbose?: boolean; follow?: boolean; json?: boolean }) => traceCommand(sid, opts)));
+    .action(
+      run(async (sid: string | undefined, opts: SessionOpts & { verbose?: boolean; follow?: boolean; json?: boolean }) => {
+        const { traceCommand } = await import('../commands/inspect.js');
+        return traceCommand(sid, opts);
+      }),
+    );
 
   program
     .command('context')
@@ -32,7 +39,12 @@ export function registerSessionCommands(program: Command): void {
     .argument('[session]', 'session id (default $CLAUDE_CODE_SESSION_ID)')
     .option(...LAST)
     .option('--json', 'print JSON')
-    .action(run((sid: string | undefined, opts: SessionOpts & { json?: boolean }) => contextCommand(sid, opts)));
+    .action(
+      run(async (sid: string | undefined, opts: SessionOpts & { json?: boolean }) => {
+        const { contextCommand } = await import('../commands/inspect.js');
+        return contextCommand(sid, opts);
+      }),
+    );
 
   program
     .command('sessions')
@@ -40,7 +52,12 @@ export function registerSessionCommands(program: Command): void {
     .option('--limit <n>', 'how many, newest first', '20')
     .option('--all', 'every session')
     .option('--json', 'print JSON')
-    .action(run((opts: { limit?: string; all?: boolean; json?: boolean }) => sessionsCommand(opts)));
+    .action(
+      run(async (opts: { limit?: string; all?: boolean; json?: boolean }) => {
+        const { sessionsCommand } = await import('../commands/sessions.js');
+        return sessionsCommand(opts);
+      }),
+    );
 }
 
 export function registerHousekeepingCommands(program: Command): void {
@@ -50,7 +67,12 @@ export function registerHousekeepingCommands(program: Command): void {
     .option('--before <age>', 'remove sessions idle longer than this (e.g. 30d, 12h); default: cleanup.retention_days')
     .option('--all', 'remove every session without a pending review')
     .option('--dry-run', 'only say what would be removed')
-    .action(run((opts: { before?: string; all?: boolean; dryRun?: boolean }) => cleanCommand(opts)));
+    .action(
+      run(async (opts: { before?: string; all?: boolean; dryRun?: boolean }) => {
+        const { cleanCommand } = await import('../commands/manage.js');
+        return cleanCommand(opts);
+      }),
+    );
 
   program
     .command('stats')
@@ -65,9 +87,10 @@ export function registerHousekeepingCommands(program: Command): void {
         if (!opts.tui) {
           if (session !== undefined || opts.last)
             throw new UsageError(`a session (${session ?? '--last'}) is only for --tui: plain roz stats covers every session`);
+          const { statsCommand } = await import('../commands/manage.js');
           return statsCommand(opts);
         }
-        const { statsTuiCommand } = await import('../commands/run.js');
+        const [{ statsTuiCommand }, { resolveSession }] = await Promise.all([import('../commands/run.js'), import('../context.js')]);
         return statsTuiCommand(resolveSession(session, opts));
       }),
     );

@@ -1,6 +1,5 @@
 // What roz enforces and how it is configured: settings, config.
 import type { Command } from 'commander';
-import { configCommand } from '../commands/manage.js';
 import { run } from './shared.js';
 
 export function registerSettingsCommands(program: Command): void {
@@ -20,5 +19,10 @@ export function registerSettingsCommands(program: Command): void {
     .command('config')
     .description('show the effective configuration and where each value came from')
     .option('--json', 'print JSON')
-    .action(run((opts: { json?: boolean }) => configCommand(opts)));
+    .action(
+      run(async (opts: { json?: boolean }) => {
+        const { configCommand } = await import('../commands/manage.js');
+        return configCommand(opts);
+      }),
+    );
 }
