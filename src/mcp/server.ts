@@ -15,6 +15,7 @@ import { agentRootsFor } from '../store/agent-registry.js';
 import { intentsHome } from '../store/project-root.js';
 import { loadAllOnDemand } from '../core/on-demand.js';
 import type { SessionStore } from '../store/session-store.js';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation';
 
 export interface McpOptions {
   env?: Record<string, string | undefined>;
@@ -24,6 +25,15 @@ export interface McpOptions {
   now?: () => Date;
 }
 
+/**
+ * The SDK checks a client's answer to an elicitation against its JSON schema, with an Ajv (and its
+ * formats) it builds in the server's constructor unless given a validator: most of this server's
+ * start, paid by every client session. roz's server never elicits, so its validator passes nothing.
+ */
+const NO_ELICITATION: jsonSchemaValidator = {
+  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: "roz's MCP server asks the client nothing" }),
+};
+
 const text = (t: string, isError = false) => ({ content: [{ type: 'text' as const, text: t }], ...(isError ? { isError: true } : {}) });
 
 export function createMcpServer(opts: McpOptions = {}): McpServer {
@@ -32,7 +42,7 @@ export function createMcpServer(opts: McpOptions = {}): McpServer {
   const config = loadConfig(env).config;
   const store = opts.store ?? new FileSessionStore(config.storage.path);
   const now = opts.now ?? (() => new Date());
-  const server = new McpServer({ name: 'roz', version: rozVersion });
+  const server = new McpServer({ name: 'roz', version: rozVersion }, { jsonSchemaValidator: NO_ELICITATION });
   // An agent in its worktree selects among the base checkout's intents (store/agent-registry.ts): the ones its hooks enforce.
   const project = (): { root: string; intentsFrom: string } | null => {
     const start = env.CLAUDE_PROJECT_DIR ?? cwd;
