@@ -20,6 +20,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { bash, on, say, startFakeApi, summarize, write, type FakeApi } from './harness/fake-api.js';
 import { CODEX_BIN, CODEX_MODEL, codexHome, type FakeResponsesApi, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
+import { GEMINI_BIN } from './harness/fake-gemini-api.js';
 import { killTree } from './harness/kill-tree.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
@@ -136,8 +137,9 @@ describe.sequential('a mixed fleet: Claude Code and Codex CLI agents under one r
       const codexDir = codexHome(home, codexApi.baseUrl, {
         tables: `[shell_environment_policy]\nignore_default_excludes = true\n[projects."${repo}"]\ntrust_level = "trusted"\n[projects."${wt}"]\ntrust_level = "trusted"\n`,
       });
-      // `codex` and `roz` on PATH, as a user has them.
+      // `codex`, `gemini` and `roz` on PATH, as a user has them (not from npm's PATH: a bare `vitest run` has none).
       symlinkSync(CODEX_BIN, join(bin, 'codex'));
+      symlinkSync(GEMINI_BIN, join(bin, 'gemini'));
       symlinkSync(ROZ_BIN, join(bin, 'roz'));
       const base = ptyClientEnv({ home, storage, apiUrl: api.url });
       const env = { ...base, PATH: `${bin}:${base.PATH ?? ''}`, TMPDIR: tmp, CODEX_HOME: codexDir, ROZ_REVIEW_MODE: 'never' };

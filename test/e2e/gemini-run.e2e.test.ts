@@ -13,7 +13,7 @@
 // starts in its worktree under the same supervisor; its ask waits in the same
 // queue under its name and the human's block reaches its model.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
@@ -40,7 +40,12 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
   test("the guard's ask waits in roz's panel; the human's block reaches the model; advisory said", async () => {
     assertRozBuilt();
     expect(existsSync(GEMINI_BIN), `the pinned Gemini CLI is missing at ${GEMINI_BIN}`).toBe(true);
-    const { home, repo } = worlds.enter('gemini-run');
+    const { dir, home, repo } = worlds.enter('gemini-run');
+    // `gemini` on PATH, as a user has it (roz agent add --agent gemini starts it from there; not from npm's PATH:
+    // a bare `vitest run` has none).
+    const bin = join(dir, 'bin');
+    mkdirSync(bin);
+    symlinkSync(GEMINI_BIN, join(bin, 'gemini'));
     // Gemini skips a system settings file below a folder others can write (all of /tmp): roz's store lives in an owner-only folder.
     const storage = ownerOnlyTempDir('.roz-e2e-gemini-run-');
     worlds.closes({
@@ -66,7 +71,7 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
       TERM: 'xterm-256color',
       HOME: home,
       SHELL: '/bin/bash',
-      PATH: process.env.PATH ?? '',
+      PATH: `${bin}:${process.env.PATH ?? ''}`,
       ROZ_STORAGE_PATH: storage,
       GIT_CONFIG_NOSYSTEM: '1',
       ...geminiClientEnv(home, api),
