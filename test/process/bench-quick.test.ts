@@ -75,8 +75,9 @@ it('npm run bench --quick completes and reports every section against its baseli
     for (const f of [mode.one, mode.many]) {
       expect(f.lost).toBe(0);
       expect(f.echoed_by).toEqual(['main']);
-      for (const key of ['latency_median_ms', 'latency_p99_ms', 'supervisor_cpu_percent_of_one_core', 'supervisor_rss_mib', 'agents_cpu_percent_of_one_core'])
-        sane(f[key]);
+      for (const key of ['latency_median_ms', 'latency_p99_ms', 'supervisor_cpu_percent_of_one_core', 'supervisor_rss_mib']) sane(f[key]);
+      // One quick agent's stream can use less than a clock tick (10 ms) of CPU in the measured window: 0 then.
+      expect(Number.isFinite(f.agents_cpu_percent_of_one_core) && f.agents_cpu_percent_of_one_core >= 0).toBe(true);
       expect(f.latency_p99_ms).toBeGreaterThanOrEqual(f.latency_median_ms);
     }
     expect([mode.one.agents, mode.many.agents]).toEqual([1, QUICK_FLEET]);
