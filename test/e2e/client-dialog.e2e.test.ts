@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { on, say, startFakeApi, summarize, write } from './harness/fake-api.js';
-import { ptyWorlds } from './harness/pty-world.js';
+import { ptyWorlds, sleep } from './harness/pty-world.js';
 import { until } from './harness/until.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
@@ -123,8 +123,21 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog in the pane", 60_000);
       // The control: nothing let it through before the pane's answer.
       expect(existsSync(join(repo, 'pane.txt')), dump()).toBe(false);
+      // The dialog takes keys a moment after it is drawn: an Enter sent at once was lost under load (2.1.197, a
+      // run of four test files at a time). Once more if nothing landed, from the pane (never roz's panel, where
+      // Enter answers nothing).
+      await sleep(500);
       t.write('\r');
-      await until('pane.txt to land', 60_000, () => (existsSync(join(repo, 'pane.txt')) ? true : null), dump);
+      const landed = () => (existsSync(join(repo, 'pane.txt')) ? true : null);
+      if (!(await until('pane.txt to land', 20_000, landed, dump).catch(() => false))) {
+        if (!/Do you want to (create|make this edit|proceed)/i.test(t.screen())) {
+          t.write('\x1d');
+          await t.waitFor(/Do you want to (create|make this edit|proceed)/i, "the client's own dialog in the pane, again", 30_000);
+          await sleep(500);
+        }
+        t.write('\r');
+        await until('pane.txt to land', 60_000, landed, dump);
+      }
       expect(readFileSync(join(repo, 'pane.txt'), 'utf8')).toBe('pane\n');
       // The answer in the pane takes it off roz's queue (the next event of the session says it was answered).
       await until('the queue to empty', 60_000, () => (queue(repo, env).length === 0 ? true : null), dump);
