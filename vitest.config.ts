@@ -12,7 +12,7 @@ import SlowFirst from './test/helpers/slow-first.js';
 // `npx vitest run --project unit` (or process, e2e).
 const tests = splitTests(import.meta.dirname);
 // ROZ_TEST_FORKS=N sets it for a measurement (a run on another machine, or another count).
-const FORKS = Number(process.env.ROZ_TEST_FORKS) || Math.max(3, availableParallelism() + 1);
+const FORKS = Number(process.env.ROZ_TEST_FORKS) || Math.max(4, availableParallelism() + 2);
 
 export default defineConfig({
   test: {
@@ -28,8 +28,11 @@ export default defineConfig({
     // from one file to the next, which makes that project about three times cheaper in CPU.
     // A unit test therefore leaves no module state behind. (The pool's setting, not a project's.)
     // The process and e2e files (forks) wait more than they compute: a real client spends most of a
-    // run idle (its start, the model's turns, hooks), and a full run on 2 cores used ~1.2-1.5 of
-    // them (ROZ_TEST_CPU_LOG). So they get one fork more than the cores, at least three.
+    // run idle (its start, the model's turns, hooks), and a full run with three forks on 2 cores used
+    // ~1.5 of them. So they get two forks more than the cores, at least four: on Node 26 on this
+    // 2-core machine the whole vitest run took 585 s with four, 734 s with three (docs/performance.md,
+    // "The suite"). On Node 20, where every node process starts at three times the CPU, four were
+    // no faster than three.
     // (The unit project's threads stay at maxWorkers: tinypool ended a 3-thread run with
     // "Terminating worker thread" when the forks took over.)
     poolOptions: { threads: { isolate: false }, forks: { maxForks: FORKS } },
