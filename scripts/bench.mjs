@@ -55,9 +55,9 @@ const N = quick
       tuiSmall: 1_000,
       tuiLarge: 10_000,
       // The quick run only keeps the rows from rotting (npm test runs it): a fleet of
-      // three, not eight, one busy process, not ten; every row still measured
+      // two, not eight, one busy process, not ten; every row still measured
       // (20 keys: fewer leave a CPU share of zero ticks; 12 did in a full suite run).
-      fleetAgents: 3,
+      fleetAgents: 2,
       fleetAsks: 10,
       fleetKeys: 20,
       fleetBusy: 1,

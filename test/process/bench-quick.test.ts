@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { repoRoot, runProcess } from '../helpers/hooks.js';
 
-const QUICK_FLEET = 3;
+const QUICK_FLEET = 2;
 
 const sane = (x: unknown): void => {
   expect(typeof x).toBe('number');
@@ -65,7 +65,7 @@ it('npm run bench --quick completes and reports every section against its baseli
     for (const k of ['requests_per_second', 'ask_to_answer_median_ms', 'supervisor_cpu_ms', 'supervisor_rss_mib', 'baseline_rss_before_supervisor_mib'])
       sane(f[k]);
   }
-  // The quick run's fleet is three agents (scripts/bench.mjs; the full run's is eight).
+  // The quick run's fleet is two agents (scripts/bench.mjs; the full run's is eight).
   expect(result.fleet.many.agents).toBe(QUICK_FLEET);
   sane(result.fleet.ratios_many_over_one.requests_per_second);
   // Keypresses through the built `roz run` in a pty while 1 and QUICK_FLEET agents stream: every key echoed by the agent in view,
