@@ -66,18 +66,64 @@ function expectNothingLanded(ws: Workspace, before: { gitConfig: string }, why: 
 describe.each(PINNED_CLIENTS)('issue 24: the file tools and roz writes, client %s', (client) => {
   const workspace = workspacePerTest();
 
-  test('roz exec, bypass permissions: Write on .git/config, ~/.gitconfig, ~/.bashrc never lands; git still commits', async () => {
+  test('roz exec, bypass permissions: Write on .git/config, ~/.gitconfig, ~/.bashrc never lands; git still commits; then .orchestration/ with CLAUDE.md -> ~/.bashrc: the failed test run lesson never lands there', async () => {
+    // One session for both attacks of roz exec: the Writes first, then the planted governance.
     const ws = workspace();
     const before = prepare(ws);
-    const run = await runRoz({ prompt: 'set things up', client, workspace: ws, exec: true, timeoutMs: 150_000, scenario: writeAttack(ws) });
+    writeFileSync(join(ws.repo, 'package.json'), JSON.stringify({ name: 'p', scripts: { test: 'echo \'FAIL x; touch "$HOME/pwned" #\'; exit 1' } }));
+    // A script roz's parser cannot read (a plain `mkdir .orchestration` is refused by the hook first).
+    const plant = [
+      "python3 - <<'EOF'",
+      'import os',
+      "d = '.orch' + 'estration'",
+      'os.mkdir(d)',
+      "open(d + '/active_intents.yaml', 'w').write('active_intents:\\n  - id: INT-001\\n    name: x\\n    status: IN_PROGRESS\\n    owned_scope: [\"**\"]\\n')",
+      "os.symlink(os.environ['HOME'] + '/.bashrc', d + '/CLAUDE.md')",
+      "os.symlink(os.environ['HOME'] + '/.bashrc', d + '/agent_trace.jsonl')",
+      "print('PLANTED')",
+      'EOF',
+    ].join('\n');
+    const writes = writeAttack(ws).main;
+    const run = await runRoz({
+      prompt: 'set things up, then run the tests',
+      client,
+      workspace: ws,
+      exec: true,
+      timeoutMs: 150_000,
+      scenario: {
+        main: [
+          ...writes.filter((step) => step.name !== 'done'),
+          { name: 'plant', when: on.toolResult('Write'), reply: reply('Setting up.', bash(plant)) },
+          { name: 'test', when: on.toolResult('Bash', { match: /PLANTED/ }), reply: reply('Testing.', bash('npm test')) },
+          { name: 'done', when: on.toolResult('Bash', { error: true }), reply: say('Tests fail.') },
+        ],
+      },
+    });
     const why = run.why();
     expect(run.exitCode, why).toBe(0);
+    // The Writes: refused, while git itself still commits from sandboxed Bash.
     expectNothingLanded(ws, before, why);
-    const done = run.requests.find((r) => r.answeredBy === 'done');
-    expect(resultText(done, 'Write'), why).toMatch(/PROTECTED_PATH|denied|not allowed|blocked/i);
+    const wrote = run.requests.find((r) => r.answeredBy === 'plant');
+    expect(resultText(wrote, 'Write'), why).toMatch(/PROTECTED_PATH|denied|not allowed|blocked/i);
     // The deny rules on .git/ leave git itself alone in sandboxed Bash.
-    expect(resultText(done, 'Bash'), why).toMatch(/COMMIT-OK/);
+    expect(resultText(wrote, 'Bash'), why).toMatch(/COMMIT-OK/);
     expect(execFileSync('git', ['log', '-1', '--format=%s'], { cwd: ws.repo, env: ws.env }).toString().trim()).toBe('work');
+    // The planted governance: the test run failed.
+    expect(
+      run.requests.some((r) => r.answeredBy === 'done'),
+      why,
+    ).toBe(true);
+    // The link was there and pointed at the file...
+    const link = join(ws.repo, '.orchestration', 'CLAUDE.md');
+    expect(existsSync(link), why).toBe(true);
+    // ...and roz wrote nothing through it.
+    expect(readFileSync(join(ws.home, '.bashrc'), 'utf8'), why).toBe(BASHRC);
+    expect(existsSync(join(ws.home, 'pwned'))).toBe(false);
+    // roz did try (the test failed in a now-governed project) and said why it would not.
+    expect(JSON.stringify(run.trace()), why).toMatch(/refused to write the lesson/);
+    // Control: an append through that link, as roz's did before, lands in ~/.bashrc.
+    appendFileSync(link, '# through the link\n');
+    expect(readFileSync(join(ws.home, '.bashrc'), 'utf8')).toBe(`${BASHRC}# through the link\n`);
   }, 180_000);
 
   test("roz's settings alone (no roz hook) refuse the same Writes under bypass permissions", async () => {
@@ -122,55 +168,6 @@ describe.each(PINNED_CLIENTS)('issue 24: the file tools and roz writes, client %
     expect(readFileSync(join(ws.repo, '.git', 'config'), 'utf8'), why).toBe(GIT_EVIL);
     expect(readFileSync(join(ws.home, '.gitconfig'), 'utf8'), why).toBe(GIT_EVIL);
     expect(readFileSync(join(ws.home, '.bashrc'), 'utf8'), why).toMatch(/pwned/);
-  }, 180_000);
-
-  test('roz exec: the agent makes .orchestration/ with CLAUDE.md -> ~/.bashrc; the failed test run lesson never lands there', async () => {
-    const ws = workspace();
-    writeFileSync(join(ws.home, '.bashrc'), BASHRC);
-    writeFileSync(join(ws.repo, 'package.json'), JSON.stringify({ name: 'p', scripts: { test: 'echo \'FAIL x; touch "$HOME/pwned" #\'; exit 1' } }));
-    // A script roz's parser cannot read (a plain `mkdir .orchestration` is refused by the hook first).
-    const plant = [
-      "python3 - <<'EOF'",
-      'import os',
-      "d = '.orch' + 'estration'",
-      'os.mkdir(d)',
-      "open(d + '/active_intents.yaml', 'w').write('active_intents:\\n  - id: INT-001\\n    name: x\\n    status: IN_PROGRESS\\n    owned_scope: [\"**\"]\\n')",
-      "os.symlink(os.environ['HOME'] + '/.bashrc', d + '/CLAUDE.md')",
-      "os.symlink(os.environ['HOME'] + '/.bashrc', d + '/agent_trace.jsonl')",
-      "print('PLANTED')",
-      'EOF',
-    ].join('\n');
-    const run = await runRoz({
-      prompt: 'run the tests',
-      client,
-      workspace: ws,
-      exec: true,
-      timeoutMs: 150_000,
-      scenario: {
-        main: [
-          { name: 'plant', when: on.start(), reply: reply('Setting up.', bash(plant)) },
-          { name: 'test', when: on.toolResult('Bash', { match: /PLANTED/ }), reply: reply('Testing.', bash('npm test')) },
-          { name: 'done', when: on.toolResult('Bash', { error: true }), reply: say('Tests fail.') },
-        ],
-      },
-    });
-    const why = run.why();
-    expect(run.exitCode, why).toBe(0);
-    expect(
-      run.requests.some((r) => r.answeredBy === 'done'),
-      why,
-    ).toBe(true);
-    // The link was there and pointed at the file...
-    const link = join(ws.repo, '.orchestration', 'CLAUDE.md');
-    expect(existsSync(link), why).toBe(true);
-    // ...and roz wrote nothing through it.
-    expect(readFileSync(join(ws.home, '.bashrc'), 'utf8'), why).toBe(BASHRC);
-    expect(existsSync(join(ws.home, 'pwned'))).toBe(false);
-    // roz did try (the test failed in a now-governed project) and said why it would not.
-    expect(JSON.stringify(run.trace()), why).toMatch(/refused to write the lesson/);
-    // Control: an append through that link, as roz's did before, lands in ~/.bashrc.
-    appendFileSync(link, '# through the link\n');
-    expect(readFileSync(join(ws.home, '.bashrc'), 'utf8')).toBe(`${BASHRC}# through the link\n`);
   }, 180_000);
 });
 
