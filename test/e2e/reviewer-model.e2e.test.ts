@@ -1,8 +1,9 @@
 // The reviewer is roz's (issue 24): the agent under review spawns roz:roz
 // with `model: haiku` (the client honours an Agent call's model over the agent
 // file's `opus`). roz refuses that call; the agent spawns it again without a
-// model, and no reviewer request ever runs on haiku. Control: the same call
-// for another subagent type does run on haiku, so the refusal is roz's doing.
+// model, and no reviewer request ever runs on haiku. Control, later in the same
+// session: the same call for another subagent type does run on haiku, so the
+// refusal is roz's doing.
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { workspacePerTest } from './harness/per-test.js';
@@ -16,7 +17,7 @@ const onHaiku: Matcher = (req) => req.tools.length > 0 && /haiku/i.test(req.mode
 describe.each(PINNED_CLIENTS)('the agent cannot pick the reviewer’s model (client %s, print mode)', (client) => {
   const fresh = workspacePerTest();
 
-  test('roz:roz with model haiku is refused; spawned without it, the reviewer never runs on haiku', async () => {
+  test('roz:roz with model haiku is refused; spawned without it, the reviewer never runs on haiku; control: a helper of another type asked for haiku runs on haiku', async () => {
     const ws = fresh();
     const run = await runRoz({
       client,
@@ -42,7 +43,17 @@ describe.each(PINNED_CLIENTS)('the agent cannot pick the reviewer’s model (cli
             when: on.toolResult('Agent', { error: true, match: /REVIEWER_MODEL/ }),
             reply: (req) => spawnReviewer(req, { background: false }),
           },
-          { name: 'finish', when: on.toolResult('Agent', { error: false }), reply: say('Reviewed and approved.') },
+          // The control: a helper of another type asked for haiku, once the review is done.
+          { name: 'helper-answers', when: onHaiku, reply: say('helper done'), times: Infinity },
+          {
+            name: 'spawn-helper',
+            when: on.toolResult('Agent', { error: false }),
+            reply: () => {
+              const call = agent({ subagent_type: 'general-purpose', prompt: 'say hi', description: 'helper' });
+              return reply('Reviewed and approved; now a helper.', { ...call, input: { ...call.input, model: 'haiku' } });
+            },
+          },
+          { name: 'finish', when: on.toolResult('Agent'), reply: say('Done.') },
         ],
         reviewer: reviewerScript('COMPLETE', 'hello.txt contains hello, as asked'),
       },
@@ -61,31 +72,8 @@ describe.each(PINNED_CLIENTS)('the agent cannot pick the reviewer’s model (cli
       run.why(),
     ).not.toContainEqual(expect.stringMatching(/haiku/i));
     expect(run.state().review.decision, run.why()).toMatchObject({ kind: 'complete' });
-  }, 150_000);
-
-  test('control: another subagent type asked for haiku runs on haiku', async () => {
-    const ws = fresh();
-    const run = await runRoz({
-      client,
-      prompt: 'ask a helper',
-      workspace: ws,
-      timeoutMs: 120_000,
-      scenario: {
-        main: [
-          { name: 'helper-answers', when: onHaiku, reply: say('helper done'), times: Infinity },
-          {
-            name: 'spawn',
-            when: on.start(),
-            reply: () => {
-              const call = agent({ subagent_type: 'general-purpose', prompt: 'say hi', description: 'helper' });
-              return reply(undefined, { ...call, input: { ...call.input, model: 'haiku' } });
-            },
-          },
-          { name: 'finish', when: on.toolResult('Agent'), reply: say('Done.') },
-        ],
-      },
-    });
-    expect(run.exitCode, run.why()).toBe(0);
+    // The control ran on haiku: the client honours the parameter for any other subagent type.
+    expect(answered, run.why()).toContain('finish');
     expect(
       run.api.requests.some((r) => onHaiku(r, undefined as never)),
       run.why(),
