@@ -102,6 +102,18 @@ it('npm run bench --quick completes and reports every section against its baseli
   for (const v of [loaded.roz.latency_p99_ms, loaded.bare.latency_p99_ms, loaded.supervisor_rss_mib_per_agent]) sane(v);
   expect(loaded.targets).toEqual({ latency_p99_ms: 50, supervisor_rss_mib_per_agent: 40 });
   expect(typeof loaded.meets.latency_p99_ms).toBe('boolean');
+  // What a tool call costs in each mode (the real client: bare, standalone, roz exec, roz run), on the quick run's client.
+  // One call and one round: a per-call figure can come out negative; each must still be a number, each run's time positive.
+  expect(result.tool_call.map((row: { client: string }) => row.client)).toEqual(['2.1.330']);
+  for (const row of result.tool_call) {
+    sane(row.bare_one_call_run_ms);
+    expect(Number.isFinite(row.bare_ms_per_bash_call)).toBe(true);
+    expect(Object.keys(row.modes).sort()).toEqual(['exec', 'run', 'standalone']);
+    for (const m of Object.values(row.modes) as Array<Record<string, number>>) {
+      sane(m.one_call_run_ms);
+      expect(Number.isFinite(m.added_ms_per_bash_call) && Number.isFinite(m.ms_per_bash_call)).toBe(true);
+    }
+  }
   // Claude Code's Bash sandbox per call (the real client, plain vs sandboxed)
   expect(result.sandbox.length).toBeGreaterThan(0);
   for (const s of result.sandbox) {
