@@ -8,7 +8,7 @@ import { isSafeSessionId } from '../core/hook-input.js';
 import { telemetryOn } from '../core/telemetry.js';
 import { UsageError } from './usage-error.js';
 
-export { UsageError } from './usage-error.js';
+export { UsageError };
 
 export interface CliContext {
   config: RozConfig;

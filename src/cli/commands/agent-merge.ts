@@ -5,38 +5,47 @@
 import { userInfo } from 'node:os';
 import { createInterface } from 'node:readline';
 import { describeMerge, describePush, MERGE_REFUSED, mergeExitCode, type MergeResult, pushExitCode } from '../../core/fleet/merge-result.js';
-import { mergeAgent } from '../../engine/fleet/agent-merge.js';
+import { type GateContext, mergeAgent } from '../../engine/fleet/agent-merge.js';
 import { pushAgent } from '../../engine/fleet/agent-push.js';
 import { humanName, isReviewPlan, prepareHumanReview, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { c, cliContext, printJson } from '../context.js';
 import { printWork } from './agent-diff.js';
 
+/** The gate's view from this terminal: roz's store, the current directory, the user at it. */
+function gateHere(): GateContext {
+  const ctx = cliContext();
+  return { storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username };
+}
+
+/** A result's lines (describeMerge, describePush): errors to stderr, warnings in yellow. */
+function printLines(lines: ReturnType<typeof describeMerge>): void {
+  for (const l of lines) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
+}
+
 /** `roz agent merge NAME`: the gate's value (engine/fleet/agent-merge.ts) printed, or as JSON with --json; its exit code either way. */
 export function agentMergeCommand(name: string, opts: { json?: boolean; human?: boolean } = {}): number | Promise<number> {
   if (opts.human) return humanMergeCommand(name, opts.json === true);
-  const ctx = cliContext();
-  const r = mergeAgent({ storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username }, name);
+  const r = mergeAgent(gateHere(), name);
   printMerge(r, opts.json === true);
   return mergeExitCode(r);
 }
 
-export function printMerge(r: MergeResult, json: boolean): void {
-  if (json) {
-    printJson(r);
-    return;
-  }
-  for (const l of describeMerge(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
+function printMerge(r: MergeResult, json: boolean): void {
+  if (json) printJson(r);
+  else printLines(describeMerge(r));
 }
 
 /** `roz agent push NAME [--pr]`: the gate's rule, then the push (engine/fleet/agent-push.ts). */
 export function agentPushCommand(name: string, opts: { pr?: boolean; remote?: string; repo?: string; json?: boolean }): number {
-  const ctx = cliContext();
-  const r = pushAgent(
-    { storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username },
-    { name, remote: opts.remote ?? 'origin', pr: opts.pr === true, ...(opts.repo !== undefined ? { repo: opts.repo } : {}), env: process.env },
-  );
+  const r = pushAgent(gateHere(), {
+    name,
+    remote: opts.remote ?? 'origin',
+    pr: opts.pr === true,
+    ...(opts.repo !== undefined ? { repo: opts.repo } : {}),
+    env: process.env,
+  });
   if (opts.json) printJson(r);
-  else for (const l of describePush(r)) (l.err ? process.stderr : process.stdout).write(`${l.warn ? c.yellow(l.text) : l.text}\n`);
+  else printLines(describePush(r));
   return pushExitCode(r);
 }
 
@@ -74,8 +83,7 @@ async function humanMergeCommand(name: string, json: boolean): Promise<number> {
     );
     return MERGE_REFUSED;
   }
-  const ctx = cliContext();
-  const gate = { storeDir: ctx.config.storage.path, store: ctx.store, cwd: process.cwd(), human: userInfo().username };
+  const gate = gateHere();
   const plan = prepareHumanReview(gate, name);
   if (!isReviewPlan(plan)) {
     printMerge(plan, false);
