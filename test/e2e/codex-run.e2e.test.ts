@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { CODEX_BIN, codexHome, type FakeResponsesApi, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { killTree } from './harness/kill-tree.js';
+import { blockFromKeyboard } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
 import { until } from './harness/until.js';
@@ -105,12 +106,7 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
       .waitFor(/APPROVAL NEEDED · Bash[\s\S]*\[b\] block/, "roz's approval panel", 90_000)
       .catch((e: Error) => Promise.reject(new Error(e.message + dump())));
     expect(t.screen()).toContain('rm -rf build');
-    await new Promise((r) => setTimeout(r, 1_000));
-    t.write('b');
-    await new Promise((r) => setTimeout(r, 300));
-    t.write(TUI_REASON);
-    await new Promise((r) => setTimeout(r, 300));
-    t.write('\r');
+    await blockFromKeyboard(t, TUI_REASON);
     await until("the model to read the human's reason", 60_000, () => outputs().some((o) => o.includes(TUI_REASON)), dump);
     expect(existsSync(join(repo, 'build', 'keep.txt'))).toBe(true);
 

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiReply, type GeminiRequest } from './harness/fake-gemini-api.js';
-import { HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
+import { blockFromKeyboard, HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { until } from './harness/until.js';
 import { ROZ_BIN } from './harness/workspace.js';
@@ -126,12 +126,7 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
     expect(existsSync(join(repo, 'build', 'keep.txt')), 'nothing ran yet').toBe(true);
 
     // The keyboard: b, the reason, Enter. The model reads the reason; build/ stays.
-    await sleep(1_000);
-    t.write('b');
-    await sleep(300);
-    t.write(REASON);
-    await sleep(300);
-    t.write('\r');
+    await blockFromKeyboard(t, REASON);
     await until("the model to read the human's reason", 60_000, () => responses().some((r) => r.includes(REASON)), dump);
     await until('the model to end its turn', 60_000, () => api.requests.length > script.length, dump);
     expect(existsSync(join(repo, 'build', 'keep.txt'))).toBe(true);
@@ -165,12 +160,7 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
     await t
       .waitFor(/APPROVAL NEEDED · run_shell_command · \w+ · agent g[\s\S]*\[b\] block/, "g's request in roz's panel", 20_000)
       .catch((e: Error) => Promise.reject(new Error(e.message + dump())));
-    await sleep(1_000);
-    t.write('b');
-    await sleep(300);
-    t.write(G_REASON);
-    await sleep(300);
-    t.write('\r');
+    await blockFromKeyboard(t, G_REASON);
     await until(
       "g's model to read the human's reason",
       60_000,

@@ -45,6 +45,19 @@ export async function openAgentsTab(t: PtyScreen, ms = 20_000): Promise<string> 
   return t.waitFor(agentsTab, 'the agents tab', ms);
 }
 
+/**
+ * The human blocks the request in roz's panel from the keyboard: b, the reason, Enter, each key sent once
+ * the panel shows the one before took effect (a second after the panel came up, as a person reads it).
+ */
+export async function blockFromKeyboard(t: PtyScreen, reason: string, ms = 20_000): Promise<void> {
+  await sleep(1_000);
+  t.write('b');
+  await t.waitFor('block reason:', 'the block reason field', ms);
+  t.write(reason);
+  await t.waitFor(`block reason: ${reason}`, 'the reason typed', ms);
+  t.write('\r');
+}
+
 export interface PtyWorld {
   dir: string;
   home: string;
