@@ -19,6 +19,7 @@ import { runGit, type GitRepo } from './git.js';
 import { intakeAt } from './object-intake.js';
 import { repoOf } from './git-repo.js';
 import { ORCHESTRATION } from './project-root.js';
+import { sleepSync } from './sleep-sync.js';
 
 const realOr = (p: string): string => {
   try {
@@ -51,10 +52,21 @@ export function fleetRepo(cwd: string): FleetRepo | null {
   return { common, commonDir, mainTop: main, here: { top: realOr(found.id.top), gitDir: found.id.git_dir } };
 }
 
+/**
+ * A worktree that another `roz agent add` (or the human's git) is creating right now has its admin folder
+ * (.git/worktrees/NAME) and its files before what is in them: `git worktree list` then fails on an empty one ("failed to read
+ * .../worktrees/b/commondir"). Such a list is asked again for a moment; any other failure is final.
+ */
+const HALF_MADE_WORKTREE = /worktrees\/[^/\s]+\/(commondir|gitdir|HEAD)\b/;
+const LIST_TRIES = 20;
+
 export function worktrees(common: GitRepo): WorktreeEntry[] {
-  const r = runGit(common, ['worktree', 'list', '--porcelain']);
-  if (!r.ok) throw new FleetError(`git cannot list the worktrees: ${r.error}`);
-  return parseWorktreeList(r.stdout);
+  for (let attempt = 1; ; attempt++) {
+    const r = runGit(common, ['worktree', 'list', '--porcelain']);
+    if (r.ok) return parseWorktreeList(r.stdout);
+    if (attempt >= LIST_TRIES || !HALF_MADE_WORKTREE.test(r.error)) throw new FleetError(`git cannot list the worktrees: ${r.error}`);
+    sleepSync(50);
+  }
 }
 
 /**

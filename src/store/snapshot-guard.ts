@@ -10,6 +10,7 @@
 // or after BUSY_STALE_MS, a prune's after PRUNE_STALE_MS.
 import { lstatSync, mkdirSync, readdirSync, renameSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { sleepSync } from './sleep-sync.js';
 
 const BUSY = 'roz-busy';
 const PRUNING = 'roz-pruning';
@@ -18,10 +19,6 @@ const PRUNE_STALE_MS = 30 * 60_000;
 const WAIT_MS = 10_000;
 
 export type Guard = { ok: true; end(): void } | { ok: false; error: string };
-
-const sleepSync = (ms: number): void => {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
-};
 
 function ageMs(path: string): number | null {
   try {
