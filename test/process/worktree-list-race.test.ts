@@ -29,7 +29,11 @@ describe('listing worktrees while one is being made', () => {
     // git writes the file after creating it: for a moment it is empty (a missing one is merely listed as prunable).
     writeFileSync(join(r.admin, 'commondir'), '');
     // Another process finishes the worktree 300 ms from now (roz's listing blocks this one's event loop).
-    const finisher = spawn(process.execPath, ['-e', `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(join(r.admin, 'commondir'))}, ${JSON.stringify(r.commondir)}), 300)`], { stdio: 'ignore' });
+    const finisher = spawn(
+      process.execPath,
+      ['-e', `setTimeout(() => require('fs').writeFileSync(${JSON.stringify(join(r.admin, 'commondir'))}, ${JSON.stringify(r.commondir)}), 300)`],
+      { stdio: 'ignore' },
+    );
     const exited = new Promise((resolve) => finisher.once('exit', resolve));
     await new Promise((resolve) => setTimeout(resolve, 50));
     const list = worktrees({ gitDir: r.common, workTree: null });

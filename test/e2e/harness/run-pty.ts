@@ -201,7 +201,10 @@ export async function startPty(opts: PtyOptions): Promise<PtySession> {
     exit: async (timeoutMs = 15_000) => {
       if (!exited) {
         // A stray key can sit in the input (a dialog answered again as it closed, under load): "1/exit" is a prompt.
-        const input = screenText().split('\n').reverse().find((l) => l.startsWith('❯'));
+        const input = screenText()
+          .split('\n')
+          .reverse()
+          .find((l) => l.startsWith('❯'));
         const stray = input?.slice(1).trim() ?? '';
         if (stray) proc.write('\x7f'.repeat(stray.length));
         proc.write('/exit');
