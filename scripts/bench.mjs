@@ -45,7 +45,7 @@ const N = quick
       http: 100,
       globs: 100,
       paths: 1_000,
-      writers: 64,
+      writers: 16,
       lines: 20,
       ledgerRounds: 1,
       sessions: 1_000,
@@ -55,7 +55,8 @@ const N = quick
       tuiSmall: 1_000,
       tuiLarge: 10_000,
       // The quick run only keeps the rows from rotting (npm test runs it): a fleet of
-      // two, not eight, one busy process, not ten; every row still measured
+      // two, not eight, one busy process, not ten, 16 ledger writers, not 64 (each is
+      // a node process: 64 cost 6 CPU-s a round); every row still measured
       // (20 keys: fewer leave a CPU share of zero ticks; 12 did in a full suite run).
       fleetAgents: 2,
       fleetAsks: 10,
@@ -102,7 +103,22 @@ delete env.ROZ_TOKEN;
 const userCaBundle = process.env.NODE_EXTRA_CA_CERTS || (existsSync('/etc/ssl/certs/ca-certificates.crt') ? '/etc/ssl/certs/ca-certificates.crt' : null);
 delete env.NODE_EXTRA_CA_CERTS;
 delete env.NODE_OPTIONS;
-const log = (s) => process.stderr.write(`bench: ${s}\n`);
+// Each line says what the section before it took, in wall time and in the machine's busy CPU
+// (/proc/stat, Linux; other processes count too): where a bench run's time goes.
+const machineBusySeconds = () => {
+  try {
+    const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+    return (user + nice + system + irq + softirq + steal) / 100;
+  } catch {
+    return Number.NaN;
+  }
+};
+let lastLog = { at: performance.now(), busy: machineBusySeconds() };
+const log = (s) => {
+  const now = { at: performance.now(), busy: machineBusySeconds() };
+  process.stderr.write(`bench: ${s} (the section before: ${((now.at - lastLog.at) / 1000).toFixed(1)} s, ${(now.busy - lastLog.busy).toFixed(1)} CPU-s)\n`);
+  lastLog = now;
+};
 const line = (cells, w = 42) =>
   cells
     .map((c, i) => String(c).padEnd(i === 0 ? w : 13))
@@ -612,7 +628,7 @@ const http = section('http', [N.http, root]);
 const scope = section('scope', [N.globs, N.paths]);
 const reviewSnapshot = section('review-snapshot', [quick ? 5 : 20, root]);
 
-// ---- Agent Trace ledger: 64 writer processes appending at once, every line checked.
+// ---- Agent Trace ledger: 64 writer processes (16 in the quick run) appending at once, every line checked.
 async function ledgerRound(mode, writers, count) {
   const file = join(store, `ledger-${mode}-${Date.now()}`, '.orchestration', 'agent_trace.jsonl');
   mkdirSync(join(file, '..'), { recursive: true });

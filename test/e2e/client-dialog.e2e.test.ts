@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { on, say, startFakeApi, summarize, write } from './harness/fake-api.js';
 import { ptyWorlds, sleep } from './harness/pty-world.js';
-import { until } from './harness/until.js';
+import { CLI_POLL_MS, until } from './harness/until.js';
 import { ptyClientEnv } from './harness/run-print.js';
 import { assertRozBuilt } from './harness/roz.js';
 import { claudeBin, PINNED_CLIENTS, ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
@@ -68,14 +68,14 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       worlds.track(t);
       const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api.requests)}`;
 
-      const first = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump);
+      const first = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump, CLI_POLL_MS);
       expect(first.summary, dump()).toBe(`the client asks: Write ${join(repo, 'one.txt')}`);
       const ok = spawnSync(process.execPath, [ROZ_BIN, 'approve', first.id], { cwd: repo, env, encoding: 'utf8' });
       expect(ok.status, ok.stderr).toBe(0);
       await until('one.txt to land', 60_000, () => (existsSync(join(repo, 'one.txt')) ? true : null), dump);
       expect(readFileSync(join(repo, 'one.txt'), 'utf8')).toBe('one\n');
 
-      const second = await until('the second dialog', 90_000, () => queue(repo, env).find((q) => q.summary.includes('two.txt')) ?? null, dump);
+      const second = await until('the second dialog', 90_000, () => queue(repo, env).find((q) => q.summary.includes('two.txt')) ?? null, dump, CLI_POLL_MS);
       const no = spawnSync(process.execPath, [ROZ_BIN, 'block', second.id, 'NOT-TWO-PLEASE'], { cwd: repo, env, encoding: 'utf8' });
       expect(no.status, no.stderr).toBe(0);
       await until('the model to read the block', 60_000, () => (blockedText ? blockedText : null), dump);
@@ -115,7 +115,7 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       worlds.track(t);
       const dump = () => `\n--- screen:\n${t.screen()}\n--- fake API:\n${summarize(api.requests)}`;
 
-      const asked = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump);
+      const asked = await until('the dialog in roz queue', 90_000, () => queue(repo, env).find((q) => q.tool === 'Write') ?? null, dump, CLI_POLL_MS);
       expect(asked.summary, dump()).toBe(`the client asks: Write ${join(repo, 'pane.txt')}`);
       // roz's panel took the keyboard for the request: the hotkey gives it back to the pane, where the client's
       // own dialog is open; its first option (Yes) is chosen with the keys a human would press there.
@@ -140,7 +140,7 @@ describe.sequential("the client's own dialog in roz's queue (real client, pty)",
       }
       expect(readFileSync(join(repo, 'pane.txt'), 'utf8')).toBe('pane\n');
       // The answer in the pane takes it off roz's queue (the next event of the session says it was answered).
-      await until('the queue to empty', 60_000, () => (queue(repo, env).length === 0 ? true : null), dump);
+      await until('the queue to empty', 60_000, () => (queue(repo, env).length === 0 ? true : null), dump, CLI_POLL_MS);
       await until('the model to hear the result', 60_000, () => (api.requests.some((r) => r.toolResults.length > 0) ? true : null), dump);
       expect(
         api.requests.flatMap((r) => r.toolResults).some((r) => r.isError),

@@ -22,7 +22,7 @@ import { killTree } from './harness/kill-tree.js';
 import { blockFromKeyboard } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
-import { until } from './harness/until.js';
+import { CLI_POLL_MS, until } from './harness/until.js';
 import { startPtyScreen, type PtyScreen } from '../supervisor/helpers/pty-screen.js';
 
 const TUI_REASON = 'keep the build';
@@ -120,6 +120,7 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
         return q.status === 0 ? (JSON.parse(q.stdout) as Entry[])[0] : null;
       },
       dump,
+      CLI_POLL_MS,
     );
     expect(asked).toMatchObject({ agent: 'main', tool: 'Bash' });
     expect(asked.summary).toContain('echo out > escalated.txt');
@@ -140,6 +141,7 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
           return q.status === 0 ? (JSON.parse(q.stdout) as Entry[]).find((e) => /rm -rf old|the tree old\//.test(e.summary)) : null;
         },
         dump,
+        CLI_POLL_MS,
       );
       const approve = roz('approve', next.id);
       expect(approve.status, approve.stderr + approve.stdout).toBe(0);

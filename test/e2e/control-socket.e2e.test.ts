@@ -16,6 +16,7 @@ import { afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { agent, bash, say, startFakeApi, write, type ParsedRequest, type Step } from './harness/fake-api.js';
 import { workspacePerTest } from './harness/per-test.js';
 import { startSupervisedRun, supervisedRunEntry, type SupervisedRun } from './harness/supervised-run.js';
+import { CLI_POLL_MS } from './harness/until.js';
 import { PINNED_CLIENTS, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 const APPROVAL_TIMEOUT_MS = 150_000;
@@ -79,13 +80,13 @@ function rozAsync(ws: Workspace, args: string[]): Promise<{ code: number; stdout
   });
 }
 
-async function poll<T>(what: string, ms: number, fn: () => Promise<T | null> | T | null, dump: () => string): Promise<T> {
+async function poll<T>(what: string, ms: number, fn: () => Promise<T | null> | T | null, dump: () => string, everyMs = 300): Promise<T> {
   const t0 = Date.now();
   for (;;) {
     const v = await fn();
     if (v !== null) return v;
     if (Date.now() - t0 > ms) throw new Error(`timed out waiting for ${what}${dump()}`);
-    await new Promise((r) => setTimeout(r, 300));
+    await new Promise((r) => setTimeout(r, everyMs));
   }
 }
 
@@ -173,6 +174,7 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
           return q.length > 0 ? q : null;
         },
         dump,
+        CLI_POLL_MS,
       );
       expect(queued, dump()).toHaveLength(1);
       expect(queued[0], dump()).toMatchObject({ agent: 'main', tool: 'Bash' });
@@ -242,6 +244,7 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
           return q.find((e) => e.id !== id) ?? null;
         },
         dump,
+        CLI_POLL_MS,
       );
       expect(next.summary, dump()).toMatch(/dist/);
       const blocked = await rozAsync(ws, ['block', next.id, 'keep', 'dist for the release']);
@@ -327,6 +330,7 @@ describe.each(PINNED_CLIENTS)('the queue is the human’s: an agent under roz ru
           return q.length > 0 ? q : null;
         },
         dump,
+        CLI_POLL_MS,
       );
       const records = readdirSync(join(ws.storage, 'control'));
       const rec = JSON.parse(readFileSync(join(ws.storage, 'control', records[0]!), 'utf8')) as { enforcement: { mode: string; reasons: string[] } };

@@ -20,7 +20,7 @@ import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiReply, type GeminiRequest } from './harness/fake-gemini-api.js';
 import { blockFromKeyboard, HOTKEY, press, ptyWorlds, sleep } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
-import { until } from './harness/until.js';
+import { CLI_POLL_MS, until } from './harness/until.js';
 import { ROZ_BIN } from './harness/workspace.js';
 import { startPtyScreen } from '../supervisor/helpers/pty-screen.js';
 
@@ -153,6 +153,7 @@ describe.sequential("roz run gemini (real Gemini CLI 0.61.0's TUI, offline, pty)
         return q.status === 0 ? (JSON.parse(q.stdout) as Array<{ id: string; agent: string; summary: string }>).find((e) => e.agent === 'g') : null;
       },
       dump,
+      CLI_POLL_MS,
     );
     expect(gAsk.summary).toMatch(/build/);
     await press(t, 'w');
