@@ -437,6 +437,7 @@ export class Supervisor {
     const config = this.config.current;
     const session = agent === undefined ? this.agent : this.fleet.get(agent)?.session;
     const all = this.broker.pending();
+    const client = this.fleet.get(agent ?? FIRST_AGENT)?.launch?.client;
     const fleet: FleetView | undefined =
       agent !== undefined
         ? (() => {
@@ -448,6 +449,7 @@ export class Supervisor {
       ...(session?.view() ?? { sessionId: null, sessions: [], state: null, intents: null }),
       pending: agent !== undefined ? all.filter((p) => p.agent_name === agent) : all,
       ...(fleet ? { fleet } : {}),
+      ...(client ? { client } : {}),
       config: { path: config.path, problems: config.problems },
       decided: this.broker.history(),
       lastEvent: this.events.last() ?? null,

@@ -3,6 +3,7 @@
 // Supervisor; an attached one gets them over the attach socket
 // (attach-protocol.ts): one shape for both, apart from the class that makes them.
 import type { SessionState } from '../core/session-state.js';
+import type { ClientId } from '../core/clients.js';
 import type { AgentLaunchFacts } from '../core/fleet/agent.js';
 import type { AgentLive } from '../core/fleet/agent-state.js';
 import type { DecidedApproval, PendingApproval } from './approval-broker.js';
@@ -25,6 +26,8 @@ export interface SupervisorSnapshot {
   refused: number;
   /** Set when the snapshot is one agent's (`snapshot(agent)`): which one, and the fleet around it. */
   fleet?: FleetView;
+  /** The client the agent in view runs (its launch's word); absent before its launch (Claude Code's words then). */
+  client?: ClientId;
 }
 
 /** The fleet as seen from the agent in view: the status line names it and says who waits elsewhere. */

@@ -45,7 +45,7 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
   stats: [],
   agents: [
     ['↑ ↓ j k', "show the previous / next agent in the main pane (its screen, its requests, its session's views)"],
-    ['⏎', "go to the agent's Claude pane"],
+    ['⏎', "go to the agent's pane"],
     [
       'n',
       'new agent: type a name, ⏎ creates its worktree and branch roz/NAME (as `roz agent add`) and starts it like main; an agent `roz agent add` already made is started as recorded (its prompt, its arguments)',
@@ -80,10 +80,10 @@ const VIEW_KEYS: Record<KeyContext, KeyHelp> = {
 const GLOBAL_KEYS: KeyHelp = [
   ['1-6 Tab', 'switch view: trace, approvals, reviews, intents, stats, agents'],
   ['w', 'jump to the next agent that needs you (its oldest request first)'],
-  ['v', "split: roz's panel beside or under Claude's pane, on/off"],
-  [HOTKEY_LABEL, 'switch between Claude and roz'],
+  ['v', "split: roz's panel beside or under the agent's pane, on/off"],
+  [HOTKEY_LABEL, "switch between the agent's pane and roz"],
   ['D', 'detach: close this window, the agents keep running in the background (roz attach comes back); an advisory run has none'],
-  ['q Esc', 'back to Claude'],
+  ['q Esc', "back to the agent's pane"],
   ['?', 'this help (↑ ↓ scroll, ? or Esc close)'],
 ];
 

@@ -5,6 +5,7 @@
 import type { SessionState } from '../core/session-state.js';
 import { selectedIntentId, type ProjectIntents } from '../supervisor/project-intents.js';
 import type { SupervisorSnapshot } from '../supervisor/view.js';
+import { paneName } from './pane-name.js';
 import { HOTKEY_LABEL } from './screen/input-router.js';
 
 /** The selected intent's id, and its name when the project's intents are known. */
@@ -115,7 +116,7 @@ export function statusLine(snap: SupervisorSnapshot, focus: 'child' | 'roz', col
   const elsewhere = fleet?.waitingElsewhere
     ? `!! ${fleet.waitingElsewhere} waiting in ${fleet.elsewhere.join(',')} · ${focus === 'child' ? `${HOTKEY_LABEL} w` : 'w'} to jump`
     : '';
-  const hint = snap.pending.length || elsewhere ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: claude`;
+  const hint = snap.pending.length || elsewhere ? '' : focus === 'child' ? `${HOTKEY_LABEL}: roz` : `${HOTKEY_LABEL}: ${paneName(snap.client)}`;
   // The pending request leads and is never dropped; only its command and reason are shortened.
   // From 120 columns on it leaves room for the review and the intent.
   const own = snap.pending.length ? pendingLead(snap, focus, (cols >= 120 ? cols - 36 : cols) - (elsewhere ? elsewhere.length + SEP.length : 0)) : '';

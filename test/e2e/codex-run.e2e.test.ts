@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
 import { CODEX_BIN, codexHome, type FakeResponsesApi, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { killTree } from './harness/kill-tree.js';
-import { blockFromKeyboard } from './harness/pty-world.js';
+import { blockFromKeyboard, HOTKEY, press } from './harness/pty-world.js';
 import { assertRozBuilt, type TraceEvent } from './harness/roz.js';
 import { ROZ_BIN, ROZ_PLUGIN_DIR } from './harness/workspace.js';
 import { CLI_POLL_MS, until } from './harness/until.js';
@@ -152,6 +152,12 @@ describe.sequential("roz run codex (real Codex CLI 0.169.0's TUI, offline, pty)"
     expect(existsSync(join(repo, 'old'))).toBe(false);
     await t.waitFor(/RUN-DONE/, "Codex's pane shows its end", 30_000).catch((e: Error) => Promise.reject(new Error(e.message + dump())));
     expect(t.screen()).not.toMatch(/unsupported permissionDecision/);
+
+    // roz's views name the pane the hotkey leads back to by its client: Codex's, not Claude's.
+    await press(t, HOTKEY);
+    await t.waitFor(/\? keys · Ctrl-\] codex/, "roz's views naming Codex's pane", 15_000).catch((e: Error) => Promise.reject(new Error(e.message + dump())));
+    expect(t.screen()).toMatch(/Ctrl-\]: codex/);
+    expect(t.screen()).not.toMatch(/Ctrl-\]:? claude/);
 
     // roz's records: both decisions the human's; the session enforced (Codex's sandbox as roz configured it).
     const sessions = spawnSync('ls', [join(storage, 'sessions')], { encoding: 'utf8' })

@@ -165,6 +165,12 @@ describe('status line', () => {
     expect(line).toMatch(/^review idle │ intent -\s+Ctrl-\]: claude$/);
   });
 
+  it.each(['codex', 'gemini'] as const)('names the pane the hotkey leads to by its client: %s', (client) => {
+    const line = statusLine(snap({ lastEvent: lastDeny, client }), 'roz', 80);
+    expect(line.trimEnd()).toMatch(new RegExp(`Ctrl-\\]: ${client}$`));
+    expect(line).not.toMatch(/claude/);
+  });
+
   it.each([80, 120])("at %i columns a pending approval comes first, whole, with the human's reason and how to answer it", (cols) => {
     const state = newSession('s', new Date());
     state.governance = { intent_id: 'INT-7' };

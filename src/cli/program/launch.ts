@@ -14,7 +14,10 @@ export function registerLaunchCommands(program: Command): void {
     .option('--no-stats', 'do not show the stats view when the agent exits')
     .passThroughOptions()
     .allowUnknownOption()
-    .addHelpText('after', "\nExample: roz run -- claude --model opus\nIn the session, Ctrl-] switches between Claude and roz's views (see docs/supervisor.md).")
+    .addHelpText(
+      'after',
+      "\nExample: roz run -- claude --model opus\nIn the session, Ctrl-] switches between the agent's pane and roz's views (see docs/supervisor.md).",
+    )
     .action(
       run(async (command: string[], opts: { approvalTimeout?: string; pluginDir?: string; stats?: boolean }) => {
         const { runCommand } = await import('../commands/run.js');

@@ -12,6 +12,7 @@
 //    client (the agents tab, the control socket): its live state and AgentLaunchFacts.
 // What they share lives here. Pure: types only.
 import type { EnforcementMode } from '../enforce/mode.js';
+import type { ClientId } from '../clients.js';
 
 /** Where an agent works: its name, its directory (its worktree, or the checkout it shares) and its own branch. */
 export interface AgentWorkplace {
@@ -24,6 +25,8 @@ export interface AgentWorkplace {
 /** One agent's launch as its launcher decided it, from its own facts (the settings file it wrote), not the agent's reports. */
 export interface AgentLaunchFacts {
   enforcement: EnforcementMode;
+  /** Which client it runs (Claude Code, Codex CLI, Gemini CLI): its pane and the keys that lead there say so. */
+  client: ClientId;
   /** Its branch (`roz/NAME`), or agent-where.ts's label for an agent without one. */
   where: string;
 }

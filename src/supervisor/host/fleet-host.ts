@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type AddResult, type MergeResult, mergeMessage } from '../../core/fleet/merge-result.js';
 import { humanName, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { isClaudeCommand } from '../../core/launch-plan.js';
-import { CLIENT_COMMANDS, firstPromptArgs } from '../../core/client-commands.js';
+import { CLIENT_COMMANDS, clientForCommand, firstPromptArgs } from '../../core/client-commands.js';
 import { listAgents } from '../../store/agent-worktrees.js';
 import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../../store/agent-registry.js';
 import { lastSessionIn, resumable } from '../../store/agent-sessions.js';
@@ -468,7 +468,12 @@ export class FleetHost implements FleetControl {
       tail.push(d);
       for (const l of this.ptyListeners) l(name, d);
     });
-    this.supervisor.agentLaunched(name, { enforcement: enforcement.mode, where: agentWhere(branch, name === FIRST_AGENT) });
+    this.supervisor.agentLaunched(name, {
+      enforcement: enforcement.mode,
+      where: agentWhere(branch, name === FIRST_AGENT),
+      // A command roz does not know as another client's is launched as Claude Code (agent-run.ts).
+      client: clientForCommand(req.command)?.id ?? 'claude',
+    });
     void child.exited.then(
       (code) => this.ended(run, code),
       () => this.ended(run, 1),

@@ -23,8 +23,10 @@ export interface ApprovalPromptProps {
   now: number;
   height: number;
   width: number;
-  /** False while Claude has the keyboard: the keys line says how to get here instead. */
+  /** False while the agent's pane has the keyboard: the keys line says how to get here instead. */
   focused?: boolean;
+  /** The agent's client, as a sentence names it (pane-name.ts). */
+  pane?: string;
   /** Answer keys work (the request has been on screen long enough). */
   armed?: boolean;
   /** Decided requests, oldest first: shown when nothing is pending. */
@@ -121,6 +123,7 @@ function keysLine({
   reason,
   width,
   widen,
+  pane,
 }: {
   focused: boolean;
   armed: boolean;
@@ -128,8 +131,9 @@ function keysLine({
   reason: string;
   width: number;
   widen?: PendingApproval['widen'];
+  pane: string;
 }): string {
-  if (!focused) return `keys go to Claude now · ${HOTKEY_LABEL} to answer here`;
+  if (!focused) return `keys go to ${pane} now · ${HOTKEY_LABEL} to answer here`;
   if (mode === 'reason') return `block reason: ${reason}▌   (⏎ block · Esc back)`;
   if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
   return width >= 96
@@ -167,6 +171,7 @@ export function ApprovalPrompt({
   height,
   width,
   focused = true,
+  pane = 'Claude Code',
   armed = true,
   history = [],
   historyTop = 0,
@@ -195,7 +200,7 @@ export function ApprovalPrompt({
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${inFleet ? `agent ${visible(approval.agent_name)}${approval.agent ? ` (${agentLabel(approval)})` : ''}` : agentLabel(approval)} · ${left}s left${width >= 96 ? ' (then denied)' : ''}${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
   const widen = widenShown(approval, width, height) ? approval.widen : undefined;
-  const keys = keysLine({ focused, armed, mode, reason, width, widen });
+  const keys = keysLine({ focused, armed, mode, reason, width, widen, pane });
   // Fixed: the title, why in one line (two on a narrow pane at most), the glob `g` adds, the keys.
   // What the agent wants to do scrolls between them when the pane is short (a split panel),
   // so none of it is ever cut off silently.

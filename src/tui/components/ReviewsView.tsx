@@ -5,7 +5,7 @@ import type { SessionState } from '../../core/session-state.js';
 import { breakerText } from '../status-line.js';
 
 export function ReviewsView({ state, height }: { state: SessionState | null; height: number }) {
-  if (!state) return <Text dimColor>No session yet: the review state appears after Claude's first hook.</Text>;
+  if (!state) return <Text dimColor>No session yet: the review state appears after the agent's first hook.</Text>;
   const r = state.review;
   const lines: Array<{ text: string; colour?: string; bold?: boolean }> = [
     { text: `review ${r.enabled ? 'on' : 'off'} · status ${r.status} · trigger ${r.trigger?.kind ?? '-'} · ${breakerText(state)}`, bold: true },

@@ -11,12 +11,15 @@ export function TabBar({
   hotkey,
   compact = false,
   focused = true,
+  pane = 'claude',
 }: {
   tab: Tab;
   pending: number;
   hotkey: string;
   compact?: boolean;
   focused?: boolean;
+  /** The agent's pane the hotkey leads to (pane-name.ts). */
+  pane?: string;
 }) {
   return (
     <Box>
@@ -31,7 +34,7 @@ export function TabBar({
         </Box>
       ))}
       <Text dimColor wrap="truncate-end">
-        {focused ? `  ? keys · ${hotkey} claude` : `  ${hotkey} here`}
+        {focused ? `  ? keys · ${hotkey} ${pane}` : `  ${hotkey} here`}
       </Text>
     </Box>
   );
