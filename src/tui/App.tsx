@@ -9,7 +9,6 @@ import { IntentsView } from './components/IntentsView.js';
 import { ReviewsView } from './components/ReviewsView.js';
 import { StatsView } from './components/StatsView.js';
 import { TabBar, type Tab } from './components/TabBar.js';
-import { paneLabel, paneName } from './pane-name.js';
 import { TraceView } from './components/TraceView.js';
 import { AgentsView } from './fleet/AgentsView.js';
 import { DiffView, diffRows } from './fleet/DiffView.js';
@@ -183,7 +182,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
             height={bodyHeight}
             width={width}
             focused={focused}
-            pane={paneLabel(snap.client)}
+            client={snap.client}
             armed={approvals.armed}
             history={snap.decided}
             historyTop={approvals.historyTop}
@@ -211,7 +210,7 @@ export function App({ source, width, height, split = false, focused = true, onLe
   }
   return (
     <Box flexDirection="column" width={width} height={height}>
-      <TabBar tab={tab} pending={snap.pending.length} hotkey={HOTKEY_LABEL} compact={split || width < 100} focused={focused} pane={paneName(snap.client)} />
+      <TabBar tab={tab} pending={snap.pending.length} hotkey={HOTKEY_LABEL} compact={split || width < 100} focused={focused} client={snap.client} />
       <Box height={bodyHeight} flexDirection="column" overflow="hidden">
         {body}
       </Box>

@@ -38,6 +38,8 @@ describe('a Codex agent joining a confined fleet', () => {
     const w = world();
     const launched = await launchAgent(w.req, prepareLaunch(w.req), { agent: 'cx', server: null, reach: {}, requireEnforced: true });
     expect(launched.clientEnforcement).toEqual({ mode: 'enforced', reasons: [] });
+    // The launch names the client it started (the screen's label for its pane comes from here).
+    expect(launched.client).toBe('codex');
     expect(await launched.child.exited).toBe(0);
   });
 });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { type AddResult, type MergeResult, mergeMessage } from '../../core/fleet/merge-result.js';
 import { humanName, recordHumanApproval } from '../../engine/fleet/human-review.js';
 import { isClaudeCommand } from '../../core/launch-plan.js';
-import { CLIENT_COMMANDS, clientForCommand, firstPromptArgs } from '../../core/client-commands.js';
+import { CLIENT_COMMANDS, firstPromptArgs } from '../../core/client-commands.js';
 import { listAgents } from '../../store/agent-worktrees.js';
 import { rootsOf, updateRegistry, type AgentRecord, type OwningAgent } from '../../store/agent-registry.js';
 import { lastSessionIn, resumable } from '../../store/agent-sessions.js';
@@ -428,7 +428,7 @@ export class FleetHost implements FleetControl {
     branch: string | null,
     registryKey: string | null = null,
   ): Promise<void> {
-    const { child, settings, clientEnforcement, objects } = await launchAgent(req, prepared, {
+    const { child, settings, clientEnforcement, objects, client } = await launchAgent(req, prepared, {
       agent: name,
       server: this.supervisor,
       // ROZ_AGENT is for the agent's own information only: the supervisor knows who sent a hook by its token.
@@ -471,8 +471,7 @@ export class FleetHost implements FleetControl {
     this.supervisor.agentLaunched(name, {
       enforcement: enforcement.mode,
       where: agentWhere(branch, name === FIRST_AGENT),
-      // A command roz does not know as another client's is launched as Claude Code (agent-run.ts).
-      client: clientForCommand(req.command)?.id ?? 'claude',
+      client,
     });
     void child.exited.then(
       (code) => this.ended(run, code),

@@ -9,6 +9,7 @@ import { existsSync } from 'node:fs';
 import { constants, homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { clientForCommand } from '../../core/client-commands.js';
+import type { ClientId } from '../../core/clients.js';
 import type { RozConfig } from '../../core/config.js';
 import type { ClaudeSettings } from '../../core/enforce/settings.js';
 import type { Enforcement } from '../../core/enforce/mode.js';
@@ -154,6 +155,8 @@ export interface LaunchedAgent {
   clientEnforcement: Enforcement | null;
   /** The staging store the launch prepared for the agent's new git objects (either client), for the intake at its exit. */
   objects: StagingPlace | null;
+  /** Which client it launched: another client's id, else Claude Code's (also for a command roz knows as no client's). */
+  client: ClientId;
 }
 
 /** ROZ_CLIENT_SANDBOX as client-launch.ts set it (`enforced`, or `advisory: <why>`), as an enforcement. */
@@ -228,7 +231,7 @@ export async function launchAgent(req: LaunchRequest, prepared: PreparedLaunch, 
     const child = req.pty
       ? await spawnChild(file, args, { cols: req.pty.cols, rows: req.pty.rows, cwd: req.cwd, env: childEnv })
       : spawnInherited(file, args, req.cwd, childEnv);
-    return { child, settings, clientEnforcement, objects };
+    return { child, settings, clientEnforcement, objects, client: client?.id ?? 'claude' };
   } catch (err) {
     settings?.dispose();
     if (err instanceof SyntaxError || (err as NodeJS.ErrnoException).code === 'ENOENT')

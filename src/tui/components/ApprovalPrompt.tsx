@@ -4,9 +4,11 @@
 // agent's own text under `i`. With nothing pending, the history of decided
 // requests.
 import { Box, Text } from 'ink';
+import type { ClientId } from '../../core/clients.js';
 import { FIRST_AGENT } from '../../core/fleet/agent-name.js';
 import type { DecidedApproval, PendingApproval } from '../../supervisor/approval-broker.js';
 import { diffPreview } from '../diff-preview.js';
+import { paneLabel } from '../pane-name.js';
 import type { ApprovalMode } from '../hooks/use-approvals.js';
 import { HOTKEY_LABEL } from '../screen/input-router.js';
 import { visible, wrapText } from '../wrap.js';
@@ -25,8 +27,8 @@ export interface ApprovalPromptProps {
   width: number;
   /** False while the agent's pane has the keyboard: the keys line says how to get here instead. */
   focused?: boolean;
-  /** The agent's client, as a sentence names it (pane-name.ts). */
-  pane?: string;
+  /** The client of the agent's pane (the keys line names it). */
+  client?: ClientId | undefined;
   /** Answer keys work (the request has been on screen long enough). */
   armed?: boolean;
   /** Decided requests, oldest first: shown when nothing is pending. */
@@ -123,7 +125,7 @@ function keysLine({
   reason,
   width,
   widen,
-  pane,
+  client,
 }: {
   focused: boolean;
   armed: boolean;
@@ -131,9 +133,9 @@ function keysLine({
   reason: string;
   width: number;
   widen?: PendingApproval['widen'];
-  pane: string;
+  client: ClientId | undefined;
 }): string {
-  if (!focused) return `keys go to ${pane} now · ${HOTKEY_LABEL} to answer here`;
+  if (!focused) return `keys go to ${paneLabel(client)} now · ${HOTKEY_LABEL} to answer here`;
   if (mode === 'reason') return `block reason: ${reason}▌   (⏎ block · Esc back)`;
   if (!armed) return 'keys work in a moment (a key typed before you saw this does nothing)';
   return width >= 96
@@ -171,7 +173,7 @@ export function ApprovalPrompt({
   height,
   width,
   focused = true,
-  pane = 'Claude Code',
+  client,
   armed = true,
   history = [],
   historyTop = 0,
@@ -200,7 +202,7 @@ export function ApprovalPrompt({
   const left = Math.max(0, Math.ceil((approval.deadline_at - now) / 1000));
   const title = `APPROVAL NEEDED · ${visible(approval.tool_name)} · ${visible(approval.code)} · ${inFleet ? `agent ${visible(approval.agent_name)}${approval.agent ? ` (${agentLabel(approval)})` : ''}` : agentLabel(approval)} · ${left}s left${width >= 96 ? ' (then denied)' : ''}${queued > 1 ? ` · ${queued - 1} more queued` : ''}`;
   const widen = widenShown(approval, width, height) ? approval.widen : undefined;
-  const keys = keysLine({ focused, armed, mode, reason, width, widen, pane });
+  const keys = keysLine({ focused, armed, mode, reason, width, widen, client });
   // Fixed: the title, why in one line (two on a narrow pane at most), the glob `g` adds, the keys.
   // What the agent wants to do scrolls between them when the pane is short (a split panel),
   // so none of it is ever cut off silently.

@@ -1,6 +1,8 @@
 // The row of view names at the top of the roz pane (short names in a narrow
 // panel, so all six fit in 50 columns).
 import { Box, Text } from 'ink';
+import type { ClientId } from '../../core/clients.js';
+import { paneName } from '../pane-name.js';
 
 export const TABS = ['trace', 'approvals', 'reviews', 'intents', 'stats', 'agents'] as const;
 export type Tab = (typeof TABS)[number];
@@ -11,15 +13,15 @@ export function TabBar({
   hotkey,
   compact = false,
   focused = true,
-  pane = 'claude',
+  client,
 }: {
   tab: Tab;
   pending: number;
   hotkey: string;
   compact?: boolean;
   focused?: boolean;
-  /** The agent's pane the hotkey leads to (pane-name.ts). */
-  pane?: string;
+  /** The client of the agent's pane the hotkey leads to. */
+  client?: ClientId | undefined;
 }) {
   return (
     <Box>
@@ -34,7 +36,7 @@ export function TabBar({
         </Box>
       ))}
       <Text dimColor wrap="truncate-end">
-        {focused ? `  ? keys · ${hotkey} ${pane}` : `  ${hotkey} here`}
+        {focused ? `  ? keys · ${hotkey} ${paneName(client)}` : `  ${hotkey} here`}
       </Text>
     </Box>
   );
