@@ -40,7 +40,7 @@ export default defineConfig({
     globalSetup: ['test/helpers/private-tmpdir.ts'],
     // Each file's temp folders (test/helpers/temp-dir.ts) go when the file is done; with
     // ROZ_TEST_CPU_LOG=FILE each file's CPU is logged (test/helpers/cpu-log.ts).
-    setupFiles: ['test/helpers/temp-dir-cleanup.ts', 'test/helpers/cpu-log.ts'],
+    setupFiles: ['test/helpers/temp-dir-cleanup.ts', 'test/helpers/cpu-log.ts', 'test/helpers/orphaned-worker.ts'],
     // The slowest files first, so no long one starts last beside an idle worker (test/helpers/slow-first.ts).
     sequence: { sequencer: SlowFirst },
     projects: [
