@@ -15,7 +15,9 @@
 //  3. A Gemini CLI agent: its AfterAgent blocked with the findings, then let
 //     through (advisory: Gemini has no sandbox here).
 //  4. The reverse: a Claude Code agent reviewed by a Codex reviewer roz starts
-//     (`[review] reviewer_client = "codex"`), ISSUES then COMPLETE.
+//     (`[review] reviewer_client = "codex"`), ISSUES then COMPLETE: with command
+//     hooks on both pins, and on the newest under `roz exec --plugin-dir`, whose
+//     http Stop hook roz exec serves itself while the reviewer runs.
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { join } from 'node:path';
@@ -26,7 +28,7 @@ import { CODEX_BIN, codexHome, type ResponsesRequest, type ResponsesStep, startF
 import { decideCommand, rozReviewerMarker, rozState, rozTrace, runRoz, stopFeedbacks, traceDigest } from './harness/roz.js';
 import { OFFLINE_CLIENT } from './harness/run-print.js';
 import { runToEnd } from './harness/run-to-end.js';
-import { claudeBin, createWorkspace, PINNED_CLIENTS, ROZ_BIN, type Workspace } from './harness/workspace.js';
+import { claudeBin, createWorkspace, NEWEST_CLIENT, PINNED_CLIENTS, ROZ_BIN, type Workspace } from './harness/workspace.js';
 
 /** Everything the Codex agent has been told so far (its prompt, tool outputs, stop-hook reasons). */
 const told = (r: ResponsesRequest): string => JSON.stringify(r.raw.input ?? '');
@@ -285,78 +287,89 @@ describe.sequential('the review gate for a Gemini CLI agent: roz starts a Claude
   }, 300_000);
 });
 
-describe.each(PINNED_CLIENTS)('a Claude Code %s agent reviewed by Codex ([review] reviewer_client = "codex"; real Codex 0.169.0, offline)', (client) => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
-
-  test('its stop starts a read-only Codex reviewer: ISSUES blocks it with the findings, the agent fixes, COMPLETE lets it stop', async () => {
-    const ws = createWorkspace();
-    cleanups.push(ws.cleanup);
-    const hello = join(ws.repo, 'hello.txt');
-    // The Codex reviewer: reads `roz context` of the session in its prompt, then decides from the diff.
-    const sidOf = (r: ResponsesRequest): string => /SESSION_ID=([A-Za-z0-9_-]+)/.exec(told(r))?.[1] ?? 'MISSING';
-    // roz as its prompt names it (by absolute path: Codex's login shell sets its own PATH).
-    const rozOf = (r: ResponsesRequest): string => new RegExp(`\`((?:[^\`\\s]+ )?[^\`\\s]+) context ${sidOf(r)}\``).exec(told(r))?.[1] ?? 'MISSING';
-    const decideAs = (r: ResponsesRequest, ...a: Parameters<typeof decideCommand>): string => decideCommand(...a).replace(/^roz /, `${rozOf(r)} `);
-    const codexApi = await startFakeResponsesApi([
-      { name: 'context', when: (r) => r.toolOutputs.length === 0, reply: (r) => ({ shell: `${rozOf(r)} context ${sidOf(r)}` }) },
-      // It tries to write into the project (it is read-only: roz's hook refuses, Codex's read-only sandbox would too).
-      { name: 'write', when: (r) => r.toolOutputs.length === 1, reply: { shell: `echo x > ${join(ws.repo, 'by-codex-reviewer.txt')}` } },
-      {
-        name: 'decide',
-        when: (r) => r.toolOutputs.length === 2,
-        reply: (r) => ({
-          shell: /\+hello world/.test(r.toolOutputs[0] ?? '')
-            ? decideAs(r, sidOf(r), 'COMPLETE', 'hello.txt says hello world')
-            : decideAs(r, sidOf(r), 'ISSUES', 'hello.txt lacks world', 'write "hello world" into hello.txt'),
-        }),
-      },
-      { name: 'done', when: (r) => r.toolOutputs.length === 3, reply: { say: 'Decided.' } },
-    ]);
-    cleanups.push(codexApi.close);
-    const run = await runRoz({
-      prompt: '#roz write hello world into hello.txt',
-      workspace: ws,
-      client,
-      timeoutMs: 240_000,
-      env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws.home, codexApi.baseUrl) },
-      scenario: {
-        main: [
-          { name: 'write', when: on.start(), reply: reply(undefined, write(hello, 'hello\n')) },
-          { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
-          { name: 'fix', when: on.stopFeedback(/found issues/), reply: reply(undefined, write(hello, 'hello world\n')) },
-          { name: 'claim-again', when: on.toolResult('Write'), reply: say('Fixed.') },
-        ],
-      },
+// Command hooks (the plugin under the client's --plugin-dir) on both pins; and the newest pin under
+// `roz exec --plugin-dir`, where the Stop hook is an http request served in roz exec's own process:
+// there roz exec starts the reviewer and holds the request open for the review.
+const CODEX_REVIEWED = [
+  ...PINNED_CLIENTS.map((client) => ({ client, http: false, how: 'command hooks' })),
+  ...PINNED_CLIENTS.filter((client) => client === NEWEST_CLIENT).map((client) => ({ client, http: true, how: 'http hooks under roz exec' })),
+];
+for (const { client, http, how } of CODEX_REVIEWED)
+  describe(`a Claude Code ${client} agent (${how}) reviewed by Codex ([review] reviewer_client = "codex"; real Codex 0.169.0, offline)`, () => {
+    const cleanups: Array<() => unknown> = [];
+    afterEach(async () => {
+      for (const c of cleanups.splice(0)) await c();
     });
-    const why = (): string =>
-      `${run.why()}\n--- codex reviewer requests:\n${codexApi.requests.map((r) => `${r.index}: ${r.toolOutputs.map((o) => o.slice(0, 300)).join(' | ')}`).join('\n')}`;
-    expect(run.exitCode, why()).toBe(0);
-    expect(readFileSync(hello, 'utf8'), why()).toBe('hello world\n');
-    expect(
-      stopFeedbacks(run).some((f) => f.includes('What to fix: write "hello world" into hello.txt')),
-      why(),
-    ).toBe(true);
-    const state = run.state();
-    expect(
-      state.review.decision_history.map((d) => d.kind),
-      why(),
-    ).toEqual(['issues', 'complete']);
-    const runs = Object.values(state.review.reviewers as Record<string, { launched?: string; decided: boolean }>);
-    expect(runs.map((r) => [r.launched, r.decided])).toEqual([
-      ['codex', true],
-      ['codex', true],
-    ]);
-    expect(
-      run
-        .trace()
-        .filter((e) => e.event === 'roz:StopAfterReview')
-        .map((e) => e.verdict),
-      why(),
-    ).toEqual(['block', 'none']);
-    expect(existsSync(join(ws.repo, 'by-codex-reviewer.txt'))).toBe(false);
-    expect(run.trace().filter((e) => e.event === 'roz:ReviewerWriteRefused').length, why()).toBe(2);
-  }, 300_000);
-});
+
+    test('its stop starts a read-only Codex reviewer: ISSUES blocks it with the findings, the agent fixes, COMPLETE lets it stop', async () => {
+      const ws = createWorkspace();
+      cleanups.push(ws.cleanup);
+      const hello = join(ws.repo, 'hello.txt');
+      // The Codex reviewer: reads `roz context` of the session in its prompt, then decides from the diff.
+      const sidOf = (r: ResponsesRequest): string => /SESSION_ID=([A-Za-z0-9_-]+)/.exec(told(r))?.[1] ?? 'MISSING';
+      // roz as its prompt names it (by absolute path: Codex's login shell sets its own PATH).
+      const rozOf = (r: ResponsesRequest): string => new RegExp(`\`((?:[^\`\\s]+ )?[^\`\\s]+) context ${sidOf(r)}\``).exec(told(r))?.[1] ?? 'MISSING';
+      const decideAs = (r: ResponsesRequest, ...a: Parameters<typeof decideCommand>): string => decideCommand(...a).replace(/^roz /, `${rozOf(r)} `);
+      const codexApi = await startFakeResponsesApi([
+        { name: 'context', when: (r) => r.toolOutputs.length === 0, reply: (r) => ({ shell: `${rozOf(r)} context ${sidOf(r)}` }) },
+        // It tries to write into the project (it is read-only: roz's hook refuses, Codex's read-only sandbox would too).
+        { name: 'write', when: (r) => r.toolOutputs.length === 1, reply: { shell: `echo x > ${join(ws.repo, 'by-codex-reviewer.txt')}` } },
+        {
+          name: 'decide',
+          when: (r) => r.toolOutputs.length === 2,
+          reply: (r) => ({
+            shell: /\+hello world/.test(r.toolOutputs[0] ?? '')
+              ? decideAs(r, sidOf(r), 'COMPLETE', 'hello.txt says hello world')
+              : decideAs(r, sidOf(r), 'ISSUES', 'hello.txt lacks world', 'write "hello world" into hello.txt'),
+          }),
+        },
+        { name: 'done', when: (r) => r.toolOutputs.length === 3, reply: { say: 'Decided.' } },
+      ]);
+      cleanups.push(codexApi.close);
+      const run = await runRoz({
+        prompt: '#roz write hello world into hello.txt',
+        workspace: ws,
+        client,
+        timeoutMs: 240_000,
+        ...(http ? { rozLoadsPlugin: true } : {}),
+        env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws.home, codexApi.baseUrl) },
+        scenario: {
+          main: [
+            { name: 'write', when: on.start(), reply: reply(undefined, write(hello, 'hello\n')) },
+            { name: 'claim', when: on.toolResult('Write'), reply: say('Done.') },
+            { name: 'fix', when: on.stopFeedback(/found issues/), reply: reply(undefined, write(hello, 'hello world\n')) },
+            { name: 'claim-again', when: on.toolResult('Write'), reply: say('Fixed.') },
+          ],
+        },
+      });
+      const why = (): string =>
+        `${run.why()}\n--- codex reviewer requests:\n${codexApi.requests.map((r) => `${r.index}: ${r.toolOutputs.map((o) => o.slice(0, 300)).join(' | ')}`).join('\n')}`;
+      expect(run.exitCode, why()).toBe(0);
+      // The transport under test: roz exec says which one it gave the client.
+      if (http) expect(run.stderr, why()).toMatch(/roz exec: hooks: http to this roz process \(client 2\.1\.330\)/);
+      expect(readFileSync(hello, 'utf8'), why()).toBe('hello world\n');
+      expect(
+        stopFeedbacks(run).some((f) => f.includes('What to fix: write "hello world" into hello.txt')),
+        why(),
+      ).toBe(true);
+      const state = run.state();
+      expect(
+        state.review.decision_history.map((d) => d.kind),
+        why(),
+      ).toEqual(['issues', 'complete']);
+      const runs = Object.values(state.review.reviewers as Record<string, { launched?: string; decided: boolean }>);
+      expect(runs.map((r) => [r.launched, r.decided])).toEqual([
+        ['codex', true],
+        ['codex', true],
+      ]);
+      expect(
+        run
+          .trace()
+          .filter((e) => e.event === 'roz:StopAfterReview')
+          .map((e) => e.verdict),
+        why(),
+      ).toEqual(['block', 'none']);
+      expect(existsSync(join(ws.repo, 'by-codex-reviewer.txt'))).toBe(false);
+      expect(run.trace().filter((e) => e.event === 'roz:ReviewerWriteRefused').length, why()).toBe(2);
+    }, 300_000);
+  });
