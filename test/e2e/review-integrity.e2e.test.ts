@@ -13,7 +13,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { workspacePerTest } from './harness/per-test.js';
-import { bash, edit, on, reply, say, write, type ParsedRequest, type Step } from './harness/fake-api.js';
+import { bash, edit, on, reply, say, write, type ParsedRequest, type ScriptContext, type Step } from './harness/fake-api.js';
 import { reviewerScript, rozReviewerMarker, rozStats, rozStopBlock, runRoz, stopFeedbacks } from './harness/roz.js';
 import { expectCleanRun, spawnRound } from './harness/steps.js';
 import { addFakeTool, PINNED_CLIENTS } from './harness/workspace.js';
@@ -28,6 +28,10 @@ const launchedId = (req: ParsedRequest): string => {
   if (!id) throw new Error(`no agent id in the Agent result:\n${text}`);
   return id;
 };
+
+/** The agent has launched the first (background) reviewer, or is waiting for it to start. */
+const waitingOnRound1 = (req: ParsedRequest, ctx: ScriptContext): boolean =>
+  on.toolResult('Agent', { match: /Async agent launched/ })(req, ctx) || on.toolResult('Bash', { match: /ROUND-1-WAIT/ })(req, ctx);
 
 describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, print mode)', (client) => {
   const fresh = workspacePerTest();
@@ -51,7 +55,26 @@ describe.each(PINNED_CLIENTS)('a review that means what it says (client %s, prin
         },
         { name: 'claim-1', when: on.toolResult('Bash', { error: true, match: /NOTHING was recorded/ }), reply: say('Done.') },
         { name: 'spawn-bg', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-1', true) },
-        { name: 'kill', when: on.toolResult('Agent'), reply: (req) => reply(undefined, { name: 'TaskStop', input: { task_id: launchedId(req) } }) },
+        // The kill waits until the background reviewer has started (its first request answered): a
+        // reviewer stopped before the client starts it never reaches roz's hooks, and there is no
+        // running reviewer to kill (seen once on 2.1.197 on a loaded machine). Until then the agent waits.
+        {
+          name: 'kill',
+          when: (req, ctx) => !ctx.state.killed && waitingOnRound1(req, ctx) && ctx.log.some((r) => r.answeredBy === 'r1:slow'),
+          reply: (req, ctx) => {
+            ctx.state.killed = true;
+            return reply(undefined, { name: 'TaskStop', input: { task_id: (ctx.state.round1 as string | undefined) ?? launchedId(req) } });
+          },
+        },
+        {
+          name: 'wait-r1',
+          when: (req, ctx) => !ctx.state.killed && waitingOnRound1(req, ctx),
+          reply: (req, ctx) => {
+            ctx.state.round1 ??= launchedId(req);
+            return reply(undefined, bash('sleep 0.2; echo ROUND-1-WAIT', 'Wait for the reviewer'));
+          },
+          times: Infinity,
+        },
         { name: 'claim-2', when: on.toolResult('TaskStop'), reply: say('Done; no review needed.') },
         { name: 'spawn-fg', when: rozStopBlock(), reply: (req) => spawnRound(req, 'ROUND-2', false) },
         { name: 'close-again', when: on.toolResult('Agent'), reply: reply(undefined, bash(close, 'Close issue 1')) },
