@@ -331,7 +331,7 @@ for (const { client, http, how } of CODEX_REVIEWED)
         workspace: ws,
         client,
         timeoutMs: 240_000,
-        ...(http ? { rozLoadsPlugin: true } : {}),
+        rozLoadsPlugin: http,
         env: { ROZ_REVIEWER_CLIENT: 'codex', ROZ_CODEX: CODEX_BIN, CODEX_HOME: codexHome(ws.home, codexApi.baseUrl) },
         scenario: {
           main: [
@@ -346,7 +346,7 @@ for (const { client, http, how } of CODEX_REVIEWED)
         `${run.why()}\n--- codex reviewer requests:\n${codexApi.requests.map((r) => `${r.index}: ${r.toolOutputs.map((o) => o.slice(0, 300)).join(' | ')}`).join('\n')}`;
       expect(run.exitCode, why()).toBe(0);
       // The transport under test: roz exec says which one it gave the client.
-      if (http) expect(run.stderr, why()).toMatch(/roz exec: hooks: http to this roz process \(client 2\.1\.330\)/);
+      if (http) expect(run.stderr, why()).toMatch(new RegExp(`roz exec: hooks: http to this roz process \\(client ${client.replaceAll('.', '\\.')}\\)`));
       expect(readFileSync(hello, 'utf8'), why()).toBe('hello world\n');
       expect(
         stopFeedbacks(run).some((f) => f.includes('What to fix: write "hello world" into hello.txt')),
