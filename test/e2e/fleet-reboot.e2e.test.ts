@@ -133,8 +133,9 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
       }
       await step1(() => answered('a-first').length === 1 && answered('b-first').length === 1, 'a and b answer their first prompts', 120_000);
-      // The client has written each answer to its transcript (what its --resume reads back), as it would long before a reboot.
-      await step1(() => transcriptsHold(home, [AGENTS.a.first, AGENTS.b.first]), 'both answers in the clients’ transcripts', 30_000);
+      // The client has written each exchange to its transcript (what its --resume reads back), as it would long before a reboot.
+      const exchanges = [AGENTS.a.task, AGENTS.a.first, AGENTS.b.task, AGENTS.b.first];
+      await step1(() => transcriptsHold(home, exchanges), 'both exchanges in the clients’ transcripts', 30_000);
       // The registry knows both run, under this supervisor, in which conversation.
       await step1(() => ['a', 'b'].every((n) => !!registry().agents[n]?.running?.session), 'both marked running with their sessions', 30_000);
       const sessions = { a: registry().agents.a!.running!.session!, b: registry().agents.b!.running!.session! };
@@ -183,18 +184,25 @@ describe.sequential('resume after a killed supervisor (real client, scripted mod
         await sleep(500);
         t2.write('\r');
         await step2(() => answered(`${n}-second`).length === 1, `${n}'s second turn`, 90_000);
-        const texts = answered(`${n}-second`)[0]!
-          .messages.map((m) => m.text)
-          .join('\n');
-        expect(texts, summarize(api.requests)).toContain(AGENTS[n].task);
-        // The earlier answer is in the request, except that the oldest pin, resumed interactively,
-        // sometimes loads the conversation without its last answer and says so in the request
-        // with its own interrupted-turn prompt (a run kept on 2.1.197: the transcript held the
-        // answer and the turn's end; the same file resumed again, in print mode or in a pty,
-        // loaded it whole). Either way it is the same conversation: the task is in it, above.
-        if (!texts.includes(AGENTS[n].first)) {
-          expect(client, `${n}: the earlier answer is missing from the resumed conversation`).toBe(OLDEST_CLIENT);
-          expect(texts).toContain(CLIENT_RESUME_PROMPT);
+        const second = answered(`${n}-second`)[0]!;
+        // The same conversation: roz resumed the session it recorded, and the client continued it under that id.
+        expect(second.clientSessionId, summarize(api.requests)).toBe(sessions[n]);
+        const texts = second.messages.map((m) => m.text).join('\n');
+        const hasTask = texts.includes(AGENTS[n].task);
+        const hasAnswer = texts.includes(AGENTS[n].first);
+        // The newest pin loads the earlier exchange whole. The oldest, resumed interactively, sometimes
+        // loads it in part (its own transcript walk; roz only names the session):
+        //  - without its last answer, and then it says so with its interrupted-turn prompt (a run kept on
+        //    2.1.197: the transcript held the answer and the turn's end, and the same file resumed again,
+        //    in print mode or in a pty, loaded whole);
+        //  - without the first prompt, the answer kept (CI, under load; not seen in 32 local runs).
+        // Either way something of that exchange is in the request, under the recorded session.
+        if (client !== OLDEST_CLIENT) {
+          expect(texts, summarize(api.requests)).toContain(AGENTS[n].task);
+          expect(texts, summarize(api.requests)).toContain(AGENTS[n].first);
+        } else {
+          expect(hasTask || hasAnswer, `${n}: nothing of the earlier exchange in the resumed request\n${summarize(api.requests)}`).toBe(true);
+          if (!hasAnswer) expect(texts).toContain(CLIENT_RESUME_PROMPT);
         }
       }
       // Each first prompt reached the model once (side requests, e.g. the client's title, aside).

@@ -97,6 +97,9 @@ describe.sequential('stop and resume an agent of a roz run (real client, scripte
       // The first prompt went to the model once (a side request, the client's title, aside); the resumed request carries the earlier exchange.
       expect(answered('b-first').length, summarize(api.requests)).toBe(1);
       const second = answered('b-second')[0]!;
+      // The client continued the conversation under the same session id (a fresh start would have a new one).
+      expect(second.clientSessionId, summarize(api.requests)).toBe(answered('b-first')[0]!.clientSessionId);
+      expect(second.clientSessionId).toMatch(/^[0-9a-f-]{36}$/);
       const texts = second.messages.map((m) => m.text).join('\n');
       expect(texts).toContain(B_TASK);
       expect(texts).toContain(B_FIRST);

@@ -60,6 +60,8 @@ export interface ParsedRequest {
   stopFeedback: string | null;
   /** First `SESSION_ID=<id>` in `incoming` (or, for a subagent, in its opening prompt). */
   sessionId: string | null;
+  /** The client's own session id, from the request's `metadata.user_id` (a JSON string with `session_id`, both pins). */
+  clientSessionId: string | null;
   /** Step of the script that answered it, `(exhausted)`, `(side)` or `(limit)`. */
   answeredBy?: string;
   /** What the server replied. */
@@ -74,6 +76,17 @@ export interface OtherRequest {
 }
 
 type Block = Record<string, unknown> & { type?: string };
+
+function clientSessionOf(raw: Record<string, unknown>): string | null {
+  const userId = (raw.metadata as { user_id?: unknown } | undefined)?.user_id;
+  if (typeof userId !== 'string') return null;
+  try {
+    const sid = (JSON.parse(userId) as { session_id?: unknown }).session_id;
+    return typeof sid === 'string' ? sid : null;
+  } catch {
+    return null;
+  }
+}
 
 function blocksOf(content: unknown): Block[] {
   if (typeof content === 'string') return [{ type: 'text', text: content }];
@@ -144,6 +157,7 @@ export function parseMessagesRequest(raw: Record<string, unknown>, index: number
     toolResults,
     stopFeedback: fb ? fb[1]!.trim() : null,
     sessionId: sid ? sid[1]! : null,
+    clientSessionId: clientSessionOf(raw),
     raw,
   };
 }
