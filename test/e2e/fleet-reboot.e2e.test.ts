@@ -27,9 +27,9 @@ const AGENTS = {
   b: { task: 'B-TASK: remember the word PELICAN', first: 'B-FIRST: noted PELICAN.', again: 'B-AGAIN: which word?', second: 'B-SECOND: it was PELICAN.' },
 } as const;
 
-/** Whether the client's session transcripts (`*.jsonl` under its config directory in `home`) hold every text. */
-function transcriptsHold(home: string, texts: readonly string[]): boolean {
-  const all: string[] = [];
+/** The client's session transcripts under `home` whose file name `wanted` accepts, with their text. */
+function transcripts(home: string, wanted: (name: string) => boolean): Array<{ path: string; text: string }> {
+  const found: Array<{ path: string; text: string }> = [];
   // The clients write there as we look: a lock folder or a file that goes between the listing and the read is skipped.
   const walk = (d: string): void => {
     let entries: Dirent[];
@@ -39,41 +39,40 @@ function transcriptsHold(home: string, texts: readonly string[]): boolean {
       return;
     }
     for (const e of entries) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.jsonl'))
+      const path = join(d, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (wanted(e.name))
         try {
-          all.push(readFileSync(p, 'utf8'));
+          found.push({ path, text: readFileSync(path, 'utf8') });
         } catch {
           // gone meanwhile
         }
     }
   };
   walk(home);
-  return texts.every((t) => all.some((x) => x.includes(t)));
+  return found;
 }
 
-/** One line per record of session `session`'s transcript under `home`: type, uuid → parent, the start of its text. */
+/** Whether the client's session transcripts (`*.jsonl` under its config directory in `home`) hold every text. */
+function transcriptsHold(home: string, texts: readonly string[]): boolean {
+  const all = transcripts(home, (name) => name.endsWith('.jsonl'));
+  return texts.every((t) => all.some((x) => x.text.includes(t)));
+}
+
+/** A transcript record in one line: type, uuid <- parent, the start of its text. */
+function recordLine(line: string): string {
+  try {
+    const r = JSON.parse(line) as { type?: string; uuid?: string; parentUuid?: string | null; message?: { content?: unknown } };
+    return `  ${r.type} ${r.uuid?.slice(0, 8) ?? '-'} <- ${r.parentUuid?.slice(0, 8) ?? '-'} ${JSON.stringify(r.message?.content ?? '').slice(0, 80)}`;
+  } catch {
+    return `  (unparsable: ${line.slice(0, 80)})`;
+  }
+}
+
+/** Session `session`'s transcript under `home`, a line per record. */
 function transcriptOutline(home: string, session: string): string {
-  const found: string[] = [];
-  const walk = (d: string): void => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      if (e.isDirectory()) walk(join(d, e.name));
-      else if (e.name === `${session}.jsonl`) found.push(join(d, e.name));
-    }
-  };
-  walk(home);
-  return found
-    .flatMap((f) => [f, ...readFileSync(f, 'utf8').split('\n').filter(Boolean)])
-    .map((line) => {
-      if (!line.startsWith('{')) return `${line}:`;
-      try {
-        const r = JSON.parse(line) as { type?: string; uuid?: string; parentUuid?: string | null; message?: { content?: unknown } };
-        return `  ${r.type} ${r.uuid?.slice(0, 8) ?? '-'} <- ${r.parentUuid?.slice(0, 8) ?? '-'} ${JSON.stringify(r.message?.content ?? '').slice(0, 80)}`;
-      } catch {
-        return `  (unparsable: ${line.slice(0, 80)})`;
-      }
-    })
+  return transcripts(home, (name) => name === `${session}.jsonl`)
+    .map(({ path, text }) => [`${path}:`, ...text.split('\n').filter(Boolean).map(recordLine)].join('\n'))
     .join('\n');
 }
 
