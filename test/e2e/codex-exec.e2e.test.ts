@@ -13,7 +13,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { CODEX_BIN, CODEX_MODEL, codexHome, patchModelCatalog, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
 import { createWorkspace, ROZ_BIN, type Workspace } from './harness/workspace.js';
@@ -77,10 +78,7 @@ const rozExecCodex = (ws: Workspace, env: NodeJS.ProcessEnv) =>
   runToEnd(process.execPath, [ROZ_BIN, 'exec', '--', CODEX_BIN, 'exec', '--skip-git-repo-check', 'do the work'], ws.repo, env, 120_000);
 
 describe.sequential('roz exec -- codex exec (real Codex CLI 0.169.0, offline)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test('scope and ledger, and the guard: an ask nobody can answer is a deny the model reads', async () => {
     const ws = createWorkspace({ ROZ_REVIEW_MODE: 'never' });

@@ -5,7 +5,8 @@
 // workspace-write sandbox refuses a write outside the workspace.
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { CODEX_BIN, onResponses, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
 import { createWorkspace } from './harness/workspace.js';
@@ -68,10 +69,7 @@ function codexConfig(baseUrl: string, hook: string): string {
 }
 
 describe.sequential('Codex CLI 0.169.0 hooks (real client, offline)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test('events reach the hook, a PreToolUse deny stops the command, the sandbox refuses an outside write', async () => {
     const ws = createWorkspace();

@@ -15,7 +15,8 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { CODEX_BIN, codexHome, type ResponsesRequest, startFakeResponsesApi } from './harness/fake-responses-api.js';
 import { probes } from './harness/probes.js';
 import { runToEnd } from './harness/run-to-end.js';
@@ -75,10 +76,7 @@ function attackCommand(f: Fleet): string {
 }
 
 describe.sequential('a Codex agent in its own worktree (real Codex CLI 0.169.0, offline)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test('commits on its own branch; cannot move other refs or write the shared config, hooks, objects, other worktrees or the main checkout', async () => {
     const ws = createWorkspace({ ROZ_REVIEW_MODE: 'never' });

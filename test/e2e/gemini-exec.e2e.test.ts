@@ -9,7 +9,8 @@ import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiReply } from './harness/fake-gemini-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
 import { createWorkspace, ROZ_BIN } from './harness/workspace.js';
@@ -20,10 +21,7 @@ interface LedgerRecord {
 }
 
 describe.sequential('roz exec -- gemini -p (real Gemini CLI 0.61.0, offline)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test("scope, ledger and guard through roz-configured hooks, above a project's settings that switch hooks off; advisory said", async () => {
     // Gemini ignores a system settings file below a folder others can write (all of /tmp): roz's store, where roz

@@ -6,7 +6,8 @@
 // trusted folder the CLI refuses to run headless at all.
 import { existsSync, mkdirSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { GEMINI_BIN, onGemini, startFakeGeminiApi } from './harness/fake-gemini-api.js';
 import { jsonLines, runToEnd } from './harness/run-to-end.js';
 import { createWorkspace, type Workspace } from './harness/workspace.js';
@@ -61,10 +62,7 @@ const gemini = (ws: Workspace, baseUrl: string, extraEnv: Record<string, string>
   );
 
 describe.sequential('Gemini CLI 0.61.0 hooks (real client, offline)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test('events reach the hook, a BeforeTool deny stops the call, an AfterAgent block continues the turn', async () => {
     const ws = createWorkspace();

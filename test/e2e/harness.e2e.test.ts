@@ -2,7 +2,8 @@
 // tiny fixture plugin (test/e2e/fixtures/hook-plugin), independent of roz.
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { agent, bash, on, reply, say, write, type Scenario } from './harness/fake-api.js';
 import { describeRun, runPrint } from './harness/run-print.js';
 import { startPty, type PtySession } from './harness/run-pty.js';
@@ -67,10 +68,7 @@ function fixtureScenario(ws: Workspace, background?: boolean): Scenario {
 }
 
 describe.sequential('e2e harness (fixture plugin, real client)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test('print mode: scripted Write, hook deny, Stop block and a foreground subagent', async () => {
     const ws = createWorkspace();

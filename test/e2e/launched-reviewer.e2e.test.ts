@@ -21,7 +21,8 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { ownerOnlyTempDir } from '../helpers/owner-only-dir.js';
 import { join } from 'node:path';
-import { afterEach, describe, expect, test } from 'vitest';
+import { describe, expect, test } from 'vitest';
+import { cleanupsPerTest } from './harness/per-test.js';
 import { bash, on, reply, say, startFakeApi, write, type ParsedRequest, type Reply } from './harness/fake-api.js';
 import { GEMINI_BIN, geminiClientEnv, onGemini, startFakeGeminiApi, type GeminiRequest } from './harness/fake-gemini-api.js';
 import { CODEX_BIN, codexHome, type ResponsesRequest, type ResponsesStep, startFakeResponsesApi } from './harness/fake-responses-api.js';
@@ -73,10 +74,7 @@ function onlySession(ws: Workspace): string {
 }
 
 describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude Code reviewer (real Codex 0.169.0 and Claude Code 2.1.330, offline)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   function setUp(steps: ResponsesStep[]) {
     const ws = createWorkspace();
@@ -223,10 +221,7 @@ describe.sequential('the review gate for a Codex CLI agent: roz starts a Claude 
 });
 
 describe.sequential('the review gate for a Gemini CLI agent: roz starts a Claude Code reviewer (real Gemini 0.61.0 and Claude Code 2.1.330, offline; advisory)', () => {
-  const cleanups: Array<() => unknown> = [];
-  afterEach(async () => {
-    for (const c of cleanups.splice(0)) await c();
-  });
+  const cleanups = cleanupsPerTest();
 
   test('AfterAgent is blocked with the findings, the agent works again, then it is let through', async () => {
     // Gemini ignores a system settings file below a folder others can write (gemini-exec.e2e.test.ts).
@@ -296,10 +291,7 @@ const CODEX_REVIEWED = [
 ];
 for (const { client, http, how } of CODEX_REVIEWED)
   describe(`a Claude Code ${client} agent (${how}) reviewed by Codex ([review] reviewer_client = "codex"; real Codex 0.169.0, offline)`, () => {
-    const cleanups: Array<() => unknown> = [];
-    afterEach(async () => {
-      for (const c of cleanups.splice(0)) await c();
-    });
+    const cleanups = cleanupsPerTest();
 
     test('its stop starts a read-only Codex reviewer: ISSUES blocks it with the findings, the agent fixes, COMPLETE lets it stop', async () => {
       const ws = createWorkspace();

@@ -1,6 +1,8 @@
-// Workspaces for a describe block: each one made through the returned
-// function is removed after its test. (Apart from workspace.ts, which the
-// demo bundles and must not import vitest.)
+// Per-test teardown for a describe block: workspaces made through
+// workspacePerTest's function, and whatever else a test pushes onto
+// cleanupsPerTest's list (a fake API's close, a workspace's cleanup), undone
+// after its test. (Apart from workspace.ts, which the demo bundles and must
+// not import vitest.)
 import { afterEach } from 'vitest';
 import { createWorkspace, type Workspace } from './workspace.js';
 
@@ -12,4 +14,13 @@ export function workspacePerTest(): (extraEnv?: Record<string, string>) => Works
     made.push(ws);
     return ws;
   };
+}
+
+/** What to undo after each test of the describe block that calls it: pushed closers run in order, each awaited. */
+export function cleanupsPerTest(): { push(...closers: Array<() => unknown>): void } {
+  const closers: Array<() => unknown> = [];
+  afterEach(async () => {
+    for (const c of closers.splice(0)) await c();
+  });
+  return { push: (...more) => void closers.push(...more) };
 }
